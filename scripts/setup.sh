@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages xferbench builds and tests with, when any is missing (Debian 12, root).
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libcli11-dev libfmt-dev nlohmann-json3-dev libnuma-dev libhwloc-dev libgtest-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to install packages: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

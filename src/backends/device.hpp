@@ -1,0 +1,130 @@
+#pragma once
+// The device interface: what a compute device's memory and copy queues look like to every job.
+// The cpu backend implements it over host memory arenas and worker threads; the CUDA and Ascend
+// backends implement it over their runtimes (streams, events, cudaMalloc/aclrtMalloc, host
+// registration, peer access). Jobs only ever see this header.
+//
+// Bump kDeviceInterfaceVersion whenever any class here changes layout or meaning: the registry
+// refuses a module built against another version.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/support.hpp"
+
+namespace xb {
+
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 1;
+
+// One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
+// or (after enable_peer_access) device memory of a peer.
+struct CopyOp {
+  void* dst = nullptr;
+  const void* src = nullptr;
+  std::size_t bytes = 0;
+};
+
+// A point in a stream's order of work. Recorded by Stream::record; complete when everything the
+// stream had before it is done.
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual void synchronize() = 0;  // block until complete
+  virtual bool ready() = 0;        // complete yet?
+};
+
+// An in-order queue of copies. Every call returns once the work is queued (asynchronous);
+// synchronize() waits for all of it. A copy error surfaces from synchronize() as an exception.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual void copy(const CopyOp& op) = 0;
+  // Many copies in one submission (cudaMemcpyBatchAsync, a CUDA graph, an SDMA task list). Backends
+  // without a batch path may queue them one by one; capabilities().batch_submit says which.
+  virtual void copy_batch(std::span<const CopyOp> ops) = 0;
+  virtual void record(Event& event) = 0;
+  virtual void wait(Event& event) = 0;  // later work in this stream waits for `event`
+  virtual void synchronize() = 0;
+  virtual std::string_view engine() const = 0;
+};
+
+enum class MemoryPlace { device, host_pinned, host_pageable };
+
+// Memory from a device's allocator; released by the destructor.
+class Allocation {
+ public:
+  virtual ~Allocation() = default;
+  virtual void* data() const = 0;
+  virtual std::size_t size() const = 0;
+  virtual MemoryPlace place() const = 0;
+};
+
+// Host memory made known to a device (cudaHostRegister, aclrtHostRegister, mlock); undone by the
+// destructor. The memory must outlive the registration.
+class Registration {
+ public:
+  virtual ~Registration() = default;
+};
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;               // "cpu arena 0 (NUMA node 0)", "NVIDIA H200"
+  std::uint64_t memory_bytes = 0; // total device memory (0 where unknown)
+  int numa_node = -1;             // NUMA node nearest the device (-1 where unknown)
+  std::string pci_address;        // "0000:18:00.0" where known
+};
+
+struct Capabilities {
+  std::vector<std::string> engines;  // accepted by create_stream(); the first is the default
+  bool batch_submit = false;         // copy_batch is one submission, not a loop
+  bool peer_copy = false;            // devices of this backend can copy to each other
+  bool host_register = false;        // register_host pins existing memory
+  bool event_timing = false;         // elapsed_us is measured by the device
+  // Any device index may be opened (the cpu backend's arenas), not just [0, device_count()).
+  bool virtual_devices = false;
+  // Device memory is taken from host RAM (the cpu backend's arenas): memory checks count it there.
+  bool device_memory_in_host_ram = false;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+
+  // Device memory, every page touched or otherwise ready for copies.
+  virtual std::unique_ptr<Allocation> allocate(std::size_t bytes) = 0;
+  // Host memory from the device runtime's allocator: pinned (cudaHostAlloc) or pageable.
+  virtual std::unique_ptr<Allocation> allocate_host(std::size_t bytes, bool pinned) = 0;
+  virtual std::unique_ptr<Registration> register_host(void* data, std::size_t bytes) = 0;
+
+  // A stream that copies with `engine` (one of capabilities().engines); throws Unavailable if the
+  // backend does not have it.
+  virtual std::unique_ptr<Stream> create_stream(std::string_view engine) = 0;
+  virtual std::unique_ptr<Event> create_event() = 0;
+  // Time between two completed events, in microseconds.
+  virtual double elapsed_us(Event& start, Event& end) = 0;
+
+  virtual Support peer_access(Device& peer) = 0;
+  virtual void enable_peer_access(Device& peer) = 0;
+};
+
+// Jobs query a backend in the parent process and then fork one process per device, so
+// name(), availability(), device_count() and capabilities() must be fork-safe: they may not create
+// a runtime context a child would inherit (a CUDA context does not survive fork; query through the
+// driver API without a context, or NVML). open_device() runs in the child and may.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;  // "cpu", "cuda", "acl"
+  // Whether the backend can run here (driver present, devices found), and if not, why.
+  virtual Support availability() const = 0;
+  virtual int device_count() const = 0;
+  virtual const Capabilities& capabilities() const = 0;
+  virtual std::unique_ptr<Device> open_device(int index) = 0;
+};
+
+}  // namespace xb

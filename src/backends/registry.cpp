@@ -1,0 +1,153 @@
+#include "backends/registry.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/module_abi.hpp"
+#include "core/error.hpp"
+
+namespace xb {
+
+// One backend: how to make it, the instance once made, and the module handle keeping its code
+// mapped. The instance is destroyed before the handle is closed.
+struct BackendRegistry::Entry {
+  std::string name;
+  Factory factory;
+  std::unique_ptr<Backend> instance;
+  void* handle = nullptr;
+
+  ~Entry() {
+    instance.reset();
+    if (handle != nullptr) dlclose(handle);
+  }
+};
+
+BackendRegistry::BackendRegistry() = default;
+BackendRegistry::~BackendRegistry() = default;
+
+std::unique_ptr<BackendRegistry> BackendRegistry::create(const std::vector<std::filesystem::path>& module_dirs) {
+  auto registry = std::make_unique<BackendRegistry>();
+  registry->add_builtin("cpu", [] { return make_cpu_backend(); });
+  for (const auto& dir : module_dirs) registry->load_modules_from(dir);
+  return registry;
+}
+
+void BackendRegistry::add_builtin(std::string name, Factory factory) {
+  auto e = std::make_unique<Entry>();
+  e->name = name;
+  e->factory = std::move(factory);
+  entries_.push_back(std::move(e));
+  records_.push_back({std::move(name), {}, true, {}});
+}
+
+void BackendRegistry::load_modules_from(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const auto fname = entry.path().filename().string();
+    if (fname.rfind("libxferbench-backend-", 0) == 0 && entry.path().extension() == ".so") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());  // a stable order whatever the directory order
+  for (const auto& f : files) load_module(f);
+}
+
+const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& file) {
+  ModuleRecord rec{file.filename().string(), file, false, {}};
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    rec.reason = fmt::format("dlopen failed: {}", err != nullptr ? err : "unknown error");
+    return records_.emplace_back(std::move(rec));
+  }
+  auto* entry_point = reinterpret_cast<const XbBackendModule* (*)()>(dlsym(handle, kXbBackendModuleSymbol));
+  const XbBackendModule* module = entry_point != nullptr ? entry_point() : nullptr;
+  if (module == nullptr) {
+    dlclose(handle);
+    rec.reason = fmt::format("no {} symbol: not an xferbench backend module", kXbBackendModuleSymbol);
+    return records_.emplace_back(std::move(rec));
+  }
+  rec.name = module->name != nullptr ? module->name : rec.name;
+  if (module->interface_version != kDeviceInterfaceVersion) {
+    dlclose(handle);
+    rec.reason = fmt::format("device interface version {} does not match this xferbench's {}; rebuild the module",
+                             module->interface_version, kDeviceInterfaceVersion);
+    return records_.emplace_back(std::move(rec));
+  }
+  const bool duplicate = std::any_of(entries_.begin(), entries_.end(),
+                                     [&](const auto& e) { return e->name == rec.name; });
+  if (duplicate) {
+    dlclose(handle);
+    rec.reason = fmt::format("a backend named '{}' is already registered", rec.name);
+    return records_.emplace_back(std::move(rec));
+  }
+  auto e = std::make_unique<Entry>();
+  e->name = rec.name;
+  e->handle = handle;
+  auto create = module->create;
+  e->factory = [create] { return std::unique_ptr<Backend>(create()); };
+  entries_.push_back(std::move(e));
+  rec.loaded = true;
+  return records_.emplace_back(std::move(rec));
+}
+
+std::vector<std::string> BackendRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e->name);
+  return out;
+}
+
+Backend& BackendRegistry::get(std::string_view name) {
+  for (auto& e : entries_) {
+    if (e->name != name) continue;
+    if (!e->instance) e->instance = e->factory();
+    return *e->instance;
+  }
+  std::string known;
+  for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e->name;
+  throw UsageError(fmt::format("--backend {}: no such backend here (available: {})", name, known));
+}
+
+Backend& BackendRegistry::preferred(std::string* why_cpu) {
+  std::string reasons;
+  for (auto& e : entries_) {
+    if (e->name == "cpu") continue;
+    Backend& b = get(e->name);
+    const Support s = b.availability();
+    if (s.ok && b.device_count() > 0) return b;
+    reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : "; ", e->name, s.ok ? "no devices" : s.reason);
+  }
+  if (why_cpu != nullptr) {
+    *why_cpu = reasons.empty() ? "no accelerator backend module is installed" : reasons;
+  }
+  return get("cpu");
+}
+
+std::vector<std::filesystem::path> default_module_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("XFERBENCH_MODULE_PATH"); env != nullptr) {
+    std::string_view rest(env);
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path() / ".." / "lib" / "xferbench");
+    dirs.push_back(exe.parent_path() / "modules");
+  }
+  return dirs;
+}
+
+}  // namespace xb

@@ -1,0 +1,18 @@
+#pragma once
+// CLI11 glue shared by every command: parse, turning CLI11's errors into one-line UsageErrors and
+// --help into HelpRequested (printed to stdout, exit 0).
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace xb {
+
+class HelpRequested : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;  // what() is the help text
+};
+
+void parse_args(CLI::App& app, const std::vector<std::string>& args);
+
+}  // namespace xb

@@ -1,0 +1,32 @@
+// The command table: every native command and dialect, one line each.
+#include <array>
+
+#include "cli/command.hpp"
+
+namespace xb {
+
+extern const Command kCopyCommand;
+extern const Command kDevSandboxCommand;
+extern const Command kDevicesCommand;
+
+namespace {
+const std::array<const Command*, 3> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand};
+}  // namespace
+
+std::span<const Command> commands() {
+  static const auto table = [] {
+    std::vector<Command> v;
+    for (const Command* c : kCommands) v.push_back(*c);
+    return v;
+  }();
+  return table;
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& c : commands()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace xb

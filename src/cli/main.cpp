@@ -1,0 +1,69 @@
+// Entry point: pick the command (from argv[0] when invoked through a dialect's link name, else
+// from the first argument), run it, and turn errors into one line and an exit code.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "core/cleanup.hpp"
+#include "core/error.hpp"
+#include "core/version.hpp"
+
+namespace {
+
+void print_usage(std::ostream& out) {
+  out << "xferbench " << xb::program_version() << ": measure every path data takes in an AI cluster\n\n"
+      << "usage: xferbench COMMAND [options]   (xferbench COMMAND --help for its options)\n\ncommands:\n";
+  for (const auto& c : xb::commands()) out << fmt::format("  {:<14}{}\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  xb::install_cleanup_signal_handlers();
+  std::vector<std::string> all(argv, argv + argc);
+  const std::string invoked = std::filesystem::path(all.at(0)).filename().string();
+
+  const xb::Command* command = xb::find_command(invoked);  // busybox style: a link named after a dialect
+  std::vector<std::string> args(all.begin() + 1, all.end());
+  std::string prog = invoked;
+  if (command == nullptr) {
+    // Until `survey` exists, no arguments runs the copy job on its defaults.
+    const std::string name = args.empty() ? "copy" : args.front();
+    if (name == "--help" || name == "-h" || name == "help") {
+      print_usage(std::cout);
+      return xb::kExitOk;
+    }
+    if (name == "--version") {
+      std::cout << "xferbench " << xb::program_version() << '\n';
+      return xb::kExitOk;
+    }
+    command = xb::find_command(name);
+    if (command == nullptr) {
+      std::cerr << fmt::format("xferbench: unknown command '{}' (try xferbench --help)\n", name);
+      return xb::kExitUsage;
+    }
+    if (!args.empty()) args.erase(args.begin());
+    prog = "xferbench " + std::string(command->name);
+  }
+
+  try {
+    auto registry = xb::BackendRegistry::create(xb::default_module_dirs());
+    xb::CommandContext ctx{*registry, all, std::cout, std::cerr};
+    return command->run(args, ctx);
+  } catch (const xb::HelpRequested& h) {
+    std::cout << h.what();
+    return xb::kExitOk;
+  } catch (const xb::UsageError& e) {
+    std::cerr << prog << ": " << e.what() << '\n';
+    return xb::kExitUsage;
+  } catch (const xb::Unavailable& e) {
+    std::cerr << prog << ": not available on this machine: " << e.what() << '\n';
+    return xb::kExitUnavailable;
+  } catch (const std::exception& e) {
+    std::cerr << prog << ": error: " << e.what() << '\n';
+    return xb::kExitFailure;
+  }
+}

@@ -1,0 +1,72 @@
+#include "cli/output.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/cleanup.hpp"
+#include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/version.hpp"
+
+namespace xb {
+
+void add_output_options(CLI::App& app, OutputOptions& options) {
+  app.add_option("--format", options.format, "table, json or csv");
+  app.add_option("--output,-o", options.output, "write the result to FILE instead of stdout");
+  app.add_flag("--quiet,-q", options.quiet, "no progress or notes on stderr");
+}
+
+OutputFormat resolve_output(const OutputOptions& options) {
+  const auto format = output_format_from(options.format);
+  if (!format) throw UsageError(fmt::format("--format {}: expected table, json or csv", options.format));
+  if (!options.output.empty()) {
+    const auto parent = std::filesystem::absolute(options.output).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("--output {}: directory {} does not exist", options.output, parent.string()));
+    }
+  }
+  return *format;
+}
+
+ResultDocument new_result_document(const CommandContext& ctx) {
+  ResultDocument doc;
+  doc.program_version = program_version();
+  doc.started_at = utc_timestamp();
+  doc.machine = collect_machine_info();
+  doc.command_line = ctx.command_line;
+  return doc;
+}
+
+void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
+  const OutputFormat format = resolve_output(options);
+  if (options.output.empty()) {
+    render(doc, format, ctx.out);
+    return;
+  }
+  std::ostringstream text;
+  render(doc, format, text);
+  // Written whole under a temporary name and renamed: a reader never sees half a file.
+  const std::string tmp = fmt::format("{}.tmp-{}", options.output, getpid());
+  ScopedCleanup cleanup(CleanupKind::file, tmp);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text.str();
+    f.close();
+    if (!f) {
+      std::filesystem::remove(tmp);
+      throw_errno(fmt::format("write({})", tmp));
+    }
+  }
+  if (std::rename(tmp.c_str(), options.output.c_str()) != 0) {
+    const int err = errno;
+    std::filesystem::remove(tmp);
+    throw SystemError(fmt::format("rename({}, {})", tmp, options.output), err);
+  }
+}
+
+}  // namespace xb

@@ -1,0 +1,87 @@
+#include "core/cleanup.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace xb {
+namespace {
+
+constexpr int kSlots = 256;
+constexpr std::size_t kNameMax = 512;
+
+enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3 };
+
+struct Slot {
+  std::atomic<int> state{kFree};
+  pid_t owner = 0;
+  char name[kNameMax] = {};
+};
+
+// See the header: the signal handler's table. Nothing else in the program is global and mutable.
+Slot g_slots[kSlots];
+
+void remove_all_owned() {
+  const pid_t self = getpid();
+  for (auto& slot : g_slots) {
+    const int state = slot.state.load(std::memory_order_acquire);
+    if (slot.owner != self) continue;
+    if (state == kFile) unlink(slot.name);
+    if (state == kShm) shm_unlink(slot.name);
+  }
+}
+
+void on_signal(int sig) {
+  remove_all_owned();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+void install_cleanup_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
+}
+
+ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name) {
+  if (name.size() >= kNameMax) throw std::runtime_error("cleanup: name too long: " + std::string(name));
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = kFree;
+    if (g_slots[i].state.compare_exchange_strong(expected, kWriting, std::memory_order_acq_rel)) {
+      g_slots[i].owner = getpid();
+      std::memcpy(g_slots[i].name, name.data(), name.size());
+      g_slots[i].name[name.size()] = '\0';
+      g_slots[i].state.store(kind == CleanupKind::file ? kFile : kShm, std::memory_order_release);
+      slot_ = i;
+      return;
+    }
+  }
+  throw std::runtime_error("cleanup: more than 256 temporary names in one process");
+}
+
+ScopedCleanup::~ScopedCleanup() {
+  if (slot_ >= 0) g_slots[slot_].state.store(kFree, std::memory_order_release);
+}
+
+int cleanup_entries_for_this_process() {
+  int n = 0;
+  const pid_t self = getpid();
+  for (const auto& slot : g_slots) {
+    const int state = slot.state.load(std::memory_order_acquire);
+    if ((state == kFile || state == kShm) && slot.owner == self) ++n;
+  }
+  return n;
+}
+
+}  // namespace xb

@@ -1,0 +1,34 @@
+#pragma once
+// Names that must not outlive an interrupted run: POSIX shared-memory segments and temporary files.
+//
+// This is the program's one piece of process-wide mutable state, and deliberately so: a SIGINT or
+// SIGTERM handler can reach nothing else. The table is fixed-size and lock-free, and the handler
+// only calls unlink()/shm_unlink() (both async-signal-safe), then dies of the same signal so the
+// parent shell sees the usual status. Each entry records the pid that created it: a forked child
+// inherits the handler but never removes its parent's names.
+#include <string_view>
+
+namespace xb {
+
+enum class CleanupKind { file, shm };
+
+// Installs the SIGINT/SIGTERM handlers (idempotent). main() calls it once.
+void install_cleanup_signal_handlers();
+
+// Registers a name for the lifetime of the object; the destructor only forgets it (the owner
+// removes the name itself on the normal path).
+class ScopedCleanup {
+ public:
+  ScopedCleanup(CleanupKind kind, std::string_view name);
+  ~ScopedCleanup();
+  ScopedCleanup(const ScopedCleanup&) = delete;
+  ScopedCleanup& operator=(const ScopedCleanup&) = delete;
+
+ private:
+  int slot_ = -1;
+};
+
+// How many names are registered by this process now (for tests).
+int cleanup_entries_for_this_process();
+
+}  // namespace xb

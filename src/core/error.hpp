@@ -1,0 +1,37 @@
+#pragma once
+// Error kinds shared by every layer. Library code throws; only main() turns an error into an exit code.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace xb {
+
+// Bad input from the user. main() prints it as one line and exits with code 2; it must be thrown
+// before anything is allocated or created, so nothing is left behind.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The machine lacks what a case needs (no GPU, no huge pages, no cuFile). Not a failure of the
+// program: a case that hits it is reported as "waived: <reason>".
+class Unavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A system call failed. The message names the call and its subject (file, segment, peer) and the
+// errno text, e.g. "open(/data/f0) failed: No such file or directory".
+class SystemError : public std::runtime_error {
+ public:
+  SystemError(std::string_view context, int error_number);
+  int error_number() const noexcept { return error_number_; }
+
+ private:
+  int error_number_;
+};
+
+// Throws SystemError for the current errno.
+[[noreturn]] void throw_errno(std::string_view context);
+
+}  // namespace xb

@@ -1,0 +1,156 @@
+#include "core/result.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace xb {
+
+const Series* CaseResult::find_series(std::string_view series_name) const {
+  for (const auto& s : series) {
+    if (s.name == series_name) return &s;
+  }
+  return nullptr;
+}
+
+const Metric* CaseResult::find_metric(std::string_view metric_name) const {
+  for (const auto& m : metrics) {
+    if (m.name == metric_name) return &m;
+  }
+  return nullptr;
+}
+
+std::string CaseResult::label(std::string_view key) const {
+  for (const auto& [k, v] : labels) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+Series make_series(std::string name, std::string unit, std::vector<double> samples) {
+  Series s{std::move(name), std::move(unit), std::move(samples), {}};
+  s.summary = summarize(s.samples);
+  return s;
+}
+
+const char* to_string(CaseStatus status) {
+  switch (status) {
+    case CaseStatus::ok: return "ok";
+    case CaseStatus::waived: return "waived";
+    case CaseStatus::failed: return "failed";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using nlohmann::json;
+
+json summary_json(const Summary& s) {
+  return {{"count", s.count}, {"min", s.min}, {"max", s.max}, {"avg", s.avg}, {"p50", s.p50},
+          {"p90", s.p90},     {"p99", s.p99}, {"stddev", s.stddev}};
+}
+
+json series_json(const Series& s) {
+  return {{"name", s.name}, {"unit", s.unit}, {"samples", s.samples}, {"summary", summary_json(s.summary)}};
+}
+
+Series series_from(const json& j) {
+  return make_series(j.at("name").get<std::string>(), j.at("unit").get<std::string>(),
+                     j.at("samples").get<std::vector<double>>());
+}
+
+CaseStatus status_from(const std::string& s) {
+  if (s == "ok") return CaseStatus::ok;
+  if (s == "waived") return CaseStatus::waived;
+  if (s == "failed") return CaseStatus::failed;
+  throw std::runtime_error("unknown case status '" + s + "'");
+}
+
+}  // namespace
+
+json to_json(const ResultDocument& doc) {
+  json cases = json::array();
+  for (const auto& c : doc.cases) {
+    json labels = json::array();
+    for (const auto& [k, v] : c.labels) labels.push_back({{"key", k}, {"value", v}});
+    json series = json::array();
+    for (const auto& s : c.series) series.push_back(series_json(s));
+    json ranks = json::array();
+    for (const auto& r : c.ranks) {
+      json rs = json::array();
+      for (const auto& s : r.series) rs.push_back(series_json(s));
+      ranks.push_back({{"rank", r.rank}, {"device", r.device}, {"series", rs}});
+    }
+    json metrics = json::array();
+    for (const auto& m : c.metrics) {
+      metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"formula", m.formula}});
+    }
+    cases.push_back({{"job", c.job},
+                     {"name", c.name},
+                     {"title", c.title},
+                     {"status", to_string(c.status)},
+                     {"status_reason", c.status_reason},
+                     {"labels", labels},
+                     {"config", c.config},
+                     {"series", series},
+                     {"ranks", ranks},
+                     {"metrics", metrics}});
+  }
+  return {{"schema", kResultSchemaName},
+          {"schema_version", doc.schema_version},
+          {"program", {{"name", "xferbench"}, {"version", doc.program_version}}},
+          {"started_at", doc.started_at},
+          {"machine",
+           {{"hostname", doc.machine.hostname},
+            {"kernel", doc.machine.kernel},
+            {"cpu_model", doc.machine.cpu_model},
+            {"logical_cpus", doc.machine.logical_cpus},
+            {"numa_nodes", doc.machine.numa_nodes},
+            {"memory_bytes", doc.machine.memory_bytes}}},
+          {"command_line", doc.command_line},
+          {"cases", cases}};
+}
+
+ResultDocument result_from_json(const json& j) {
+  if (!j.is_object() || j.value("schema", "") != kResultSchemaName) {
+    throw std::runtime_error(fmt::format("not an xferbench result document (no \"schema\": \"{}\")",
+                                         kResultSchemaName));
+  }
+  const int version = j.at("schema_version").get<int>();
+  if (version != kResultSchemaVersion) {
+    throw std::runtime_error(fmt::format("result schema version {} is not supported (this xferbench reads {})",
+                                         version, kResultSchemaVersion));
+  }
+  ResultDocument doc;
+  doc.schema_version = version;
+  doc.program_version = j.at("program").at("version").get<std::string>();
+  doc.started_at = j.value("started_at", "");
+  const auto& m = j.at("machine");
+  doc.machine = {m.value("hostname", ""), m.value("kernel", ""), m.value("cpu_model", ""),
+                 m.value("logical_cpus", 0u), m.value("numa_nodes", 1), m.value("memory_bytes", std::uint64_t{0})};
+  doc.command_line = j.value("command_line", std::vector<std::string>{});
+  for (const auto& jc : j.at("cases")) {
+    CaseResult c;
+    c.job = jc.at("job").get<std::string>();
+    c.name = jc.at("name").get<std::string>();
+    c.title = jc.value("title", "");
+    c.status = status_from(jc.value("status", "ok"));
+    c.status_reason = jc.value("status_reason", "");
+    for (const auto& l : jc.at("labels")) c.labels.emplace_back(l.at("key"), l.at("value"));
+    c.config = jc.value("config", json::object());
+    for (const auto& s : jc.at("series")) c.series.push_back(series_from(s));
+    for (const auto& r : jc.value("ranks", json::array())) {
+      RankResult rr{r.at("rank").get<int>(), r.at("device").get<std::string>(), {}};
+      for (const auto& s : r.at("series")) rr.series.push_back(series_from(s));
+      c.ranks.push_back(std::move(rr));
+    }
+    for (const auto& mt : jc.at("metrics")) {
+      c.metrics.push_back({mt.at("name").get<std::string>(), mt.at("value").get<double>(),
+                           mt.at("unit").get<std::string>(), mt.value("formula", "")});
+    }
+    doc.cases.push_back(std::move(c));
+  }
+  return doc;
+}
+
+}  // namespace xb

@@ -1,0 +1,32 @@
+#pragma once
+// The UCM dev-sandbox dialect: its command line in, its summary table out. A thin translator:
+// argv -> CopyPlan, run the copy job, CaseResult -> the seed's text. No measurement here.
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "jobs/copy/copy_plan.hpp"
+
+namespace xb {
+
+// One of the seed's eight cases (six distinct: MLA ignores --iodirect).
+struct DevSandboxCase {
+  std::string name;    // "all_host_to_all_device_ce_multi_stream"
+  std::string title;   // "memcpy from all host to all device with ce using multi stream and fork submit"
+  std::string method;  // "CE-MS-FORK"
+};
+
+struct DevSandboxRequest {
+  CopyPlan plan;
+  DevSandboxCase which;
+};
+
+// Parses dev-sandbox arguments (after the program/subcommand name). Throws UsageError.
+DevSandboxRequest parse_dev_sandbox(const std::vector<std::string>& args);
+
+DevSandboxCase dev_sandbox_case(bool mla, bool iodirect, bool sdma);
+
+// The seed's output: the "[[ name ]] title" line, the column header and one row.
+std::string render_dev_sandbox(const CaseResult& result, const DevSandboxCase& which);
+
+}  // namespace xb

@@ -1,0 +1,32 @@
+// `xferbench dev-sandbox …` (and a link named dev-sandbox): parse, run the copy job, print the seed's way.
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "dialects/dev_sandbox.hpp"
+#include "jobs/copy/copy_job.hpp"
+#include "runtime/fork_launcher.hpp"
+
+namespace xb {
+namespace {
+
+int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
+  DevSandboxRequest req = parse_dev_sandbox(args);
+  std::string why_cpu;
+  Backend& backend = ctx.registry.preferred(&why_cpu);
+  req.plan.backend = std::string(backend.name());
+  validate_copy_plan(req.plan, backend);
+  if (!why_cpu.empty()) {
+    ctx.err << fmt::format("dev-sandbox: no accelerator found ({}); running on the cpu backend\n", why_cpu);
+  }
+  ForkLauncher launcher(req.plan.devices, copy_rank_result_bytes(req.plan));
+  const CaseResult result = run_copy(req.plan, backend, launcher);
+  ctx.out << render_dev_sandbox(result, req.which);
+  return kExitOk;
+}
+
+}  // namespace
+
+extern const Command kDevSandboxCommand{"dev-sandbox", "UCM dev-sandbox dialect (copy job, its flags and table)",
+                                        run_dev_sandbox};
+
+}  // namespace xb

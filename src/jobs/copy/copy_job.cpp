@@ -1,0 +1,334 @@
+#include "jobs/copy/copy_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/pattern.hpp"
+#include "core/size.hpp"
+#include "jobs/copy/copy_layout.hpp"
+
+namespace xb {
+
+std::string_view to_string(CopyDirection d) {
+  switch (d) {
+    case CopyDirection::h2d: return "h2d";
+    case CopyDirection::d2h: return "d2h";
+    case CopyDirection::d2d: return "d2d";
+    case CopyDirection::h2h: return "h2h";
+  }
+  return "?";
+}
+
+std::string_view to_string(CopyTopology t) { return t == CopyTopology::shared ? "shared" : "per-device"; }
+
+namespace {
+
+// The limits past which no machine has the memory anyway; they keep every product far from overflow.
+constexpr std::uint64_t kMaxBlocks = 1u << 24;
+constexpr std::uint64_t kMaxIterations = 100'000'000;
+constexpr int kMaxDevices = 1024;
+constexpr int kMaxStreams = 256;
+
+bool host_source(CopyDirection d) { return d == CopyDirection::h2d || d == CopyDirection::h2h; }
+bool host_destination(CopyDirection d) { return d == CopyDirection::d2h || d == CopyDirection::h2h; }
+
+// The verification seed of a rank's source data: per-device buffers differ from device to device,
+// so a copy that picked up another device's buffer is caught; the shared buffer has one seed.
+std::uint64_t rank_seed(const CopyPlan& plan, int rank) {
+  return plan.topology == CopyTopology::shared ? plan.seed : plan.seed + static_cast<std::uint64_t>(rank);
+}
+
+// A host-side buffer of a rank: made by the device's allocator when pinned (cudaHostAlloc on a
+// GPU), otherwise a host memory kind registered with the device, except pageable memory, which
+// stays unregistered because that is the point of it.
+struct HostSide {
+  std::unique_ptr<Allocation> allocation;
+  std::unique_ptr<HostBuffer> buffer;
+  std::unique_ptr<Registration> registration;
+  std::byte* data = nullptr;
+};
+
+HostSide make_host_side(Device& dev, HostMemoryKind kind, std::size_t bytes, const CopyPlan& plan,
+                        std::uint64_t seed) {
+  HostSide h;
+  if (kind == HostMemoryKind::pinned) {
+    h.allocation = dev.allocate_host(bytes, true);
+    h.data = static_cast<std::byte*>(h.allocation->data());
+    return h;
+  }
+  HostBufferOptions options;
+  options.odirect_dir = plan.odirect_dir;
+  options.odirect_seed = seed;
+  h.buffer = make_host_buffer(kind, bytes, options);
+  h.data = h.buffer->data();
+  if (kind != HostMemoryKind::pageable) h.registration = dev.register_host(h.data, bytes);
+  return h;
+}
+
+struct RankSamples {
+  std::string device;
+  std::vector<double> submit_us;
+  std::vector<double> copy_us;
+};
+
+std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
+  const int rank = rt.rank();
+  auto dev = backend.open_device(rank);
+  const std::size_t bytes = plan.block_bytes * plan.blocks;
+  const std::uint64_t seed = rank_seed(plan, rank);
+  const HostMemoryKind kind = plan.host_kind;
+
+  // Source and destination of this rank, by direction.
+  HostSide host_src, host_dst;
+  std::unique_ptr<Allocation> dev_src, dev_dst;
+  std::unique_ptr<Registration> shared_registration;
+  std::byte* src = nullptr;
+  std::byte* dst = nullptr;
+  const bool shared = plan.topology == CopyTopology::shared;
+  if (host_source(plan.direction)) {
+    if (shared) {
+      shared_registration = dev->register_host(shared_host->data(), bytes);
+      src = shared_host->data();
+    } else {
+      host_src = make_host_side(*dev, kind, bytes, plan, seed);
+      src = host_src.data;
+    }
+  } else {
+    dev_src = dev->allocate(bytes);
+    src = static_cast<std::byte*>(dev_src->data());
+  }
+  if (host_destination(plan.direction)) {
+    if (shared && !host_source(plan.direction)) {
+      shared_registration = dev->register_host(shared_host->data(), bytes);
+      dst = shared_host->data();
+    } else {
+      host_dst = make_host_side(*dev, host_source(plan.direction) ? HostMemoryKind::pinned : kind, bytes, plan, seed);
+      dst = host_dst.data;
+    }
+  } else {
+    dev_dst = dev->allocate(bytes);
+    dst = static_cast<std::byte*>(dev_dst->data());
+  }
+
+  // The source's content: the odirect kind arrived from its file with this seed's pattern, and the
+  // shared buffer was filled by the parent; everything else is filled here.
+  const bool prefilled = (shared_host != nullptr && src == shared_host->data()) ||
+                         (host_source(plan.direction) && !shared && kind == HostMemoryKind::odirect);
+  if (!prefilled) fill_pattern({src, bytes}, seed, 0);
+
+  std::vector<std::unique_ptr<Stream>> streams;
+  for (int s = 0; s < plan.streams; ++s) streams.push_back(dev->create_stream(plan.engine));
+  const auto per_stream = layout_copies(dst, src, plan.block_bytes, plan.blocks, plan.streams, plan.fragments);
+  const auto in_order = submission_order(dst, src, plan.block_bytes, plan.blocks, plan.streams, plan.fragments);
+
+  RankSamples samples;
+  samples.device = dev->info().name;
+  samples.submit_us.reserve(plan.iterations);
+  samples.copy_us.reserve(plan.iterations);
+  for (std::uint64_t it = 0; it < plan.warmup + plan.iterations; ++it) {
+    rt.barrier();  // every device starts the iteration together
+    const std::uint64_t t0 = now_ns();
+    if (plan.batch) {
+      for (std::size_t s = 0; s < streams.size(); ++s) streams[s]->copy_batch(per_stream[s]);
+    } else {
+      for (const auto& [s, op] : in_order) streams[static_cast<std::size_t>(s)]->copy(op);
+    }
+    const std::uint64_t t1 = now_ns();
+    for (auto& s : streams) s->synchronize();
+    const std::uint64_t t2 = now_ns();
+    if (it >= plan.warmup) {
+      samples.submit_us.push_back(ns_to_us(t1 - t0));
+      samples.copy_us.push_back(ns_to_us(t2 - t0));
+    }
+  }
+
+  if (plan.verify) {
+    if (auto bad = find_pattern_mismatch({dst, bytes}, seed, 0)) {
+      throw std::runtime_error(fmt::format(
+          "verify failed on {}: destination byte at offset {} (block {}, offset {} in the block) is 0x{:02x}, "
+          "expected 0x{:02x}",
+          samples.device, *bad, *bad / plan.block_bytes, *bad % plan.block_bytes,
+          static_cast<unsigned>(dst[*bad]), pattern_byte(seed, *bad)));
+    }
+  }
+  return nlohmann::json{{"device", samples.device}, {"submit", samples.submit_us}, {"copy", samples.copy_us}}.dump();
+}
+
+std::string host_location(const Backend& backend, const CopyPlan& plan, bool source) {
+  if (plan.topology == CopyTopology::shared && (source || !host_source(plan.direction))) {
+    return fmt::format("{}::shm::0", backend.name());
+  }
+  const HostMemoryKind kind = source || !host_source(plan.direction) ? plan.host_kind : HostMemoryKind::pinned;
+  // dev-sandbox calls pinned host memory plainly "host"; the other kinds keep their names.
+  const std::string_view name = kind == HostMemoryKind::pinned ? "host" : to_string(kind);
+  return fmt::format("{}::{}::all", backend.name(), name);
+}
+
+std::string location(const Backend& backend, const CopyPlan& plan, bool source) {
+  const bool host = source ? host_source(plan.direction) : host_destination(plan.direction);
+  return host ? host_location(backend, plan, source) : fmt::format("{}::device::all", backend.name());
+}
+
+nlohmann::json plan_json(const CopyPlan& plan, const Backend& backend, const std::string& engine) {
+  return {{"backend", backend.name()},
+          {"direction", to_string(plan.direction)},
+          {"host_memory", to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind)},
+          {"topology", to_string(plan.topology)},
+          {"engine", engine},
+          {"batch", plan.batch},
+          {"streams", plan.streams},
+          {"block_bytes", plan.block_bytes},
+          {"blocks", plan.blocks},
+          {"iterations", plan.iterations},
+          {"warmup", plan.warmup},
+          {"devices", plan.devices},
+          {"fragments", plan.fragments},
+          {"verify", plan.verify},
+          {"seed", plan.seed},
+          {"launcher", "fork"}};
+}
+
+}  // namespace
+
+CopyMemoryNeed copy_memory_need(const CopyPlan& plan) {
+  const double per_side = static_cast<double>(plan.block_bytes) * static_cast<double>(plan.blocks);
+  const double devices = plan.devices;
+  CopyMemoryNeed need;
+  const int host_sides = (host_source(plan.direction) ? 1 : 0) + (host_destination(plan.direction) ? 1 : 0);
+  const int device_sides = 2 - host_sides;
+  const bool shared = plan.topology == CopyTopology::shared;
+  // The shared topology has one host buffer for all devices (its other side, for h2h, is per device).
+  need.host_bytes = host_sides == 0 ? 0 : shared ? per_side * (1 + (host_sides - 1) * devices) : per_side * host_sides * devices;
+  need.device_bytes = per_side * device_sides * devices;
+  return need;
+}
+
+void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags) {
+  if (plan.block_bytes == 0) throw UsageError(fmt::format("{}: a block size must be at least 1 byte", flags.size));
+  if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
+    throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.blocks, plan.blocks, kMaxBlocks));
+  }
+  if (plan.iterations < 1 || plan.iterations > kMaxIterations) {
+    throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.iterations, plan.iterations,
+                                 kMaxIterations));
+  }
+  if (plan.streams < 1 || plan.streams > kMaxStreams) {
+    throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.streams, plan.streams, kMaxStreams));
+  }
+  const Capabilities& caps = backend.capabilities();
+  const int max_devices = caps.virtual_devices ? kMaxDevices : backend.device_count();
+  if (plan.devices < 1 || plan.devices > max_devices) {
+    throw UsageError(fmt::format("{} {}: expected a device count from 1 to {} (the {} backend{})", flags.devices,
+                                 plan.devices, max_devices, backend.name(),
+                                 caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+  }
+  if (plan.fragments > plan.block_bytes) {
+    throw UsageError(fmt::format("{} {}: more fragments than bytes in a block ({})", flags.fragments, plan.fragments,
+                                 format_size(plan.block_bytes)));
+  }
+  if (plan.fragments > 65536) {
+    throw UsageError(fmt::format("{} {}: expected a fragment count from 0 to 65536", flags.fragments, plan.fragments));
+  }
+  if (!plan.engine.empty() &&
+      std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
+    std::string known;
+    for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
+    throw UsageError(fmt::format("{} {}: the {} backend's engines are {}", flags.engine, plan.engine, backend.name(), known));
+  }
+  // Memory: checked now, before anything is allocated; on the cpu backend device memory is host RAM.
+  const CopyMemoryNeed need = copy_memory_need(plan);
+  const bool device_in_ram = caps.device_memory_in_host_ram;
+  const double in_ram = need.host_bytes + (device_in_ram ? need.device_bytes : 0);
+  const double available = static_cast<double>(available_memory_bytes());
+  if (in_ram > available * 0.9) {
+    const auto human = [](double b) {
+      return b >= static_cast<double>(kMaxSize) ? std::string("more than 1 PiB")
+                                                : format_bytes_human(static_cast<std::uint64_t>(b));
+    };
+    throw UsageError(fmt::format(
+        "{} {} x {} {} x {} {}: this run needs {} of memory (host side {}{}) but {} is available; lower {}, {} or {}",
+        flags.devices, plan.devices, flags.blocks, plan.blocks, flags.size, format_size(plan.block_bytes), human(in_ram),
+        human(need.host_bytes), device_in_ram ? fmt::format(", cpu device side {}", human(need.device_bytes)) : "",
+        human(available), flags.size, flags.blocks, flags.devices));
+  }
+}
+
+std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint64_t count, double copy_avg_us) {
+  const double total = static_cast<double>(block_bytes) * static_cast<double>(count);
+  const double seconds = copy_avg_us / 1e6;
+  const double bytes_per_s = seconds > 0 ? total / seconds : 0.0;
+  return {{"bandwidth", bytes_per_s / 1073741824.0, "GiB/s",
+           "block_bytes * count / copy.avg, count = blocks * devices, GiB = 2^30 bytes"},
+          {"bandwidth_decimal", bytes_per_s / 1e9, "GB/s", "block_bytes * count / copy.avg, GB = 10^9 bytes"}};
+}
+
+std::size_t copy_rank_result_bytes(const CopyPlan& plan) {
+  // Two series of iterations doubles, each at most 25 characters in JSON, plus the device name.
+  return static_cast<std::size_t>(plan.iterations) * 2 * 26 + 1024;
+}
+
+CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
+  CopyPlan plan = plan_in;
+  if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
+  if (plan.topology == CopyTopology::shared) plan.host_kind = HostMemoryKind::shm;
+  const std::size_t bytes = plan.block_bytes * plan.blocks;
+
+  // The shared topology's one host buffer, made before the fan-out so every process maps it.
+  std::unique_ptr<HostBuffer> shared_host;
+  if (plan.topology == CopyTopology::shared && plan.direction != CopyDirection::d2d) {
+    shared_host = make_host_buffer(HostMemoryKind::shm, bytes);
+    fill_pattern(shared_host->bytes(), plan.seed, 0);
+  }
+
+  const auto rank_outputs = launcher.run(
+      [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get()); });
+
+  CaseResult result;
+  result.job = "copy";
+  result.config = plan_json(plan, backend, plan.engine);
+  std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
+  for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
+    const auto j = nlohmann::json::parse(rank_outputs[r]);
+    RankResult rr;
+    rr.rank = static_cast<int>(r);
+    rr.device = j.at("device").get<std::string>();
+    auto s = j.at("submit").get<std::vector<double>>();
+    auto c = j.at("copy").get<std::vector<double>>();
+    // The iteration of all devices lasts until the slowest is done: aggregate by the maximum.
+    for (std::size_t i = 0; i < plan.iterations && i < s.size() && i < c.size(); ++i) {
+      submit[i] = std::max(submit[i], s[i]);
+      copy[i] = std::max(copy[i], c[i]);
+    }
+    rr.series.push_back(make_series("submit", "us", std::move(s)));
+    rr.series.push_back(make_series("copy", "us", std::move(c)));
+    result.ranks.push_back(std::move(rr));
+  }
+  result.series.push_back(make_series("submit", "us", std::move(submit)));
+  result.series.push_back(make_series("copy", "us", std::move(copy)));
+
+  const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
+  result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);
+
+  const std::string method = fmt::format("{}{}x{}", plan.engine, plan.batch ? "-batch-" : "-", plan.streams);
+  result.labels = {{"from", location(backend, plan, true)},
+                   {"to", location(backend, plan, false)},
+                   {"method", method},
+                   {"size", format_size(plan.block_bytes)},
+                   {"count", std::to_string(count)}};
+  result.name = fmt::format("{}_{}_{}_{}{}", to_string(plan.direction),
+                            to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind),
+                            plan.topology == CopyTopology::shared ? "shared" : "per_device", plan.engine,
+                            plan.batch ? "_batch" : "");
+  result.title = fmt::format("copy {} -> {}, {} blocks of {} per device on {} device(s), {} on {} stream(s){}",
+                             result.labels[0].second, result.labels[1].second, plan.blocks,
+                             format_size(plan.block_bytes), plan.devices, plan.engine, plan.streams,
+                             plan.batch ? " in batch submissions" : "");
+  return result;
+}
+
+}  // namespace xb

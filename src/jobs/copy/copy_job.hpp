@@ -1,0 +1,38 @@
+#pragma once
+// The copy job: a plan in, a result out (the measurement core; no formatting here).
+#include <cstdint>
+#include <string>
+
+#include "backends/registry.hpp"
+#include "core/result.hpp"
+#include "jobs/copy/copy_plan.hpp"
+#include "runtime/runtime.hpp"
+
+namespace xb {
+
+// Memory a plan needs in all, host and device side (the cpu backend's device memory is host RAM).
+struct CopyMemoryNeed {
+  double host_bytes = 0;
+  double device_bytes = 0;
+};
+CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
+
+// Checks every parameter against the rules and the backend before anything is allocated; throws
+// UsageError naming the flag. `flag_names` lets a dialect word the message with its own flags.
+struct CopyFlagNames {
+  std::string size = "-s", blocks = "-n", iterations = "-i", devices = "-d", fragments = "-f",
+              streams = "--streams", engine = "--engine";
+};
+void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {});
+
+// Runs the plan: one rank per device through `launcher` (which must have plan.devices ranks).
+CaseResult run_copy(const CopyPlan& plan, Backend& backend, Launcher& launcher);
+
+// The copy job's figures from its measurements: bandwidth = block_bytes * count / copy.avg, in
+// GiB/s (dev-sandbox's unit) and in decimal GB/s. One place, so the golden tests use it too.
+std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint64_t count, double copy_avg_us);
+
+// The most bytes one rank's serialized result takes (to size the launcher's slots).
+std::size_t copy_rank_result_bytes(const CopyPlan& plan);
+
+}  // namespace xb

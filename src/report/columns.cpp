@@ -1,0 +1,42 @@
+#include "report/columns.hpp"
+
+#include <fmt/format.h>
+
+#include "report/renderer.hpp"
+
+namespace xb {
+
+double summary_field(const Summary& s, std::string_view field) {
+  if (field == "min") return s.min;
+  if (field == "max") return s.max;
+  if (field == "avg") return s.avg;
+  if (field == "p50") return s.p50;
+  if (field == "p90") return s.p90;
+  if (field == "p99") return s.p99;
+  if (field == "stddev") return s.stddev;
+  return 0;
+}
+
+std::vector<Column> case_columns(const CaseResult& c, bool full) {
+  std::vector<Column> cols;
+  for (const auto& [k, v] : c.labels) cols.push_back({k, v});
+  static constexpr const char* kBrief[] = {"avg", "p50", "p99"};
+  for (const auto& s : c.series) {
+    auto add = [&](std::string_view field) {
+      cols.push_back({fmt::format("{}_{}({})", s.name, field, s.unit),
+                      full ? fmt::format("{}", summary_field(s.summary, field))
+                           : format_number(summary_field(s.summary, field))});
+    };
+    if (full) {
+      for (const char* f : kSummaryFields) add(f);
+    } else {
+      for (const char* f : kBrief) add(f);
+    }
+  }
+  for (const auto& m : c.metrics) {
+    cols.push_back({fmt::format("{}({})", m.name, m.unit), full ? fmt::format("{}", m.value) : format_number(m.value)});
+  }
+  return cols;
+}
+
+}  // namespace xb

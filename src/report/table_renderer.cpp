@@ -1,0 +1,62 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/columns.hpp"
+#include "report/renderer.hpp"
+
+namespace xb {
+namespace {
+
+void print_block(const std::vector<std::vector<Column>>& rows, std::size_t label_count, std::ostream& out) {
+  const auto& first = rows.front();
+  std::vector<std::size_t> width(first.size());
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    width[i] = first[i].header.size();
+    for (const auto& r : rows) width[i] = std::max(width[i], r[i].value.size());
+  }
+  std::string line = " ";
+  for (std::size_t i = 0; i < first.size(); ++i) line += fmt::format(" {:<{}}", first[i].header, width[i]);
+  out << line << '\n';
+  for (const auto& r : rows) {
+    line = " ";
+    // Labels read left to right; figures line up on the right.
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += i < label_count ? fmt::format(" {:<{}}", r[i].value, width[i]) : fmt::format(" {:>{}}", r[i].value, width[i]);
+    }
+    out << line << '\n';
+  }
+}
+
+}  // namespace
+
+void render_table(const ResultDocument& doc, std::ostream& out) {
+  std::vector<std::vector<Column>> block;
+  std::string block_job;
+  std::size_t label_count = 0;
+  auto flush = [&] {
+    if (!block.empty()) print_block(block, label_count, out);
+    block.clear();
+  };
+  for (const auto& c : doc.cases) {
+    if (c.status != CaseStatus::ok) {
+      flush();
+      out << fmt::format("[[ {} ]] {}: {}\n", c.name, to_string(c.status), c.status_reason);
+      continue;
+    }
+    auto cols = case_columns(c, false);
+    const bool same = !block.empty() && block_job == c.job && block.front().size() == cols.size() &&
+                      std::equal(cols.begin(), cols.end(), block.front().begin(),
+                                 [](const Column& a, const Column& b) { return a.header == b.header; });
+    if (!same) {
+      flush();
+      out << fmt::format("[[ {} ]] {}\n", c.job, c.title);
+      block_job = c.job;
+      label_count = c.labels.size();
+    }
+    block.push_back(std::move(cols));
+  }
+  flush();
+}
+
+}  // namespace xb

@@ -1,0 +1,24 @@
+#pragma once
+// Ranks as forked processes on this machine, one per device: the fan-out of dev-sandbox. The
+// processes share an anonymous mapping (nothing in /dev/shm) holding a process-shared barrier and
+// one result slot per rank. The parent does not take part: it waits, and if any child dies it
+// stops the others (they would wait at the barrier for ever) and reports which one died and how.
+#include <cstddef>
+
+#include "runtime/runtime.hpp"
+
+namespace xb {
+
+class ForkLauncher final : public Launcher {
+ public:
+  // `max_result_bytes`: the most any rank may return.
+  ForkLauncher(int ranks, std::size_t max_result_bytes);
+  int ranks() const override { return ranks_; }
+  std::vector<std::string> run(const Body& body) override;
+
+ private:
+  int ranks_;
+  std::size_t max_result_bytes_;
+};
+
+}  // namespace xb
