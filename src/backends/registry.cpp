@@ -76,9 +76,11 @@ const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& fi
   }
   rec.name = module->name != nullptr ? module->name : rec.name;
   if (module->interface_version != kDeviceInterfaceVersion) {
+    // Read before dlclose: `module` points into the module's memory, which dlclose unmaps.
+    const std::uint32_t version = module->interface_version;
     dlclose(handle);
     rec.reason = fmt::format("device interface version {} does not match this xferbench's {}; rebuild the module",
-                             module->interface_version, kDeviceInterfaceVersion);
+                             version, kDeviceInterfaceVersion);
     return records_.emplace_back(std::move(rec));
   }
   const bool duplicate = std::any_of(entries_.begin(), entries_.end(),

@@ -1,0 +1,144 @@
+// Bad input through the real binary: exit code 2, one line on stderr naming the flag, nothing on
+// stdout, and nothing left behind in /dev/shm or /var/tmp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "run_binary.hpp"
+#include "system_state.hpp"
+
+namespace {
+
+using xbtest::split_lines;
+
+const std::string kBinary = XB_BINARY;
+const std::string kLink = (std::filesystem::path(XB_BINARY).parent_path() / "dev-sandbox").string();
+
+struct BadInput {
+  BadInput(std::string label_, std::vector<std::string> args_, std::vector<std::string> must_say_,
+           unsigned long long needs_more_than_available_ = 0)
+      : label(std::move(label_)), args(std::move(args_)), must_say(std::move(must_say_)),
+        needs_more_than_available(needs_more_than_available_) {}
+  std::string label;
+  std::vector<std::string> args;
+  std::vector<std::string> must_say;  // every one of these appears in the message
+  // Skip unless this much memory is missing (the check is about memory the machine lacks).
+  unsigned long long needs_more_than_available = 0;
+  std::string binary = kBinary;
+  std::string prefix;  // the line starts with this
+};
+
+void PrintTo(const BadInput& b, std::ostream* os) {
+  for (const auto& a : b.args) *os << a << " ";
+}
+
+std::vector<std::string> dev_sandbox(std::vector<std::string> extra, bool with_model = true) {
+  std::vector<std::string> args{"dev-sandbox"};
+  if (with_model) args.insert(args.end(), {"--model-type", "gqa"});
+  args.insert(args.end(), {"--iodirect", "false", "--sdma", "false"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::vector<std::string> copy_cmd(std::vector<std::string> extra) {
+  std::vector<std::string> args{"copy", "-s", "16K", "-n", "8", "-i", "4", "-d", "2"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+const std::vector<std::string> kSmall{"-s", "16K", "-n", "8", "-i", "4", "-d", "2"};
+
+std::vector<std::string> with_small(std::vector<std::string> args) {
+  args.insert(args.end(), kSmall.begin(), kSmall.end());
+  return args;
+}
+
+constexpr unsigned long long kGiB = 1ull << 30;
+
+std::vector<BadInput> bad_inputs() {
+  const std::string ds = "xferbench dev-sandbox: ";
+  const std::string cp = "xferbench copy: ";
+  std::vector<BadInput> v{
+      {"model_type_foo", with_small({"dev-sandbox", "--model-type", "foo", "--iodirect", "false", "--sdma", "false"}),
+       {"--model-type foo"}},
+      {"sdma_maybe", with_small({"dev-sandbox", "--model-type", "gqa", "--iodirect", "false", "--sdma", "maybe"}),
+       {"--sdma maybe"}},
+      {"iodirect_yes", with_small({"dev-sandbox", "--model-type", "mla", "--iodirect", "yes", "--sdma", "false"}),
+       {"--iodirect yes"}},
+      {"size_zero", dev_sandbox({"-s", "0", "-n", "8", "-d", "2"}), {"-s 0"}},
+      {"size_negative", dev_sandbox({"-s", "-1", "-n", "8", "-d", "2"}), {"-s -1"}},
+      {"size_unknown_unit", dev_sandbox({"-s", "16Q", "-n", "8", "-d", "2"}), {"-s 16Q"}},
+      {"size_overflow", dev_sandbox({"-s", "99999999999T", "-n", "8", "-d", "2"}), {"-s 99999999999T"}},
+      {"devices_zero", dev_sandbox({"-s", "16K", "-n", "8", "-d", "0"}), {"-d 0"}},
+      {"blocks_zero", dev_sandbox({"-s", "16K", "-n", "0", "-d", "2"}), {"-n 0"}},
+      {"iterations_zero", dev_sandbox({"-s", "16K", "-n", "8", "-d", "2", "-i", "0"}), {"-i 0"}},
+      {"fragments_negative", dev_sandbox({"-s", "16K", "-n", "8", "-d", "2", "-f", "-2"}), {"-f -2"}},
+      {"model_type_missing", dev_sandbox({"-s", "16K", "-n", "8", "-d", "2"}, false), {"--model-type"}},
+      {"unknown_flag", dev_sandbox({"-s", "16K", "-n", "8", "-d", "2", "--bogus"}), {"--bogus"}},
+      // The seed's defaults (512M x 8 blocks x 8 cards, host and device side): 64 GiB on the cpu backend.
+      {"seed_defaults_need_64GiB", dev_sandbox({}), {"needs", "available", "-s", "-n", "-d", "64.0 GiB"}, 72 * kGiB},
+      {"blocks_too_many", dev_sandbox({"-s", "16K", "-n", "99999999", "-d", "2"}), {"-n 99999999"}},
+      {"memory_too_large", dev_sandbox({"-s", "4G", "-d", "64"}), {"needs", "available", "-s", "-n", "-d"},
+       4096 * kGiB},
+      {"memory_too_large_mla",
+       {"dev-sandbox", "--model-type", "mla", "--iodirect", "false", "--sdma", "true", "-s", "1T", "-n", "8", "-d", "2"},
+       {"needs", "available", "-s"}, 3 * 1024 * kGiB},
+      {"copy_streams_zero", copy_cmd({"--streams", "0"}), {"--streams 0"}},
+      {"copy_engine_warp", copy_cmd({"--engine", "warp"}), {"--engine warp"}},
+      {"copy_from_gpu", copy_cmd({"--from", "gpu"}), {"--from gpu"}},
+      {"copy_to_gpu", copy_cmd({"--to", "gpu"}), {"--to gpu"}},
+      {"copy_format_xml", copy_cmd({"--format", "xml"}), {"--format xml"}},
+      {"copy_topology_ring", copy_cmd({"--topology", "ring"}), {"--topology ring"}},
+      {"copy_devices_zero", {"copy", "-d", "0"}, {"-d 0"}},
+      {"copy_output_missing_dir", copy_cmd({"--output", "/nonexistent/dir/x.json"}), {"--output /nonexistent/dir/x.json"}},
+      {"copy_backend_nope", copy_cmd({"--backend", "nope"}), {"--backend nope", "cpu"}},
+      {"copy_size_zero", {"copy", "-s", "0"}, {"-s 0"}},
+      {"copy_fragments_more_than_bytes", {"copy", "-s", "4", "-f", "5", "-d", "1"}, {"-f 5"}},
+      {"copy_memory_too_large", {"copy", "-s", "1T", "-n", "64", "-d", "2"}, {"needs", "available"}, 256 * 1024 * kGiB},
+  };
+  for (auto& b : v) b.prefix = b.args.front() == "copy" ? cp : ds;
+  // Through the link name the message is the dialect's own.
+  BadInput link{"link_model_type_foo", {"--model-type", "foo", "--iodirect", "false", "--sdma", "false"},
+                {"--model-type foo"}};
+  link.binary = kLink;
+  link.prefix = "dev-sandbox: ";
+  v.push_back(link);
+  return v;
+}
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, ExitsTwoWithOneLineAndLeavesNothing) {
+  const BadInput& b = GetParam();
+  if (b.needs_more_than_available != 0 && xbtest::available_memory_bytes() * 10 / 9 >= b.needs_more_than_available) {
+    GTEST_SKIP() << "this machine has the memory the case asks for";
+  }
+  const xbtest::LeftoverWatch watch;
+
+  const auto r = xbtest::run_binary(b.binary, b.args);
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
+  const auto err = split_lines(r.err);
+  ASSERT_EQ(err.size(), 1u) << "stderr: [" << r.err << "]";
+  EXPECT_EQ(r.err.back(), '\n');
+  EXPECT_EQ(err[0].rfind(b.prefix, 0), 0u) << err[0];
+  for (const auto& s : b.must_say) EXPECT_NE(err[0].find(s), std::string::npos) << "'" << s << "' not in: " << err[0];
+
+  // Nothing named after the run's process, and nothing new from any finished process.
+  for (const auto& n : xbtest::names_in(xbtest::kShmDir, xbtest::kShmPrefix)) {
+    EXPECT_NE(xbtest::embedded_pid(n), std::optional<pid_t>(r.pid)) << "/dev/shm/" << n;
+  }
+  for (const auto& n : xbtest::names_in(xbtest::kTmpDir, xbtest::kTmpPrefix)) {
+    EXPECT_NE(xbtest::embedded_pid(n), std::optional<pid_t>(r.pid)) << "/var/tmp/" << n;
+  }
+  const auto left = watch.leftovers();
+  EXPECT_TRUE(left.empty()) << "left behind: " << xbtest::join(left);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(bad_inputs()),
+                         [](const auto& param_info) { return param_info.param.label; });
+
+}  // namespace

@@ -1,0 +1,401 @@
+// `xferbench copy` end to end: every direction, host memory kind, topology, engine, batch and
+// fragment setting through the real binary with --verify, and the result document in each format.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "run_binary.hpp"
+#include "system_state.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using xbtest::split_lines;
+
+const std::string kBinary = XB_BINARY;
+const std::vector<std::string> kSmall{"-s", "16K", "-n", "8", "-i", "4", "-d", "2", "--verify"};
+
+std::vector<std::string> copy_args(std::vector<std::string> extra) {
+  std::vector<std::string> args{"copy"};
+  args.insert(args.end(), kSmall.begin(), kSmall.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// A fresh directory, removed with everything in it at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "xb-integration-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const json* find_named(const json& array, const std::string& name) {
+  for (const auto& x : array) {
+    if (x.value("name", "") == name) return &x;
+  }
+  return nullptr;
+}
+
+std::string label(const json& c, const std::string& key) {
+  for (const auto& l : c.at("labels")) {
+    if (l.at("key") == key) return l.at("value").get<std::string>();
+  }
+  return "<no label " + key + ">";
+}
+
+void check_series(const json& series, const std::string& name, std::size_t iterations, const std::string& where) {
+  const json* s = find_named(series, name);
+  ASSERT_NE(s, nullptr) << where << ": no series " << name;
+  EXPECT_EQ(s->at("unit"), "us") << where;
+  ASSERT_EQ(s->at("samples").size(), iterations) << where << " " << name;
+  for (const auto& v : s->at("samples")) EXPECT_GT(v.get<double>(), 0.0) << where << " " << name;
+  const auto& summary = s->at("summary");
+  EXPECT_EQ(summary.at("count").get<std::size_t>(), iterations) << where;
+  EXPECT_LE(summary.at("min").get<double>(), summary.at("avg").get<double>()) << where;
+  EXPECT_LE(summary.at("avg").get<double>(), summary.at("max").get<double>()) << where;
+}
+
+// What one copy run must say about itself in its JSON document.
+struct Expect {
+  Expect(std::string direction_, std::string host_memory_, std::string topology_, std::string from_, std::string to_,
+         std::string engine_ = "", bool batch_ = false, std::uint64_t fragments_ = 0)
+      : direction(std::move(direction_)), host_memory(std::move(host_memory_)), topology(std::move(topology_)),
+        from(std::move(from_)), to(std::move(to_)), engine(std::move(engine_)), batch(batch_), fragments(fragments_) {}
+  std::string direction, host_memory, topology, from, to;
+  std::string engine;  // "" = the backend's first (memcpy)
+  bool batch = false;
+  std::uint64_t fragments = 0;
+};
+
+// Checks the whole document of a run with kSmall sizes; `args` is what the binary was given.
+void check_document(const json& doc, const std::vector<std::string>& args, const Expect& e) {
+  EXPECT_EQ(doc.at("schema"), "xferbench.result");
+  EXPECT_EQ(doc.at("schema_version"), 1);
+  EXPECT_EQ(doc.at("program").at("name"), "xferbench");
+  EXPECT_FALSE(doc.at("program").at("version").get<std::string>().empty());
+  EXPECT_FALSE(doc.at("started_at").get<std::string>().empty());
+  const auto& machine = doc.at("machine");
+  EXPECT_FALSE(machine.at("hostname").get<std::string>().empty());
+  EXPECT_GT(machine.at("logical_cpus").get<unsigned>(), 0u);
+  EXPECT_GT(machine.at("memory_bytes").get<std::uint64_t>(), 0u);
+  EXPECT_GE(machine.at("numa_nodes").get<int>(), 1);
+  std::vector<std::string> cmdline{kBinary};
+  cmdline.insert(cmdline.end(), args.begin(), args.end());
+  EXPECT_EQ(doc.at("command_line").get<std::vector<std::string>>(), cmdline);
+
+  ASSERT_EQ(doc.at("cases").size(), 1u);
+  const auto& c = doc.at("cases")[0];
+  EXPECT_EQ(c.at("job"), "copy");
+  EXPECT_EQ(c.at("status"), "ok");
+  EXPECT_FALSE(c.at("name").get<std::string>().empty());
+  EXPECT_FALSE(c.at("title").get<std::string>().empty());
+
+  const auto& cfg = c.at("config");
+  EXPECT_EQ(cfg.at("backend"), "cpu");
+  EXPECT_EQ(cfg.at("direction"), e.direction);
+  EXPECT_EQ(cfg.at("host_memory"), e.host_memory);
+  EXPECT_EQ(cfg.at("topology"), e.topology);
+  EXPECT_EQ(cfg.at("engine"), e.engine.empty() ? "memcpy" : e.engine);
+  EXPECT_EQ(cfg.at("batch"), e.batch);
+  EXPECT_EQ(cfg.at("fragments"), e.fragments);
+  EXPECT_EQ(cfg.at("block_bytes"), 16384);
+  EXPECT_EQ(cfg.at("blocks"), 8);
+  EXPECT_EQ(cfg.at("iterations"), 4);
+  EXPECT_EQ(cfg.at("devices"), 2);
+  EXPECT_EQ(cfg.at("streams"), 4);
+  EXPECT_EQ(cfg.at("verify"), true);
+  EXPECT_EQ(cfg.at("launcher"), "fork");
+
+  EXPECT_EQ(label(c, "from"), e.from);
+  EXPECT_EQ(label(c, "to"), e.to);
+  EXPECT_EQ(label(c, "size"), "16K");
+  EXPECT_EQ(label(c, "count"), "16");
+  if (e.batch) {
+    EXPECT_NE(c.at("name").get<std::string>().find("batch"), std::string::npos) << c.at("name");
+  }
+
+  const auto& series = c.at("series");
+  check_series(series, "submit", 4, "aggregate");
+  check_series(series, "copy", 4, "aggregate");
+
+  // One rank per device, each with its own series; the aggregate is the slowest rank per iteration.
+  const auto& ranks = c.at("ranks");
+  ASSERT_EQ(ranks.size(), 2u);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    EXPECT_EQ(ranks[r].at("rank"), r);
+    EXPECT_FALSE(ranks[r].at("device").get<std::string>().empty());
+    check_series(ranks[r].at("series"), "submit", 4, "rank " + std::to_string(r));
+    check_series(ranks[r].at("series"), "copy", 4, "rank " + std::to_string(r));
+  }
+  for (const char* name : {"submit", "copy"}) {
+    const json* agg = find_named(series, name);
+    const json* r0 = find_named(ranks[0].at("series"), name);
+    const json* r1 = find_named(ranks[1].at("series"), name);
+    ASSERT_TRUE(agg && r0 && r1);
+    for (std::size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(agg->at("samples")[i].get<double>(),
+                std::max(r0->at("samples")[i].get<double>(), r1->at("samples")[i].get<double>()))
+          << name << " iteration " << i;
+    }
+  }
+
+  const json* bw = find_named(c.at("metrics"), "bandwidth");
+  ASSERT_NE(bw, nullptr) << c.at("metrics");
+  EXPECT_EQ(bw->at("unit"), "GiB/s");
+  EXPECT_FALSE(bw->at("formula").get<std::string>().empty());
+  EXPECT_GT(bw->at("value").get<double>(), 0.0);
+}
+
+struct DirectionCase {
+  std::string label;
+  std::vector<std::string> flags;
+  Expect expect;
+};
+
+void PrintTo(const DirectionCase& c, std::ostream* os) {
+  *os << "copy";
+  for (const auto& f : c.flags) *os << " " << f;
+}
+
+class CopyDirection : public ::testing::TestWithParam<DirectionCase> {};
+
+TEST_P(CopyDirection, VerifiesAndWritesTheResultDocument) {
+  const auto& p = GetParam();
+  auto args = copy_args(p.flags);
+  args.insert(args.end(), {"--format", "json"});
+  const xbtest::LeftoverWatch watch;
+  const auto r = xbtest::run_binary(kBinary, args);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(r.out)) << r.out;
+  check_document(doc, args, p.expect);
+  // stderr: at most the one-line note that the cpu backend is used.
+  const auto err = split_lines(r.err);
+  ASSERT_LE(err.size(), 1u) << r.err;
+  if (!err.empty()) {
+    EXPECT_NE(err[0].find("cpu backend"), std::string::npos) << err[0];
+  }
+  const auto left = watch.leftovers();
+  EXPECT_TRUE(left.empty()) << "left behind: " << xbtest::join(left);
+}
+
+std::vector<DirectionCase> direction_cases() {
+  std::vector<DirectionCase> v{
+      {"pinned_to_device", {"--from", "pinned", "--to", "device"},
+       {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all"}},
+      {"device_to_host", {"--from", "device", "--to", "host"},
+       {"d2h", "pinned", "per-device", "cpu::device::all", "cpu::host::all"}},
+      {"device_to_device", {"--from", "device", "--to", "device"},
+       {"d2d", "pinned", "per-device", "cpu::device::all", "cpu::device::all"}},
+      {"pageable_to_pinned", {"--from", "pageable", "--to", "pinned"},
+       {"h2h", "pageable", "per-device", "cpu::pageable::all", "cpu::host::all"}},
+      {"shm_to_device", {"--from", "shm"}, {"h2d", "shm", "per-device", "cpu::shm::all", "cpu::device::all"}},
+      {"odirect_to_device", {"--from", "odirect"},
+       {"h2d", "odirect", "per-device", "cpu::odirect::all", "cpu::device::all"}},
+      {"shared_topology", {"--topology", "shared"},
+       {"h2d", "shm", "shared", "cpu::shm::0", "cpu::device::all"}},
+      {"device_to_shared_shm", {"--from", "device", "--to", "shm", "--topology", "shared"},
+       {"d2h", "shm", "shared", "cpu::device::all", "cpu::shm::0"}},
+      {"engine_memcpy", {"--engine", "memcpy"},
+       {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all", "memcpy"}},
+      {"batch", {"--batch"},
+       {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all", "", true}},
+      {"fragments_3", {"-f", "3"},
+       {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all", "", false, 3}},
+      {"batch_fragments_3_shared", {"--batch", "-f", "3", "--topology", "shared"},
+       {"h2d", "shm", "shared", "cpu::shm::0", "cpu::device::all", "", true, 3}},
+  };
+  // The non-temporal engine exists where the CPU has the instructions; the backend says so.
+  const auto engines = xb::make_cpu_backend()->capabilities().engines;
+  if (std::find(engines.begin(), engines.end(), "nt") != engines.end()) {
+    v.push_back({"engine_nt", {"--engine", "nt"},
+                 {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all", "nt"}});
+    v.push_back({"engine_nt_device_to_host_fragments", {"--engine", "nt", "--from", "device", "--to", "host", "-f", "3"},
+                 {"d2h", "pinned", "per-device", "cpu::device::all", "cpu::host::all", "nt", false, 3}});
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Copy, CopyDirection, ::testing::ValuesIn(direction_cases()),
+                         [](const auto& param_info) { return param_info.param.label; });
+
+TEST(CopyCommand, CsvIsAHeaderAndOneRow) {
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--format", "csv", "--from", "device", "--to", "host"}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  auto fields = [](const std::string& line) {
+    std::vector<std::string> f;
+    std::stringstream s(line);
+    std::string x;
+    while (std::getline(s, x, ',')) f.push_back(x);
+    return f;
+  };
+  const auto header = fields(lines[0]);
+  const auto row = fields(lines[1]);
+  ASSERT_EQ(header.size(), row.size()) << r.out;
+  ASSERT_GE(header.size(), 8u);
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + 8),
+            (std::vector<std::string>{"job", "name", "status", "from", "to", "method", "size", "count"}));
+  EXPECT_EQ(row[0], "copy");
+  EXPECT_EQ(row[2], "ok");
+  EXPECT_EQ(row[3], "cpu::device::all");
+  EXPECT_EQ(row[4], "cpu::host::all");
+  EXPECT_EQ(row[6], "16K");
+  EXPECT_EQ(row[7], "16");
+  const auto bw = std::find(header.begin(), header.end(), "bandwidth(GiB/s)");
+  ASSERT_NE(bw, header.end()) << lines[0];
+  EXPECT_GT(std::stod(row[static_cast<std::size_t>(bw - header.begin())]), 0.0) << lines[1];
+  for (const char* h : {"submit_avg(us)", "copy_avg(us)", "copy_p99(us)"}) {
+    EXPECT_NE(std::find(header.begin(), header.end(), h), header.end()) << h << " in " << lines[0];
+  }
+}
+
+TEST(CopyCommand, TableIsTheDefaultFormat) {
+  const auto r = xbtest::run_binary(kBinary, copy_args({}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("[[ copy ]] ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[1].find("bandwidth(GiB/s)"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("cpu::host::all"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find("cpu::device::all"), std::string::npos) << lines[2];
+}
+
+TEST(CopyCommand, OutputFileIsWrittenWholeAndNothingElse) {
+  TempDir dir;
+  const fs::path json_file = dir.path() / "result.json";
+  const fs::path csv_file = dir.path() / "result.csv";
+  const auto args = copy_args({"--format", "json", "--output", json_file.string()});
+  const auto r = xbtest::run_binary(kBinary, args);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
+  ASSERT_TRUE(fs::is_regular_file(json_file));
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(read_file(json_file)));
+  check_document(doc, args, {"h2d", "pinned", "per-device", "cpu::host::all", "cpu::device::all"});
+
+  const auto r2 = xbtest::run_binary(kBinary, copy_args({"--format", "csv", "-o", csv_file.string(), "--quiet"}));
+  ASSERT_TRUE(r2.exited && r2.exit_code == 0) << r2.describe();
+  EXPECT_TRUE(r2.out.empty()) << r2.out;
+  EXPECT_TRUE(r2.err.empty()) << "--quiet, yet stderr: " << r2.err;
+  EXPECT_EQ(split_lines(read_file(csv_file)).size(), 2u);
+
+  // Exactly the two files: no result.json.tmp-<pid> left over.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"result.csv", "result.json"}));
+}
+
+TEST(CopyCommand, OutputReplacesAnExistingFile) {
+  TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  std::ofstream(file) << "old content that is not JSON\n";
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--format", "json", "--output", file.string()}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(read_file(file)));
+  EXPECT_EQ(doc.at("schema"), "xferbench.result");
+}
+
+TEST(CopyCommand, ExplicitCpuBackend) {
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--backend", "cpu", "--format", "json"}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_TRUE(r.err.empty()) << "an explicit --backend needs no note: " << r.err;
+  EXPECT_EQ(json::parse(r.out).at("cases")[0].at("config").at("backend"), "cpu");
+}
+
+TEST(CopyCommand, HelpListsItsOptions) {
+  const auto r = xbtest::run_binary(kBinary, {"copy", "--help"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  for (const char* opt : {"--from", "--to", "--topology", "--engine", "--batch", "--format", "--output", "--verify"}) {
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+  }
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Program, NoArgumentsRunsTheCopyJob) {
+  const auto r = xbtest::run_binary(kBinary, {});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  ASSERT_GE(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("[[ copy ]] ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[1].find("from"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("bandwidth(GiB/s)"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("cpu::host::all"), std::string::npos) << lines[2];
+}
+
+TEST(Program, HelpListsTheCommands) {
+  for (const char* flag : {"--help", "-h", "help"}) {
+    const auto r = xbtest::run_binary(kBinary, {flag});
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << flag << ": " << r.describe();
+    for (const char* command : {"copy", "dev-sandbox", "devices"}) {
+      bool listed = false;
+      for (const auto& line : split_lines(r.out)) listed = listed || line.rfind(std::string("  ") + command + " ", 0) == 0;
+      EXPECT_TRUE(listed) << command << " not listed by " << flag << ":\n" << r.out;
+    }
+    EXPECT_TRUE(r.err.empty()) << r.err;
+  }
+}
+
+TEST(Program, VersionMatchesTheResultDocument) {
+  const auto v = xbtest::run_binary(kBinary, {"--version"});
+  ASSERT_TRUE(v.exited && v.exit_code == 0) << v.describe();
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--format", "json"}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const std::string version = json::parse(r.out).at("program").at("version");
+  EXPECT_EQ(v.out, "xferbench " + version + "\n");
+}
+
+TEST(Program, DevicesListsTheCpuBackend) {
+  const auto r = xbtest::run_binary(kBinary, {"devices"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].rfind("backend cpu (built in): ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("engines: memcpy"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cpu::device::0"), std::string::npos) << r.out;
+}
+
+TEST(Program, UnknownCommandIsUsageError) {
+  const auto r = xbtest::run_binary(kBinary, {"frobnicate", "-s", "16K"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const auto err = split_lines(r.err);
+  ASSERT_EQ(err.size(), 1u) << r.err;
+  EXPECT_NE(err[0].find("frobnicate"), std::string::npos) << err[0];
+}
+
+}  // namespace

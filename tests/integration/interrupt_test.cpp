@@ -1,0 +1,165 @@
+// Interrupting a run: Ctrl-C (SIGINT to the whole process group) or SIGTERM to the parent alone
+// ends the run quickly and leaves no shared-memory segment, no O_DIRECT backing file and no device
+// process behind.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "run_binary.hpp"
+#include "system_state.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kBinary = XB_BINARY;
+
+// Long runs: far more iterations than the test lets them do.
+const std::vector<std::string> kLongMla{"dev-sandbox", "--model-type", "mla", "--iodirect", "false", "--sdma",
+                                        "false", "-s", "64M", "-n", "4", "-i", "100000", "-d", "2"};
+const std::vector<std::string> kLongOdirect{"dev-sandbox", "--model-type", "gqa", "--iodirect", "true", "--sdma",
+                                            "false", "-s", "64M", "-n", "4", "-i", "100000", "-d", "2"};
+
+std::vector<std::string> names_of_pids(const std::set<std::string>& names, const std::vector<pid_t>& pids) {
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    const auto owner = xbtest::embedded_pid(n);
+    if (owner && std::find(pids.begin(), pids.end(), *owner) != pids.end()) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<std::string> shm_segments_of(pid_t pid) {
+  return names_of_pids(xbtest::names_in(xbtest::kShmDir, "xferbench-"), {pid});
+}
+
+std::vector<std::string> odirect_files_of(const std::vector<pid_t>& pids) {
+  return names_of_pids(xbtest::names_in(xbtest::kTmpDir, ".xferbench-odirect-"), pids);
+}
+
+std::string pids_text(const std::vector<pid_t>& pids) {
+  std::string s;
+  for (pid_t p : pids) s += (s.empty() ? "" : " ") + std::to_string(p);
+  return s;
+}
+
+class Interrupt : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Device processes orphaned by the parent's death are re-parented to this test process, which
+    // reaps them below, so a dead one never lingers as a zombie of an init that does not reap.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
+  void TearDown() override {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+  }
+
+  // Waits until the parent has forked its two device processes (three live processes in the group).
+  static void wait_for_device_processes(const xbtest::Process& p) {
+    const bool forked = xbtest::wait_until(
+        [&] { return xbtest::live_processes_in_group(p.pid()).size() >= 3; }, 20s);
+    ASSERT_TRUE(forked) << "the device processes did not start; group has: "
+                        << pids_text(xbtest::live_processes_in_group(p.pid()));
+  }
+
+  // The run must end within 10 s, by the signal or with a failure exit code.
+  static void expect_ended_by(xbtest::Process& p, int sig) {
+    const auto r = p.wait_for(10s);
+    ASSERT_TRUE(r.has_value()) << "still running 10 s after signal " << sig;
+    EXPECT_TRUE((!r->exited && r->term_signal == sig) || (r->exited && r->exit_code != 0)) << r->describe();
+    // Nothing on stdout: the run never finished, so it has no result to print.
+    EXPECT_TRUE(r->out.empty()) << r->out;
+  }
+
+  // Every process of the group gone within a few seconds (reaping orphans meanwhile).
+  static void expect_group_gone(pid_t pgid) {
+    const bool gone = xbtest::wait_until(
+        [&] {
+          while (waitpid(-1, nullptr, WNOHANG) > 0) {
+          }
+          return xbtest::live_processes_in_group(pgid).empty();
+        },
+        5s);
+    EXPECT_TRUE(gone) << "processes left in group " << pgid << ": "
+                      << pids_text(xbtest::live_processes_in_group(pgid));
+  }
+};
+
+TEST_F(Interrupt, CtrlCOnSharedMemoryRunRemovesTheSegment) {
+  xbtest::Process p = xbtest::start_binary(kBinary, kLongMla);
+  ASSERT_TRUE(xbtest::wait_until([&] { return !shm_segments_of(p.pid()).empty(); }, 10s))
+      << "no /dev/shm/xferbench-" << p.pid() << "-* segment appeared";
+  wait_for_device_processes(p);
+  ASSERT_FALSE(shm_segments_of(p.pid()).empty()) << "the segment went away before the signal";
+
+  p.signal_group(SIGINT);  // as a terminal's Ctrl-C
+  expect_ended_by(p, SIGINT);
+  EXPECT_TRUE(shm_segments_of(p.pid()).empty()) << "left in /dev/shm: " << xbtest::join(shm_segments_of(p.pid()));
+  expect_group_gone(p.pid());
+}
+
+TEST_F(Interrupt, SigtermToTheParentAloneEndsTheDeviceProcessesToo) {
+  xbtest::Process p = xbtest::start_binary(kBinary, kLongMla);
+  ASSERT_TRUE(xbtest::wait_until([&] { return !shm_segments_of(p.pid()).empty(); }, 10s))
+      << "no /dev/shm/xferbench-" << p.pid() << "-* segment appeared";
+  wait_for_device_processes(p);
+  const auto children = xbtest::live_processes_in_group(p.pid());
+
+  p.signal_process(SIGTERM);  // the parent only: the children must follow (PR_SET_PDEATHSIG)
+  expect_ended_by(p, SIGTERM);
+  EXPECT_TRUE(shm_segments_of(p.pid()).empty()) << "left in /dev/shm: " << xbtest::join(shm_segments_of(p.pid()));
+  expect_group_gone(p.pid());
+  for (pid_t c : children) EXPECT_FALSE(xbtest::process_alive(c)) << "device process " << c << " survived";
+}
+
+// The O_DIRECT backing files are made by the device processes; interrupt while they exist.
+TEST_F(Interrupt, CtrlCWhileLoadingODirectRemovesTheBackingFiles) {
+  xbtest::Process p = xbtest::start_binary(kBinary, kLongOdirect);
+  wait_for_device_processes(p);
+  const auto group = xbtest::live_processes_in_group(p.pid());
+  // Signal while a backing file exists if one is seen (they live while being written and read);
+  // either way, none may remain.
+  const bool seen = xbtest::wait_until([&] { return !odirect_files_of(group).empty(); }, 10s);
+  p.signal_group(SIGINT);
+  expect_ended_by(p, SIGINT);
+  expect_group_gone(p.pid());
+  EXPECT_TRUE(odirect_files_of(group).empty()) << "left in /var/tmp: " << xbtest::join(odirect_files_of(group));
+  if (!seen) std::cerr << "note: the backing files came and went before the signal\n";
+}
+
+TEST_F(Interrupt, SigtermToTheParentWhileLoadingODirectRemovesTheBackingFiles) {
+  xbtest::Process p = xbtest::start_binary(kBinary, kLongOdirect);
+  wait_for_device_processes(p);
+  const auto group = xbtest::live_processes_in_group(p.pid());
+  const bool seen = xbtest::wait_until([&] { return !odirect_files_of(group).empty(); }, 10s);
+  p.signal_process(SIGTERM);
+  expect_ended_by(p, SIGTERM);
+  expect_group_gone(p.pid());
+  EXPECT_TRUE(odirect_files_of(group).empty()) << "left in /var/tmp: " << xbtest::join(odirect_files_of(group));
+  if (!seen) std::cerr << "note: the backing files came and went before the signal\n";
+}
+
+// After a run ends normally nothing of it remains either (the baseline for the cases above).
+TEST_F(Interrupt, NormalEndLeavesNothing) {
+  const xbtest::LeftoverWatch watch;
+  xbtest::Process p = xbtest::start_binary(
+      kBinary, {"dev-sandbox", "--model-type", "mla", "--iodirect", "false", "--sdma", "true", "-s", "64K", "-n", "4",
+                "-i", "2", "-d", "2", "--verify"});
+  const auto r = p.wait_for(60s);
+  ASSERT_TRUE(r.has_value() && r->exited && r->exit_code == 0) << (r ? r->describe() : "still running");
+  EXPECT_TRUE(shm_segments_of(p.pid()).empty());
+  expect_group_gone(p.pid());
+  const auto left = watch.leftovers();
+  EXPECT_TRUE(left.empty()) << "left behind: " << xbtest::join(left);
+}
+
+}  // namespace
