@@ -18,7 +18,9 @@
 namespace xb {
 namespace {
 
-enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kFailed = 2 };
+// kUnavailable: the rank threw Unavailable (the machine lacks what it needs), which run() throws
+// again as Unavailable so that the case is waived, not failed.
+enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kFailed = 2, kUnavailable = 3 };
 
 struct SharedHeader {
   pthread_barrier_t barrier;
@@ -45,10 +47,10 @@ class SharedArea {
     pthread_barrierattr_destroy(&attr);
     for (int r = 0; r < ranks; ++r) new (slot(r)) SlotHeader{kPending, 0};
   }
-  ~SharedArea() {
-    pthread_barrier_destroy(&header()->barrier);
-    munmap(base_, bytes_);
-  }
+  // No pthread_barrier_destroy: a rank killed while it waited at the barrier leaves it counted as
+  // in use, and glibc's destroy then waits for that rank for ever. Every rank has exited by now;
+  // unmapping is all the release a process-shared barrier needs.
+  ~SharedArea() { munmap(base_, bytes_); }
   SharedArea(const SharedArea&) = delete;
   SharedArea& operator=(const SharedArea&) = delete;
 
@@ -100,6 +102,9 @@ class ForkRuntime final : public Runtime {
                                            area.slot_capacity()));
     }
     area.write(rank, kDone, result);
+  } catch (const Unavailable& e) {
+    area.write(rank, kUnavailable, e.what());
+    code = 1;
   } catch (const std::exception& e) {
     area.write(rank, kFailed, e.what());
     code = 1;
@@ -148,6 +153,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
   }
 
   std::string failure;
+  bool unavailable = false;
   int remaining = ranks_;
   while (remaining > 0) {
     int status = 0;
@@ -166,7 +172,8 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
     const auto state = area.slot(rank)->state.load(std::memory_order_acquire);
     const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && state == kDone;
     if (!clean && failure.empty()) {
-      failure = state == kFailed
+      unavailable = state == kUnavailable;
+      failure = state == kFailed || state == kUnavailable
                     ? fmt::format("device process {}: {}", rank,
                                   std::string(area.slot_data(rank), area.slot(rank)->length))
                     : fmt::format("device process {} {}", rank, describe_status(status));
@@ -175,6 +182,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
       remaining = 0;
     }
   }
+  if (unavailable) throw Unavailable(failure);
   if (!failure.empty()) throw std::runtime_error(failure);
 
   std::vector<std::string> results;

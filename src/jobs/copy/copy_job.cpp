@@ -107,7 +107,9 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
       shared_registration = dev->register_host(shared_host->data(), bytes);
       dst = shared_host->data();
     } else {
-      host_dst = make_host_side(*dev, host_source(plan.direction) ? HostMemoryKind::pinned : kind, bytes, plan, seed);
+      // ~seed: an O_DIRECT destination arrives filled from its file, and must not already hold the
+      // pattern that verification expects there.
+      host_dst = make_host_side(*dev, host_source(plan.direction) ? HostMemoryKind::pinned : kind, bytes, plan, ~seed);
       dst = host_dst.data;
     }
   } else {
@@ -282,7 +284,8 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   std::unique_ptr<HostBuffer> shared_host;
   if (plan.topology == CopyTopology::shared && plan.direction != CopyDirection::d2d) {
     shared_host = make_host_buffer(HostMemoryKind::shm, bytes);
-    fill_pattern(shared_host->bytes(), plan.seed, 0);
+    // Only as a source: as a destination (d2h) it must start without what verification expects.
+    if (host_source(plan.direction)) fill_pattern(shared_host->bytes(), plan.seed, 0);
   }
 
   const auto rank_outputs = launcher.run(

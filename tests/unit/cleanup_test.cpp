@@ -1,0 +1,219 @@
+// The interrupted-run cleanup (src/core/cleanup.hpp): names are registered while alive, and a real
+// SIGTERM/SIGINT removes this process's names (never another process's) and still kills it.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cleanup.hpp"
+#include "memory/host_buffer.hpp"
+
+namespace xb {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/var/tmp/xferbench-cleanup-test-XXXXXX";
+    const char* p = mkdtemp(templ);
+    if (p != nullptr) path_ = p;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void create_file(const fs::path& path) {
+  const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd >= 0) close(fd);
+}
+
+// The child side: report `text` then a newline on `fd`.
+void send_line(int fd, const std::string& text) {
+  const std::string line = text + "\n";
+  if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(90);
+}
+
+std::vector<std::string> read_lines(int fd) {
+  std::string all;
+  char buf[512];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    all.append(buf, static_cast<std::size_t>(n));
+  }
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = all.find('\n', start)) != std::string::npos; start = nl + 1) {
+    lines.push_back(all.substr(start, nl - start));
+  }
+  return lines;
+}
+
+// In the child: the path of the one xferbench shm segment this process created.
+std::string my_shm_segment() {
+  const std::string prefix = "xferbench-" + std::to_string(getpid()) + "-";
+  for (const auto& e : fs::directory_iterator("/dev/shm")) {
+    if (e.path().filename().string().rfind(prefix, 0) == 0) return e.path().string();
+  }
+  return {};
+}
+
+TEST(ScopedCleanup, RegistersWhileAliveOnly) {
+  const int before = cleanup_entries_for_this_process();
+  {
+    ScopedCleanup a(CleanupKind::file, "/var/tmp/xferbench-cleanup-test-a");
+    EXPECT_EQ(cleanup_entries_for_this_process(), before + 1);
+    {
+      ScopedCleanup b(CleanupKind::shm, "/xferbench-cleanup-test-b");
+      EXPECT_EQ(cleanup_entries_for_this_process(), before + 2);
+    }
+    EXPECT_EQ(cleanup_entries_for_this_process(), before + 1);
+  }
+  EXPECT_EQ(cleanup_entries_for_this_process(), before);
+}
+
+TEST(ScopedCleanup, FreedSlotsAreReused) {
+  const int before = cleanup_entries_for_this_process();
+  for (int i = 0; i < 1000; ++i) {
+    ScopedCleanup c(CleanupKind::file, "/var/tmp/xferbench-cleanup-reuse");
+  }
+  EXPECT_EQ(cleanup_entries_for_this_process(), before);
+}
+
+TEST(ScopedCleanup, TableLimitAndLongNamesThrow) {
+  const int before = cleanup_entries_for_this_process();
+  std::vector<std::unique_ptr<ScopedCleanup>> held;
+  bool full = false;
+  for (int i = 0; i < 1000 && !full; ++i) {
+    try {
+      held.push_back(std::make_unique<ScopedCleanup>(CleanupKind::file, "/var/tmp/xferbench-" + std::to_string(i)));
+    } catch (const std::runtime_error& e) {
+      full = true;
+      EXPECT_NE(std::string(e.what()).find("256"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_TRUE(full);
+  EXPECT_EQ(before + static_cast<int>(held.size()), 256);
+  held.clear();
+  EXPECT_EQ(cleanup_entries_for_this_process(), before);
+  EXPECT_THROW(ScopedCleanup(CleanupKind::file, std::string(600, 'x')), std::runtime_error);
+  EXPECT_EQ(cleanup_entries_for_this_process(), before);
+}
+
+TEST(ScopedCleanup, ForkedChildDoesNotCountItsParentsNames) {
+  ScopedCleanup mine(CleanupKind::file, "/var/tmp/xferbench-parent-name");
+  ASSERT_GE(cleanup_entries_for_this_process(), 1);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(cleanup_entries_for_this_process() == 0 ? 0 : 1);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child saw its parent's names as its own";
+}
+
+// The child creates a real shm segment (registered by the buffer itself) and a real file registered
+// with ScopedCleanup, reports both names on the pipe, then is ended by `sig`; `self_raise` says
+// whether the child raises it or the parent sends it.
+struct SignalOutcome {
+  int status = 0;
+  std::vector<std::string> names;
+};
+
+SignalOutcome run_child_and_signal(const fs::path& dir, int sig, bool self_raise) {
+  int fds[2];
+  EXPECT_EQ(pipe(fds), 0);
+  const pid_t child = fork();
+  EXPECT_GE(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    install_cleanup_signal_handlers();
+    auto shm = make_host_buffer(HostMemoryKind::shm, 1 << 16);
+    const std::string segment = my_shm_segment();
+    const std::string file = (dir / ("child-" + std::to_string(getpid()))).string();
+    create_file(file);
+    ScopedCleanup file_cleanup(CleanupKind::file, file);
+    if (segment.empty() || !fs::exists(file) || cleanup_entries_for_this_process() != 2) _exit(91);
+    send_line(fds[1], segment);
+    send_line(fds[1], file);
+    close(fds[1]);
+    if (self_raise) raise(sig);
+    else for (;;) pause();
+    _exit(92);  // not reached: the handler re-raises with the default action
+  }
+  close(fds[1]);
+  SignalOutcome out;
+  if (self_raise) {
+    out.names = read_lines(fds[0]);
+  } else {
+    out.names = read_lines(fds[0]);  // returns at EOF: the child closed its end and is waiting
+    kill(child, sig);
+  }
+  close(fds[0]);
+  waitpid(child, &out.status, 0);
+  return out;
+}
+
+void expect_died_of_and_cleaned(const SignalOutcome& out, int sig) {
+  ASSERT_TRUE(WIFSIGNALED(out.status)) << "child did not die of a signal; status " << out.status
+                                       << (WIFEXITED(out.status) ? " exit code " + std::to_string(WEXITSTATUS(out.status)) : "");
+  EXPECT_EQ(WTERMSIG(out.status), sig);
+  ASSERT_EQ(out.names.size(), 2u);
+  EXPECT_EQ(out.names[0].rfind("/dev/shm/xferbench-", 0), 0u) << out.names[0];
+  for (const auto& name : out.names) EXPECT_FALSE(fs::exists(name)) << name << " was left behind";
+}
+
+TEST(CleanupSignal, RaisedSigtermRemovesShmAndFile) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const auto out = run_child_and_signal(dir.path(), SIGTERM, true);
+  expect_died_of_and_cleaned(out, SIGTERM);
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(CleanupSignal, SigintFromTheParentRemovesShmAndFile) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const auto out = run_child_and_signal(dir.path(), SIGINT, false);
+  expect_died_of_and_cleaned(out, SIGINT);
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(CleanupSignal, ChildSignalLeavesTheParentsNamesAlone) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const fs::path parents = dir.path() / "parent-file";
+  create_file(parents);
+  ScopedCleanup registered(CleanupKind::file, parents.string());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_cleanup_signal_handlers();
+    raise(SIGTERM);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::exists(parents)) << "a child's signal handler removed its parent's file";
+}
+
+}  // namespace
+}  // namespace xb

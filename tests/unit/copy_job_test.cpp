@@ -1,0 +1,473 @@
+// The copy job (src/jobs/copy/copy_job.hpp): plan validation, memory arithmetic, and real runs on
+// the cpu backend through forked device processes, every direction and topology, verified.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/copy/copy_job.hpp"
+#include "runtime/fork_launcher.hpp"
+
+namespace xb {
+namespace {
+
+namespace fs = std::filesystem;
+
+CopyPlan tiny_plan() {
+  CopyPlan p;
+  p.block_bytes = 16 * 1024;
+  p.blocks = 8;
+  p.iterations = 3;
+  p.warmup = 1;
+  p.devices = 2;
+  p.streams = 2;
+  p.verify = true;
+  return p;
+}
+
+std::string usage_error(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {}) {
+  try {
+    validate_copy_plan(plan, backend, flags);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "<accepted>";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class CopyJobTest : public testing::Test {
+ protected:
+  std::unique_ptr<Backend> backend = make_cpu_backend();
+};
+
+// --- validation ---------------------------------------------------------------------------------
+
+TEST_F(CopyJobTest, ValidPlanIsAccepted) {
+  EXPECT_NO_THROW(validate_copy_plan(tiny_plan(), *backend));
+  CopyPlan p = tiny_plan();
+  p.engine = "nt";
+  p.fragments = p.block_bytes;  // one byte per fragment: the most allowed
+  EXPECT_NO_THROW(validate_copy_plan(p, *backend));
+}
+
+TEST_F(CopyJobTest, RejectsZeroStreams) {
+  CopyPlan p = tiny_plan();
+  p.streams = 0;
+  const std::string msg = usage_error(p, *backend);
+  EXPECT_EQ(msg.rfind("--streams 0", 0), 0u) << msg;
+}
+
+TEST_F(CopyJobTest, RejectsZeroDevices) {
+  CopyPlan p = tiny_plan();
+  p.devices = 0;
+  const std::string msg = usage_error(p, *backend);
+  EXPECT_EQ(msg.rfind("-d 0", 0), 0u) << msg;
+}
+
+TEST_F(CopyJobTest, RejectsMoreFragmentsThanBytes) {
+  CopyPlan p = tiny_plan();
+  p.block_bytes = 100;
+  p.fragments = 101;
+  const std::string msg = usage_error(p, *backend);
+  EXPECT_EQ(msg.rfind("-f 101", 0), 0u) << msg;
+  EXPECT_TRUE(contains(msg, "100")) << msg;
+}
+
+TEST_F(CopyJobTest, RejectsUnknownEngineListingTheKnownOnes) {
+  CopyPlan p = tiny_plan();
+  p.engine = "dma";
+  const std::string msg = usage_error(p, *backend);
+  EXPECT_EQ(msg.rfind("--engine dma", 0), 0u) << msg;
+  EXPECT_TRUE(contains(msg, "memcpy")) << msg;
+}
+
+TEST_F(CopyJobTest, RejectsPlanNeedingMoreMemoryThanTheMachineHas) {
+  CopyPlan p = tiny_plan();
+  p.block_bytes = std::uint64_t{1} << 30;  // 1G x 1024 blocks x 8 devices, twice: 16 TiB
+  p.blocks = 1024;
+  p.devices = 8;
+  const std::string msg = usage_error(p, *backend);
+  EXPECT_TRUE(contains(msg, "needs")) << msg;
+  EXPECT_TRUE(contains(msg, "-s 1G")) << msg;
+  EXPECT_TRUE(contains(msg, "-n 1024")) << msg;
+  EXPECT_TRUE(contains(msg, "-d 8")) << msg;
+}
+
+TEST_F(CopyJobTest, MessagesUseTheCallersFlagNames) {
+  CopyFlagNames flags;
+  flags.streams = "--nstreams";
+  flags.devices = "--cards";
+  CopyPlan p = tiny_plan();
+  p.streams = 0;
+  EXPECT_EQ(usage_error(p, *backend, flags).rfind("--nstreams 0", 0), 0u);
+  p = tiny_plan();
+  p.devices = 0;
+  EXPECT_EQ(usage_error(p, *backend, flags).rfind("--cards 0", 0), 0u);
+}
+
+TEST_F(CopyJobTest, RejectsOtherOutOfRangeCounts) {
+  CopyPlan p = tiny_plan();
+  p.block_bytes = 0;
+  EXPECT_EQ(usage_error(p, *backend).rfind("-s", 0), 0u);
+  p = tiny_plan();
+  p.blocks = 0;
+  EXPECT_EQ(usage_error(p, *backend).rfind("-n 0", 0), 0u);
+  p = tiny_plan();
+  p.iterations = 0;
+  EXPECT_EQ(usage_error(p, *backend).rfind("-i 0", 0), 0u);
+  p = tiny_plan();
+  p.streams = 257;
+  EXPECT_EQ(usage_error(p, *backend).rfind("--streams 257", 0), 0u);
+}
+
+// --- memory arithmetic --------------------------------------------------------------------------
+
+TEST_F(CopyJobTest, MemoryNeedPerDevice) {
+  CopyPlan p = tiny_plan();
+  p.devices = 3;
+  const double side = 16384.0 * 8;  // one side of one device: block_bytes * blocks
+  struct Want {
+    CopyDirection d;
+    double host, device;
+  };
+  for (const Want& w : {Want{CopyDirection::h2d, side * 3, side * 3}, Want{CopyDirection::d2h, side * 3, side * 3},
+                        Want{CopyDirection::d2d, 0, 2 * side * 3}, Want{CopyDirection::h2h, 2 * side * 3, 0}}) {
+    p.direction = w.d;
+    const CopyMemoryNeed need = copy_memory_need(p);
+    EXPECT_DOUBLE_EQ(need.host_bytes, w.host) << to_string(w.d);
+    EXPECT_DOUBLE_EQ(need.device_bytes, w.device) << to_string(w.d);
+  }
+}
+
+TEST_F(CopyJobTest, MemoryNeedShared) {
+  CopyPlan p = tiny_plan();
+  p.devices = 3;
+  p.topology = CopyTopology::shared;
+  const double side = 16384.0 * 8;
+  struct Want {
+    CopyDirection d;
+    double host, device;
+  };
+  // One host buffer for every device; h2h's destination stays per device.
+  for (const Want& w : {Want{CopyDirection::h2d, side, side * 3}, Want{CopyDirection::d2h, side, side * 3},
+                        Want{CopyDirection::d2d, 0, 2 * side * 3}, Want{CopyDirection::h2h, side + side * 3, 0}}) {
+    p.direction = w.d;
+    const CopyMemoryNeed need = copy_memory_need(p);
+    EXPECT_DOUBLE_EQ(need.host_bytes, w.host) << to_string(w.d);
+    EXPECT_DOUBLE_EQ(need.device_bytes, w.device) << to_string(w.d);
+  }
+}
+
+TEST_F(CopyJobTest, BandwidthMetricsFormula) {
+  const auto m = copy_bandwidth_metrics(16384, 4096, 3736);
+  ASSERT_EQ(m.size(), 2u);
+  const double bytes_per_s = 16384.0 * 4096 / 3736e-6;
+  EXPECT_EQ(m[0].name, "bandwidth");
+  EXPECT_EQ(m[0].unit, "GiB/s");
+  EXPECT_DOUBLE_EQ(m[0].value, bytes_per_s / (1024.0 * 1024 * 1024));
+  EXPECT_EQ(m[1].name, "bandwidth_decimal");
+  EXPECT_EQ(m[1].unit, "GB/s");
+  EXPECT_DOUBLE_EQ(m[1].value, bytes_per_s / 1e9);
+  EXPECT_FALSE(m[0].formula.empty());
+  // No time measured: no bandwidth rather than infinity.
+  EXPECT_DOUBLE_EQ(copy_bandwidth_metrics(16384, 1, 0)[0].value, 0);
+}
+
+// --- real runs ----------------------------------------------------------------------------------
+
+std::string host_label(CopyTopology t, bool source, CopyDirection d, HostMemoryKind kind) {
+  const bool host_src = d == CopyDirection::h2d || d == CopyDirection::h2h;
+  if (t == CopyTopology::shared && (source || !host_src)) return "cpu::shm::0";
+  // The destination of a host-to-host copy is pinned memory ("host"), whatever the source kind.
+  if (!source && host_src) return "cpu::host::all";
+  return kind == HostMemoryKind::pinned ? "cpu::host::all" : "cpu::" + std::string(to_string(kind)) + "::all";
+}
+
+std::string expected_label(const CopyPlan& p, bool source) {
+  const bool host = source ? (p.direction == CopyDirection::h2d || p.direction == CopyDirection::h2h)
+                           : (p.direction == CopyDirection::d2h || p.direction == CopyDirection::h2h);
+  return host ? host_label(p.topology, source, p.direction, p.host_kind) : "cpu::device::all";
+}
+
+void expect_good_result(const CaseResult& r, const CopyPlan& p) {
+  EXPECT_EQ(r.status, CaseStatus::ok);
+  EXPECT_EQ(r.job, "copy");
+  ASSERT_NE(r.find_series("submit"), nullptr);
+  ASSERT_NE(r.find_series("copy"), nullptr);
+  const Series& submit = *r.find_series("submit");
+  const Series& copy = *r.find_series("copy");
+  EXPECT_EQ(submit.samples.size(), p.iterations);
+  EXPECT_EQ(copy.samples.size(), p.iterations);
+  EXPECT_EQ(copy.unit, "us");
+  EXPECT_EQ(copy.summary.count, p.iterations);
+  ASSERT_EQ(r.ranks.size(), static_cast<std::size_t>(p.devices));
+  for (std::size_t rank = 0; rank < r.ranks.size(); ++rank) {
+    const RankResult& rr = r.ranks[rank];
+    EXPECT_EQ(rr.rank, static_cast<int>(rank));
+    EXPECT_NE(rr.device.find("cpu arena " + std::to_string(rank)), std::string::npos) << rr.device;
+    ASSERT_EQ(rr.series.size(), 2u);
+    EXPECT_EQ(rr.series[0].name, "submit");
+    EXPECT_EQ(rr.series[1].name, "copy");
+    EXPECT_EQ(rr.series[0].samples.size(), p.iterations);
+    EXPECT_EQ(rr.series[1].samples.size(), p.iterations);
+  }
+  // Per iteration, all devices last until the slowest is done: the aggregate is the maximum.
+  for (std::size_t i = 0; i < p.iterations; ++i) {
+    double submit_max = 0, copy_max = 0;
+    for (const auto& rr : r.ranks) {
+      submit_max = std::max(submit_max, rr.series[0].samples[i]);
+      copy_max = std::max(copy_max, rr.series[1].samples[i]);
+      // A copy is timed from the start of submission, so it cannot be shorter than the submission.
+      EXPECT_GE(rr.series[1].samples[i], rr.series[0].samples[i]);
+    }
+    EXPECT_DOUBLE_EQ(submit.samples[i], submit_max);
+    EXPECT_DOUBLE_EQ(copy.samples[i], copy_max);
+    EXPECT_GT(copy.samples[i], 0);
+  }
+  const std::uint64_t count = p.blocks * static_cast<std::uint64_t>(p.devices);
+  const Metric* bw = r.find_metric("bandwidth");
+  ASSERT_NE(bw, nullptr);
+  EXPECT_EQ(bw->unit, "GiB/s");
+  const double want = static_cast<double>(p.block_bytes) * static_cast<double>(count) / (copy.summary.avg / 1e6) /
+                      (1024.0 * 1024.0 * 1024.0);
+  EXPECT_NEAR(bw->value, want, want * 1e-12);
+
+  EXPECT_EQ(r.label("from"), expected_label(p, true));
+  EXPECT_EQ(r.label("to"), expected_label(p, false));
+  EXPECT_EQ(r.label("size"), format_size(p.block_bytes));
+  EXPECT_EQ(r.label("count"), std::to_string(count));
+  const std::string engine = p.engine.empty() ? "memcpy" : p.engine;
+  EXPECT_EQ(r.label("method"), engine + (p.batch ? "-batch-x" : "-x") + std::to_string(p.streams));
+  EXPECT_EQ(r.config.at("block_bytes").get<std::uint64_t>(), p.block_bytes);
+  EXPECT_EQ(r.config.at("blocks").get<std::uint64_t>(), p.blocks);
+  EXPECT_EQ(r.config.at("devices").get<int>(), p.devices);
+  EXPECT_EQ(r.config.at("direction").get<std::string>(), to_string(p.direction));
+  EXPECT_EQ(r.config.at("topology").get<std::string>(), to_string(p.topology));
+  EXPECT_EQ(r.config.at("batch").get<bool>(), p.batch);
+  EXPECT_EQ(r.config.at("fragments").get<std::uint64_t>(), p.fragments);
+  EXPECT_EQ(r.config.at("engine").get<std::string>(), engine);
+  EXPECT_TRUE(r.config.at("verify").get<bool>());
+  EXPECT_EQ(r.name.rfind(std::string(to_string(p.direction)) + "_", 0), 0u) << r.name;
+}
+
+// The /dev/shm segments this process has now.
+std::size_t my_shm_segments() {
+  std::size_t n = 0;
+  const std::string prefix = "xferbench-" + std::to_string(getpid()) + "-";
+  for (const auto& e : fs::directory_iterator("/dev/shm")) n += e.path().filename().string().rfind(prefix, 0) == 0;
+  return n;
+}
+
+TEST_F(CopyJobTest, EveryDirectionTopologyBatchAndFragmentationCopiesVerified) {
+  for (CopyDirection d : {CopyDirection::h2d, CopyDirection::d2h, CopyDirection::d2d, CopyDirection::h2h}) {
+    for (CopyTopology t : {CopyTopology::per_device, CopyTopology::shared}) {
+      for (bool batch : {false, true}) {
+        for (std::uint64_t fragments : {0u, 3u}) {
+          CopyPlan p = tiny_plan();
+          p.direction = d;
+          p.topology = t;
+          p.batch = batch;
+          p.fragments = fragments;
+          SCOPED_TRACE(testing::Message() << to_string(d) << " " << to_string(t) << " batch " << batch
+                                          << " fragments " << fragments);
+          ASSERT_NO_THROW(validate_copy_plan(p, *backend));
+          ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+          const CaseResult r = run_copy(p, *backend, launcher);
+          if (t == CopyTopology::shared) p.host_kind = HostMemoryKind::shm;  // as the job resolves it
+          expect_good_result(r, p);
+          EXPECT_EQ(my_shm_segments(), 0u) << "the shared buffer outlived the run";
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
+  CopyPlan p = tiny_plan();
+  p.engine = "nt";
+  p.devices = 3;
+  p.streams = 3;
+  p.block_bytes = 16384 + 24;  // not a multiple of the cache line
+  p.fragments = 5;
+  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  expect_good_result(run_copy(p, *backend, launcher), p);
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/var/tmp/xferbench-copy-test-XXXXXX";
+    const char* made = mkdtemp(templ);
+    if (made != nullptr) path_ = made;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+TEST_F(CopyJobTest, HostMemoryKindsAsSourceAndDestination) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  for (HostMemoryKind kind : {HostMemoryKind::pinned, HostMemoryKind::pageable, HostMemoryKind::odirect}) {
+    for (CopyDirection d : {CopyDirection::h2d, CopyDirection::d2h, CopyDirection::h2h}) {
+      SCOPED_TRACE(testing::Message() << to_string(kind) << " " << to_string(d));
+      CopyPlan p = tiny_plan();
+      p.host_kind = kind;
+      p.direction = d;
+      p.odirect_dir = dir.path();
+      ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+      expect_good_result(run_copy(p, *backend, launcher), p);
+      EXPECT_TRUE(fs::is_empty(dir.path())) << "an O_DIRECT backing file was left behind";
+    }
+  }
+}
+
+TEST_F(CopyJobTest, HugepageHostMemoryRunsOrIsUnavailable) {
+  std::ifstream in("/proc/sys/vm/nr_hugepages");
+  std::uint64_t reserved = 0;
+  in >> reserved;
+  CopyPlan p = tiny_plan();
+  p.host_kind = HostMemoryKind::hugepage;
+  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  if (reserved == 0) {
+    // The machine lacks the memory kind: a waiver (Unavailable), not a failed run.
+    try {
+      run_copy(p, *backend, launcher);
+      FAIL() << "ran on huge pages although vm.nr_hugepages is 0";
+    } catch (const Unavailable& e) {
+      EXPECT_TRUE(contains(e.what(), "huge pages")) << e.what();
+    }
+  } else {
+    expect_good_result(run_copy(p, *backend, launcher), p);
+  }
+}
+
+// A backend that is the cpu backend in every respect except that its streams drop the copies
+// whose destination is in the last block of a device's buffer: the one way to show that
+// verification really looks at the destination, in every direction and topology. Used with one
+// stream per device, so that stream sees every block and the first op it gets is block 0's.
+class DroppingStream final : public Stream {
+ public:
+  DroppingStream(std::unique_ptr<Stream> real, std::uint64_t block_bytes, std::uint64_t blocks)
+      : real_(std::move(real)), block_bytes_(block_bytes), blocks_(blocks) {}
+  void copy(const CopyOp& op) override {
+    if (!dropped(op)) real_->copy(op);
+  }
+  void copy_batch(std::span<const CopyOp> ops) override {
+    std::vector<CopyOp> kept;
+    for (const auto& op : ops) {
+      if (!dropped(op)) kept.push_back(op);
+    }
+    real_->copy_batch(kept);
+  }
+  void record(Event& e) override { real_->record(e); }
+  void wait(Event& e) override { real_->wait(e); }
+  void synchronize() override { real_->synchronize(); }
+  std::string_view engine() const override { return real_->engine(); }
+
+ private:
+  // The job lays blocks out contiguously from the buffer's start, block 0 first.
+  bool dropped(const CopyOp& op) {
+    const auto* dst = static_cast<const std::byte*>(op.dst);
+    if (first_dst_ == nullptr || dst < first_dst_) first_dst_ = dst;
+    return static_cast<std::uint64_t>(dst - first_dst_) >= (blocks_ - 1) * block_bytes_;
+  }
+  std::unique_ptr<Stream> real_;
+  std::uint64_t block_bytes_, blocks_;
+  const std::byte* first_dst_ = nullptr;
+};
+
+class DroppingDevice final : public Device {
+ public:
+  DroppingDevice(std::unique_ptr<Device> real, std::uint64_t block_bytes, std::uint64_t blocks)
+      : real_(std::move(real)), block_bytes_(block_bytes), blocks_(blocks) {}
+  const DeviceInfo& info() const override { return real_->info(); }
+  std::unique_ptr<Allocation> allocate(std::size_t bytes) override { return real_->allocate(bytes); }
+  std::unique_ptr<Allocation> allocate_host(std::size_t bytes, bool pinned) override {
+    return real_->allocate_host(bytes, pinned);
+  }
+  std::unique_ptr<Registration> register_host(void* data, std::size_t bytes) override {
+    return real_->register_host(data, bytes);
+  }
+  std::unique_ptr<Stream> create_stream(std::string_view engine) override {
+    return std::make_unique<DroppingStream>(real_->create_stream(engine), block_bytes_, blocks_);
+  }
+  std::unique_ptr<Event> create_event() override { return real_->create_event(); }
+  double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
+  Support peer_access(Device& peer) override { return real_->peer_access(peer); }
+  void enable_peer_access(Device& peer) override { real_->enable_peer_access(peer); }
+
+ private:
+  std::unique_ptr<Device> real_;
+  std::uint64_t block_bytes_, blocks_;
+};
+
+class DroppingBackend final : public Backend {
+ public:
+  DroppingBackend(std::uint64_t block_bytes, std::uint64_t blocks)
+      : real_(make_cpu_backend()), block_bytes_(block_bytes), blocks_(blocks) {}
+  std::string_view name() const override { return real_->name(); }
+  Support availability() const override { return real_->availability(); }
+  int device_count() const override { return real_->device_count(); }
+  const Capabilities& capabilities() const override { return real_->capabilities(); }
+  std::unique_ptr<Device> open_device(int index) override {
+    return std::make_unique<DroppingDevice>(real_->open_device(index), block_bytes_, blocks_);
+  }
+
+ private:
+  std::unique_ptr<Backend> real_;
+  std::uint64_t block_bytes_, blocks_;
+};
+
+TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  for (CopyDirection d : {CopyDirection::h2d, CopyDirection::d2h, CopyDirection::d2d, CopyDirection::h2h}) {
+    for (CopyTopology t : {CopyTopology::per_device, CopyTopology::shared}) {
+      for (HostMemoryKind kind : {HostMemoryKind::pinned, HostMemoryKind::odirect}) {
+        if (t == CopyTopology::shared && kind != HostMemoryKind::pinned) continue;  // shared is always shm
+        for (bool batch : {false, true}) {
+          SCOPED_TRACE(testing::Message() << to_string(d) << " " << to_string(t) << " " << to_string(kind)
+                                          << " batch " << batch);
+          CopyPlan p = tiny_plan();
+          p.direction = d;
+          p.topology = t;
+          p.host_kind = kind;
+          p.batch = batch;
+          p.streams = 1;
+          p.fragments = 2;
+          p.odirect_dir = dir.path();
+          DroppingBackend dropping(p.block_bytes, p.blocks);
+          ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+          try {
+            run_copy(p, dropping, launcher);
+            ADD_FAILURE() << "verify passed although the last block was never copied";
+          } catch (const std::runtime_error& e) {
+            const std::string msg = e.what();
+            EXPECT_TRUE(contains(msg, "verify failed")) << msg;
+            EXPECT_TRUE(contains(msg, "block " + std::to_string(p.blocks - 1))) << msg;
+          }
+          // Without verification the same run reports its figures: the check is what caught it.
+          p.verify = false;
+          EXPECT_NO_THROW(run_copy(p, dropping, launcher));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,230 @@
+// The renderers (src/report/renderer.hpp): JSON that parses back, RFC 4180 CSV, the people's table,
+// and the --format names.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/renderer.hpp"
+
+namespace xb {
+namespace {
+
+using nlohmann::json;
+
+CaseResult copy_case(std::string name, std::string from, double copy_us) {
+  CaseResult c;
+  c.job = "copy";
+  c.name = std::move(name);
+  c.title = "copy host to device";
+  c.labels = {{"from", std::move(from)}, {"to", "cpu::device::all"}, {"size", "16K"}};
+  c.config = {{"block_bytes", 16384}};
+  c.series = {make_series("submit", "us", {1.0, 2.0, 3.0}), make_series("copy", "us", {copy_us, copy_us + 2})};
+  c.metrics = {{"bandwidth", 16384.0 * 8 / ((copy_us + 1) / 1e6) / (1u << 30), "GiB/s", "size * count / copy.avg"}};
+  return c;
+}
+
+ResultDocument two_case_document() {
+  ResultDocument doc;
+  doc.program_version = "test";
+  doc.cases.push_back(copy_case("plain", "cpu::host::all", 100));
+  doc.cases.push_back(copy_case("with_comma", "host, \"numa\" 1", 200));
+  return doc;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(line);
+  return out;
+}
+
+// A reader for one RFC 4180 record (no embedded line breaks needed here).
+std::vector<std::string> parse_csv_record(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  EXPECT_FALSE(quoted) << "unterminated quote in: " << line;
+  return fields;
+}
+
+std::string rendered(void (*fn)(const ResultDocument&, std::ostream&), const ResultDocument& doc) {
+  std::ostringstream out;
+  fn(doc, out);
+  return out.str();
+}
+
+TEST(RenderJson, ParsesBackAndHoldsTheCases) {
+  const ResultDocument doc = two_case_document();
+  const std::string text = rendered(render_json, doc);
+  const json j = json::parse(text);  // throws (fails the test) on invalid JSON
+  ASSERT_EQ(j.at("cases").size(), 2u);
+  EXPECT_EQ(j["cases"][1]["name"], "with_comma");
+  const ResultDocument back = result_from_json(j);
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[1].label("from"), "host, \"numa\" 1");
+  ASSERT_NE(back.cases[1].find_series("copy"), nullptr);
+  EXPECT_EQ(back.cases[1].find_series("copy")->samples, (std::vector<double>{200, 202}));
+  EXPECT_DOUBLE_EQ(back.cases[0].find_metric("bandwidth")->value, doc.cases[0].metrics[0].value);
+}
+
+TEST(RenderCsv, HeaderThenOneRowPerCase) {
+  const ResultDocument doc = two_case_document();
+  const auto lines = lines_of(rendered(render_csv, doc));
+  ASSERT_EQ(lines.size(), 3u);  // one header, same columns for both cases
+  const auto header = parse_csv_record(lines[0]);
+  ASSERT_GE(header.size(), 6u);
+  EXPECT_EQ(header[0], "job");
+  EXPECT_EQ(header[1], "name");
+  EXPECT_EQ(header[2], "status");
+  EXPECT_EQ(header[3], "from");
+  EXPECT_EQ(header[4], "to");
+  EXPECT_EQ(header[5], "size");
+  // Every summary field of every series, then the metrics.
+  for (const char* col : {"submit_min(us)", "submit_stddev(us)", "copy_avg(us)", "copy_p99(us)", "bandwidth(GiB/s)"}) {
+    EXPECT_NE(std::find(header.begin(), header.end(), col), header.end()) << col;
+  }
+  for (std::size_t r = 1; r < lines.size(); ++r) {
+    const auto row = parse_csv_record(lines[r]);
+    ASSERT_EQ(row.size(), header.size()) << lines[r];
+    EXPECT_EQ(row[0], "copy");
+    EXPECT_EQ(row[1], doc.cases[r - 1].name);
+    EXPECT_EQ(row[2], "ok");
+    EXPECT_EQ(row[3], doc.cases[r - 1].label("from"));
+    const auto avg_col = std::find(header.begin(), header.end(), "copy_avg(us)") - header.begin();
+    EXPECT_DOUBLE_EQ(std::stod(row[static_cast<std::size_t>(avg_col)]),
+                     doc.cases[r - 1].find_series("copy")->summary.avg);
+  }
+}
+
+TEST(RenderCsv, QuotesFieldsPerRfc4180) {
+  const auto lines = lines_of(rendered(render_csv, two_case_document()));
+  ASSERT_EQ(lines.size(), 3u);
+  // The comma-holding label is one quoted field, its quotes doubled.
+  EXPECT_NE(lines[2].find(",\"host, \"\"numa\"\" 1\","), std::string::npos) << lines[2];
+  // A plain label is not quoted.
+  EXPECT_NE(lines[1].find(",cpu::host::all,"), std::string::npos) << lines[1];
+}
+
+TEST(RenderCsv, NewHeaderWhenColumnsChange) {
+  ResultDocument doc = two_case_document();
+  CaseResult waived;
+  waived.job = "copy";
+  waived.name = "hugepage_case";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "no huge pages";
+  doc.cases.push_back(waived);
+  const auto lines = lines_of(rendered(render_csv, doc));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[3], "job,name,status");
+  EXPECT_EQ(lines[4], "copy,hugepage_case,waived");
+}
+
+TEST(RenderTable, ShowsLabelsAndBandwidth) {
+  const ResultDocument doc = two_case_document();
+  const std::string text = rendered(render_table, doc);
+  const auto lines = lines_of(text);
+  ASSERT_EQ(lines.size(), 4u) << text;  // title, header, two rows
+  EXPECT_EQ(lines[0], "[[ copy ]] copy host to device");
+  for (const char* h : {"from", "to", "size", "copy_avg(us)", "copy_p99(us)", "bandwidth(GiB/s)"}) {
+    EXPECT_NE(lines[1].find(h), std::string::npos) << h;
+  }
+  EXPECT_NE(lines[2].find("cpu::host::all"), std::string::npos);
+  EXPECT_NE(lines[3].find("host, \"numa\" 1"), std::string::npos);
+  for (int r = 0; r < 2; ++r) {
+    const std::string bw = format_number(doc.cases[static_cast<std::size_t>(r)].metrics[0].value);
+    EXPECT_NE(lines[static_cast<std::size_t>(r) + 2].find(bw), std::string::npos) << bw;
+    // Figures are right-aligned under their header, so the rows end with the bandwidth.
+    EXPECT_EQ(lines[static_cast<std::size_t>(r) + 2].substr(lines[static_cast<std::size_t>(r) + 2].size() - bw.size()), bw);
+  }
+  // Columns line up: every row as long as the header.
+  EXPECT_EQ(lines[2].size(), lines[1].size());
+  EXPECT_EQ(lines[3].size(), lines[1].size());
+}
+
+TEST(RenderTable, WaivedAndFailedCasesPrintTheirReason) {
+  ResultDocument doc = two_case_document();
+  CaseResult waived;
+  waived.job = "copy";
+  waived.name = "h2d_hugepage";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "huge pages: none reserved";
+  CaseResult failed = waived;
+  failed.name = "d2h_pinned";
+  failed.status = CaseStatus::failed;
+  failed.status_reason = "verify failed at offset 17";
+  doc.cases.insert(doc.cases.begin() + 1, waived);
+  doc.cases.push_back(failed);
+  const std::string text = rendered(render_table, doc);
+  EXPECT_NE(text.find("[[ h2d_hugepage ]] waived: huge pages: none reserved\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[[ d2h_pinned ]] failed: verify failed at offset 17\n"), std::string::npos) << text;
+  // The ok cases around them are still shown.
+  EXPECT_NE(text.find("cpu::host::all"), std::string::npos);
+  EXPECT_NE(text.find("host, \"numa\" 1"), std::string::npos);
+}
+
+TEST(RenderJson, KeepsStatusReason) {
+  ResultDocument doc;
+  CaseResult waived;
+  waived.job = "copy";
+  waived.name = "x";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "no device";
+  doc.cases.push_back(waived);
+  const json j = json::parse(rendered(render_json, doc));
+  EXPECT_EQ(j["cases"][0]["status"], "waived");
+  EXPECT_EQ(j["cases"][0]["status_reason"], "no device");
+}
+
+TEST(OutputFormat, AcceptsTheThreeNames) {
+  EXPECT_EQ(output_format_from("table"), OutputFormat::table);
+  EXPECT_EQ(output_format_from("json"), OutputFormat::json);
+  EXPECT_EQ(output_format_from("csv"), OutputFormat::csv);
+  for (const char* bad : {"", "xml", "JSON", "tables", " csv", "html"}) {
+    EXPECT_EQ(output_format_from(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(OutputFormat, RenderDispatchesToEachRenderer) {
+  const ResultDocument doc = two_case_document();
+  const std::pair<OutputFormat, void (*)(const ResultDocument&, std::ostream&)> kinds[] = {
+      {OutputFormat::table, render_table}, {OutputFormat::json, render_json}, {OutputFormat::csv, render_csv}};
+  for (const auto& [format, fn] : kinds) {
+    std::ostringstream out;
+    render(doc, format, out);
+    EXPECT_EQ(out.str(), rendered(fn, doc));
+  }
+}
+
+TEST(FormatNumber, SignificantDecimalsBySize) {
+  EXPECT_EQ(format_number(12.34567), "12.346");
+  EXPECT_EQ(format_number(0.0), "0.000");
+  EXPECT_EQ(format_number(123.44), "123.4");
+  EXPECT_EQ(format_number(1234.6), "1235");
+  EXPECT_EQ(format_number(-5), "-5.000");
+  EXPECT_EQ(format_number(-2500.2), "-2500");
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,178 @@
+// The result document (src/core/result.hpp): to_json then result_from_json gives back every field,
+// and documents of another kind or version are refused with a message that says why.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/result.hpp"
+
+namespace xb {
+namespace {
+
+using nlohmann::json;
+
+void expect_same_series(const Series& a, const Series& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.unit, b.unit);
+  EXPECT_EQ(a.samples, b.samples);
+  EXPECT_EQ(a.summary.count, b.summary.count);
+  EXPECT_DOUBLE_EQ(a.summary.min, b.summary.min);
+  EXPECT_DOUBLE_EQ(a.summary.max, b.summary.max);
+  EXPECT_DOUBLE_EQ(a.summary.avg, b.summary.avg);
+  EXPECT_DOUBLE_EQ(a.summary.p50, b.summary.p50);
+  EXPECT_DOUBLE_EQ(a.summary.p90, b.summary.p90);
+  EXPECT_DOUBLE_EQ(a.summary.p99, b.summary.p99);
+  EXPECT_DOUBLE_EQ(a.summary.stddev, b.summary.stddev);
+}
+
+ResultDocument sample_document() {
+  ResultDocument doc;
+  doc.program_version = "0.1.0-test";
+  doc.started_at = "2026-11-29T19:49:33Z";
+  doc.machine = {"node17", "Linux 6.18.0 x86_64", "Some CPU @ 2.0GHz", 96, 2, std::uint64_t{1} << 40};
+  doc.command_line = {"xferbench", "copy", "-s", "16K", "--label", "a,b \"c\""};
+
+  CaseResult ok;
+  ok.job = "copy";
+  ok.name = "h2d_pinned_per_device_memcpy";
+  ok.title = "copy cpu::host::all -> cpu::device::all";
+  ok.labels = {{"from", "cpu::host::all"}, {"to", "cpu::device::all"}, {"method", "memcpy-x4"}, {"size", "16K"},
+               {"count", "1024"}};
+  ok.config = {{"block_bytes", 16384}, {"blocks", 512}, {"verify", true}, {"engine", "memcpy"}, {"seed", 0x78666572}};
+  ok.series = {make_series("submit", "us", {3.5, 1.25, 2.0}), make_series("copy", "us", {10.0, 12.5, 11.0})};
+  ok.ranks = {{0, "cpu arena 0 (NUMA node 0)", {make_series("copy", "us", {10.0, 12.0, 11.0})}},
+              {1, "cpu arena 1 (NUMA node 0)", {make_series("copy", "us", {9.5, 12.5, 10.0})}}};
+  ok.metrics = {{"bandwidth", 12.345678901234, "GiB/s", "block_bytes * count / copy.avg"},
+                {"bandwidth_decimal", 13.25, "GB/s", "decimal"}};
+  doc.cases.push_back(ok);
+
+  CaseResult waived;
+  waived.job = "copy";
+  waived.name = "h2d_hugepage_per_device_memcpy";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "huge pages: none reserved";
+  doc.cases.push_back(waived);
+
+  CaseResult failed = waived;
+  failed.name = "d2h_pinned";
+  failed.status = CaseStatus::failed;
+  failed.status_reason = "verify failed at offset 17";
+  doc.cases.push_back(failed);
+  return doc;
+}
+
+TEST(ResultJson, RoundTripPreservesEveryField) {
+  const ResultDocument in = sample_document();
+  // Through text, as a file would carry it.
+  const ResultDocument out = result_from_json(json::parse(to_json(in).dump()));
+
+  EXPECT_EQ(out.schema_version, kResultSchemaVersion);
+  EXPECT_EQ(out.program_version, in.program_version);
+  EXPECT_EQ(out.started_at, in.started_at);
+  EXPECT_EQ(out.machine.hostname, in.machine.hostname);
+  EXPECT_EQ(out.machine.kernel, in.machine.kernel);
+  EXPECT_EQ(out.machine.cpu_model, in.machine.cpu_model);
+  EXPECT_EQ(out.machine.logical_cpus, in.machine.logical_cpus);
+  EXPECT_EQ(out.machine.numa_nodes, in.machine.numa_nodes);
+  EXPECT_EQ(out.machine.memory_bytes, in.machine.memory_bytes);
+  EXPECT_EQ(out.command_line, in.command_line);
+
+  ASSERT_EQ(out.cases.size(), in.cases.size());
+  for (std::size_t i = 0; i < in.cases.size(); ++i) {
+    SCOPED_TRACE("case " + in.cases[i].name);
+    const CaseResult& a = in.cases[i];
+    const CaseResult& b = out.cases[i];
+    EXPECT_EQ(b.job, a.job);
+    EXPECT_EQ(b.name, a.name);
+    EXPECT_EQ(b.title, a.title);
+    EXPECT_EQ(b.status, a.status);
+    EXPECT_EQ(b.status_reason, a.status_reason);
+    EXPECT_EQ(b.labels, a.labels);  // order kept
+    if (a.config.is_null()) {
+      EXPECT_TRUE(b.config.is_null() || b.config.empty());
+    } else {
+      EXPECT_EQ(b.config, a.config);
+    }
+    ASSERT_EQ(b.series.size(), a.series.size());
+    for (std::size_t s = 0; s < a.series.size(); ++s) expect_same_series(a.series[s], b.series[s]);
+    ASSERT_EQ(b.ranks.size(), a.ranks.size());
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+      EXPECT_EQ(b.ranks[r].rank, a.ranks[r].rank);
+      EXPECT_EQ(b.ranks[r].device, a.ranks[r].device);
+      ASSERT_EQ(b.ranks[r].series.size(), a.ranks[r].series.size());
+      for (std::size_t s = 0; s < a.ranks[r].series.size(); ++s) {
+        expect_same_series(a.ranks[r].series[s], b.ranks[r].series[s]);
+      }
+    }
+    ASSERT_EQ(b.metrics.size(), a.metrics.size());
+    for (std::size_t m = 0; m < a.metrics.size(); ++m) {
+      EXPECT_EQ(b.metrics[m].name, a.metrics[m].name);
+      EXPECT_DOUBLE_EQ(b.metrics[m].value, a.metrics[m].value);
+      EXPECT_EQ(b.metrics[m].unit, a.metrics[m].unit);
+      EXPECT_EQ(b.metrics[m].formula, a.metrics[m].formula);
+    }
+  }
+  // The accessors read the restored case.
+  const CaseResult& c = out.cases[0];
+  ASSERT_NE(c.find_series("copy"), nullptr);
+  EXPECT_DOUBLE_EQ(c.find_series("copy")->summary.avg, (10.0 + 12.5 + 11.0) / 3);
+  ASSERT_NE(c.find_metric("bandwidth"), nullptr);
+  EXPECT_EQ(c.label("to"), "cpu::device::all");
+  EXPECT_EQ(c.label("nope"), "");
+  EXPECT_EQ(c.find_series("nope"), nullptr);
+}
+
+TEST(ResultJson, DocumentNamesItsSchemaAndVersion) {
+  const json j = to_json(sample_document());
+  EXPECT_EQ(j.at("schema"), kResultSchemaName);
+  EXPECT_EQ(j.at("schema_version"), kResultSchemaVersion);
+  EXPECT_EQ(j.at("program").at("name"), "xferbench");
+  EXPECT_EQ(j.at("cases").at(1).at("status"), "waived");
+  EXPECT_EQ(j.at("cases").at(2).at("status"), "failed");
+}
+
+std::string error_of(const json& j) {
+  try {
+    result_from_json(j);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "<no exception>";
+}
+
+TEST(ResultJson, RejectsNonObject) {
+  for (const json& j : {json::array({1, 2}), json("xferbench.result"), json(17), json(nullptr)}) {
+    const std::string msg = error_of(j);
+    EXPECT_NE(msg.find("not an xferbench result document"), std::string::npos) << msg;
+  }
+}
+
+TEST(ResultJson, RejectsWrongSchema) {
+  json j = to_json(sample_document());
+  j["schema"] = "google.benchmark";
+  std::string msg = error_of(j);
+  EXPECT_NE(msg.find("not an xferbench result document"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(kResultSchemaName), std::string::npos) << msg;
+  j.erase("schema");
+  msg = error_of(j);
+  EXPECT_NE(msg.find("not an xferbench result document"), std::string::npos) << msg;
+}
+
+TEST(ResultJson, RejectsUnknownSchemaVersionNamingIt) {
+  json j = to_json(sample_document());
+  j["schema_version"] = 999;
+  const std::string msg = error_of(j);
+  EXPECT_NE(msg.find("999"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("version"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(std::to_string(kResultSchemaVersion)), std::string::npos) << msg;
+}
+
+TEST(ResultJson, RejectsUnknownCaseStatus) {
+  json j = to_json(sample_document());
+  j["cases"][0]["status"] = "maybe";
+  const std::string msg = error_of(j);
+  EXPECT_NE(msg.find("maybe"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace xb
