@@ -8,9 +8,10 @@ namespace xb {
 extern const Command kCopyCommand;
 extern const Command kDevSandboxCommand;
 extern const Command kDevicesCommand;
+extern const Command kIoCommand;
 
 namespace {
-const std::array<const Command*, 3> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand};
+const std::array<const Command*, 4> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kIoCommand};
 }  // namespace
 
 std::span<const Command> commands() {

@@ -1,0 +1,389 @@
+#include "jobs/io/io_job.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <exception>
+#include <latch>
+#include <stdexcept>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/pattern.hpp"
+#include "core/size.hpp"
+#include "jobs/io/block_order.hpp"
+#include "memory/host_buffer.hpp"
+#include "storage/file_set.hpp"
+#include "storage/io_engine.hpp"
+
+namespace xb {
+
+std::string_view to_string(IoPattern p) {
+  switch (p) {
+    case IoPattern::read: return "read";
+    case IoPattern::write: return "write";
+    case IoPattern::randread: return "randread";
+    case IoPattern::randwrite: return "randwrite";
+  }
+  return "?";
+}
+
+std::optional<IoPattern> io_pattern_from(std::string_view name) {
+  for (IoPattern p : {IoPattern::read, IoPattern::write, IoPattern::randread, IoPattern::randwrite}) {
+    if (to_string(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Limits past which no machine has a use for the value; they keep every product inside 64 bits.
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxQueueDepth = 4096;
+constexpr std::uint64_t kMaxIoBytes = std::uint64_t{1} << 30;  // io_uring's length is 32 bits
+constexpr std::uint64_t kMaxSeconds = 7 * 24 * 3600;
+
+// Each thread moves whole IOs: the size per thread rounded down to a multiple of the IO size.
+std::uint64_t whole_bytes_per_thread(const IoPlan& plan) { return plan.file_bytes / plan.io_bytes * plan.io_bytes; }
+
+unsigned effective_queue_depth(const IoPlan& plan, const IoEngineInfo& engine) {
+  return engine.max_queue_depth != 0 ? std::min(plan.queue_depth, engine.max_queue_depth) : plan.queue_depth;
+}
+
+FileSetSpec file_spec(const IoPlan& plan, const IoFlagNames& flags) {
+  FileSetSpec s;
+  s.directory = plan.directory;
+  s.file = plan.file;
+  s.threads = plan.threads;
+  s.bytes_per_thread = whole_bytes_per_thread(plan);
+  s.write = is_write(plan.pattern);
+  s.direct = !plan.buffered;
+  s.directory_flag = flags.directory;
+  s.file_flag = flags.file;
+  return s;
+}
+
+// An existing path on the file system the files live on, to ask for its O_DIRECT alignment.
+std::filesystem::path alignment_probe(const IoPlan& plan) {
+  if (!plan.directory.empty()) return plan.directory;
+  std::error_code ec;
+  if (std::filesystem::exists(plan.file, ec)) return plan.file;
+  return std::filesystem::absolute(plan.file).parent_path();
+}
+
+// Files differ from one another: file i holds the pattern of seed + i.
+std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
+
+// One thread's state. Members are destroyed in reverse order: the engine (which waits for or
+// cancels whatever is in flight) goes before the buffers it points into.
+struct Worker {
+  std::unique_ptr<HostBuffer> pool;
+  std::vector<std::span<std::byte>> slots;
+  std::vector<IoUnit> units;
+  std::unique_ptr<IoEngine> engine;
+  IoFile file;                // for messages
+  std::uint32_t file_index = 0;
+  std::uint64_t base = 0;     // where the thread's region starts in its file
+  LatencyHistogram latency;   // ns per IO, from submit to reap
+  std::uint64_t bytes = 0, ops = 0, start_ns = 0, end_ns = 0;
+  std::exception_ptr error;
+};
+
+struct Shared {
+  std::latch& start;
+  std::atomic<bool>& stop;
+};
+
+void verify_unit(const IoUnit& u, const IoFile& file, std::uint64_t seed) {
+  const std::span<const std::byte> data(u.buffer, u.length);
+  if (auto bad = find_pattern_mismatch(data, seed, u.offset)) {
+    throw std::runtime_error(fmt::format(
+        "verify failed: {} byte at offset {} is 0x{:02x}, expected 0x{:02x} (in the {}-byte IO at offset {})", file.path,
+        *bad, static_cast<unsigned>(u.buffer[*bad - u.offset]), pattern_byte(seed, *bad), u.length, u.offset));
+  }
+}
+
+void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shared) {
+  const bool write = is_write(plan.pattern);
+  const std::uint64_t seed = file_seed(plan, w.file_index);
+  std::vector<IoUnit*> idle, staged, reaped(w.units.size());
+  for (auto& u : w.units) idle.push_back(&u);
+  staged.reserve(w.units.size());
+
+  shared.start.arrive_and_wait();  // every thread starts together
+  w.start_ns = now_ns();
+  const std::uint64_t deadline = plan.seconds ? w.start_ns + plan.seconds * 1'000'000'000ull : 0;
+  std::uint64_t pass = 0, k = 0;
+  BlockOrder order(blocks, is_random(plan.pattern), seed);
+  // Size-bounded: one pass. Time-bounded: passes until the deadline (each random pass reshuffled).
+  const auto more = [&] {
+    if (shared.stop.load(std::memory_order_relaxed)) return false;
+    return deadline ? now_ns() < deadline : k < blocks;
+  };
+  std::size_t in_flight = 0;
+  try {
+    for (;;) {
+      while (!idle.empty() && more()) {
+        if (k == blocks) {
+          ++pass;
+          k = 0;
+          order = BlockOrder(blocks, is_random(plan.pattern), seed + pass * 0x9e3779b97f4a7c15ull);
+        }
+        IoUnit& u = *idle.back();
+        idle.pop_back();
+        u.offset = w.base + order.at(k++) * plan.io_bytes;
+        u.done = 0;
+        // Every write carries the pattern of its file and offset, so any later read can verify it.
+        if (write) fill_pattern({u.buffer, u.length}, seed, u.offset);
+        w.engine->queue(u);
+        staged.push_back(&u);
+      }
+      if (!staged.empty()) {
+        const std::uint64_t t = now_ns();
+        for (IoUnit* u : staged) u->start_ns = t;
+        w.engine->submit();
+        in_flight += staged.size();
+        staged.clear();
+      }
+      if (in_flight == 0) break;
+      const std::size_t n = w.engine->reap(1, reaped);
+      const std::uint64_t t = now_ns();
+      for (std::size_t i = 0; i < n; ++i) {
+        IoUnit& u = *reaped[i];
+        --in_flight;
+        w.latency.record(t - u.start_ns);
+        w.bytes += u.length;
+        ++w.ops;
+        if (plan.verify && !write) verify_unit(u, w.file, seed);
+        idle.push_back(&u);
+      }
+    }
+  } catch (...) {
+    w.error = std::current_exception();
+    shared.stop.store(true, std::memory_order_relaxed);
+  }
+  w.end_ns = now_ns();
+}
+
+double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
+
+rusage process_usage() {
+  rusage r{};
+  getrusage(RUSAGE_SELF, &r);
+  return r;
+}
+
+std::string error_text(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+nlohmann::json plan_json(const IoPlan& plan, const IoEngineInfo& engine, unsigned depth, std::uint64_t alignment,
+                         const std::string& features, const FileSet& files) {
+  std::vector<std::string> paths;
+  for (const auto& f : files.files()) paths.push_back(f.path);
+  return {{"directory", plan.directory.string()},
+          {"file", plan.file.string()},
+          {"files", paths},
+          {"threads", plan.threads},
+          {"rw", to_string(plan.pattern)},
+          {"size_per_thread_requested", plan.file_bytes},
+          {"size_per_thread", whole_bytes_per_thread(plan)},
+          {"io_size", plan.io_bytes},
+          {"engine", engine.name},
+          {"engine_features", features},
+          {"queue_depth_requested", plan.queue_depth},
+          {"queue_depth", depth},
+          {"direct", !plan.buffered},
+          {"direct_alignment", alignment},
+          {"verify", plan.verify},
+          {"seconds", plan.seconds},
+          {"seed", plan.seed},
+          {"buffers", "pageable, each page-aligned, one pool of queue_depth buffers per thread"}};
+}
+
+}  // namespace
+
+void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags) {
+  if (find_io_engine(plan.engine) == nullptr) {
+    throw UsageError(fmt::format("{} {}: expected {}", flags.engine, plan.engine, io_engine_names()));
+  }
+  if (plan.threads < 1 || plan.threads > kMaxThreads) {
+    throw UsageError(fmt::format("{} {}: expected a thread count from 1 to {}", flags.threads, plan.threads, kMaxThreads));
+  }
+  if (plan.queue_depth < 1 || plan.queue_depth > kMaxQueueDepth) {
+    throw UsageError(fmt::format("{} {}: expected a queue depth from 1 to {}", flags.queue_depth, plan.queue_depth,
+                                 kMaxQueueDepth));
+  }
+  if (plan.io_bytes < 1 || plan.io_bytes > kMaxIoBytes) {
+    throw UsageError(fmt::format("{} {}: expected an IO size from 1 byte to {}", flags.io_size, plan.io_bytes,
+                                 format_size(kMaxIoBytes)));
+  }
+  if (plan.file_bytes < plan.io_bytes) {
+    throw UsageError(fmt::format("{} {}: smaller than the IO size ({} {}); each thread needs at least one IO",
+                                 flags.size, format_size(plan.file_bytes), flags.io_size, format_size(plan.io_bytes)));
+  }
+  if (plan.file_bytes > kMaxSize / plan.threads) {
+    throw UsageError(fmt::format("{} {} x {} {}: more than {} in all", flags.size, format_size(plan.file_bytes),
+                                 flags.threads, plan.threads, format_size(kMaxSize)));
+  }
+  if (plan.seconds > kMaxSeconds) {
+    throw UsageError(fmt::format("{} {}: expected at most {} seconds", flags.seconds, plan.seconds, kMaxSeconds));
+  }
+  const double buffers = static_cast<double>(plan.threads) * plan.queue_depth * static_cast<double>(plan.io_bytes);
+  if (buffers > 0.9 * static_cast<double>(available_memory_bytes())) {
+    throw UsageError(fmt::format("{} {} x {} {} x {} {}: the buffers need {}, more than the memory available; lower one",
+                                 flags.threads, plan.threads, flags.queue_depth, plan.queue_depth, flags.io_size,
+                                 format_size(plan.io_bytes), format_bytes_human(static_cast<std::uint64_t>(buffers))));
+  }
+  const FileSetSpec spec = file_spec(plan, flags);
+  validate_file_set_paths(spec);
+  if (!plan.buffered) {
+    const auto probe = alignment_probe(plan);
+    const std::uint64_t align = direct_io_alignment(probe);
+    const std::string& where = plan.directory.empty() ? flags.file : flags.directory;
+    if (align == 0) {
+      throw UsageError(fmt::format("{} {}: the file system does not support O_DIRECT; use --buffered", where,
+                                   probe.string()));
+    }
+    if (plan.io_bytes % align != 0) {
+      throw UsageError(fmt::format(
+          "{} {}: with O_DIRECT the IO size must be a multiple of the logical block size, {} bytes on {} (or use --buffered)",
+          flags.io_size, plan.io_bytes, align, probe.string()));
+    }
+  }
+  check_files_to_read(spec);
+}
+
+std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns) {
+  const auto us = [](double v) { return v / 1e3; };
+  const auto pct = [&](double q) { return us(static_cast<double>(ns.percentile(q))); };
+  const std::string from = "per IO, submit to completion, from the log-linear histogram (< 2% error)";
+  return {{"latency_min", us(static_cast<double>(ns.min())), "us", "smallest IO latency (exact)"},
+          {"latency_avg", us(ns.mean()), "us", "sum of IO latencies / ops (exact)"},
+          {"latency_p50", pct(0.50), "us", "p50 " + from},
+          {"latency_p90", pct(0.90), "us", "p90 " + from},
+          {"latency_p99", pct(0.99), "us", "p99 " + from},
+          {"latency_p99.9", pct(0.999), "us", "p99.9 " + from},
+          {"latency_max", us(static_cast<double>(ns.max())), "us", "largest IO latency (exact)"}};
+}
+
+CaseResult run_io(const IoPlan& plan) {
+  validate_io_plan(plan);
+  const IoEngineInfo& engine = *find_io_engine(plan.engine);
+  const unsigned depth = effective_queue_depth(plan, engine);
+  const std::uint64_t per_thread = whole_bytes_per_thread(plan);
+  const std::uint64_t blocks = per_thread / plan.io_bytes;
+  const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(alignment_probe(plan));
+
+  // Everything is set up before the clock starts: files, buffers, engines (an engine the kernel
+  // lacks throws Unavailable here, on this thread).
+  FileSet files(file_spec(plan, {}));
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned t = 0; t < plan.threads; ++t) {
+    auto w = std::make_unique<Worker>();
+    w->file_index = files.file_of(t);
+    w->base = files.region_start(t);
+    w->file = files.files()[w->file_index];
+    // Each slot starts on a page, whatever the IO size: O_DIRECT's memory alignment is at most that.
+    const std::size_t stride = (plan.io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+    w->pool = make_host_buffer(HostMemoryKind::pageable, depth * stride);
+    for (unsigned s = 0; s < depth; ++s) {
+      w->slots.emplace_back(w->pool->data() + s * stride, plan.io_bytes);
+      IoUnit u;
+      u.buffer = w->slots.back().data();
+      u.length = plan.io_bytes;
+      u.op = is_write(plan.pattern) ? IoOp::write : IoOp::read;
+      u.slot = s;
+      u.file = 0;  // the engine sees only this thread's file
+      w->units.push_back(u);
+    }
+    IoEngineSetup setup{files.files().subspan(w->file_index, 1), w->slots, IoEngineOptions{depth, true, true}};
+    w->engine = engine.make(setup);
+    workers.push_back(std::move(w));
+  }
+
+  std::latch start(plan.threads);
+  std::atomic<bool> stop{false};
+  const rusage before = process_usage();
+  std::vector<std::thread> threads;
+  try {
+    for (auto& w : workers) threads.emplace_back(run_worker, std::ref(*w), std::cref(plan), blocks, Shared{start, stop});
+  } catch (...) {
+    // Release the threads already waiting at the start, let them see `stop`, and join them.
+    stop = true;
+    start.count_down(static_cast<std::ptrdiff_t>(plan.threads - threads.size()));
+    for (auto& th : threads) th.join();
+    throw;
+  }
+  for (auto& th : threads) th.join();
+  const rusage after = process_usage();
+
+  LatencyHistogram latency;
+  std::uint64_t bytes = 0, ops = 0, first_start = UINT64_MAX, last_end = 0;
+  for (const auto& w : workers) {
+    latency.merge(w->latency);
+    bytes += w->bytes;
+    ops += w->ops;
+    first_start = std::min(first_start, w->start_ns);
+    last_end = std::max(last_end, w->end_ns);
+  }
+  const double wall = static_cast<double>(last_end - first_start) / 1e9;
+  for (const auto& w : workers) {
+    if (w->error) {
+      const std::string planned = plan.seconds ? fmt::format("in {:.3f} of {} s", wall, plan.seconds)
+                                               : fmt::format("of {}", plan.threads * per_thread);
+      throw std::runtime_error(fmt::format("{}; done before the error: {} bytes {} in {} IOs", error_text(w->error),
+                                           bytes, planned, ops));
+    }
+  }
+
+  CaseResult result;
+  result.job = "io";
+  result.config = plan_json(plan, engine, depth, alignment, workers.front()->engine->features(), files);
+  const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
+  const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
+  const double per_s = wall > 0 ? 1.0 / wall : 0.0;
+  result.metrics = {
+      {"throughput", static_cast<double>(bytes) * per_s / 1073741824.0, "GiB/s",
+       "bytes moved / wall time, GiB = 2^30 bytes (gdsio's Throughput)"},
+      {"iops", static_cast<double>(ops) * per_s, "IO/s", "ops / wall time"},
+      {"ops", static_cast<double>(ops), "IOs", "IOs completed by all threads"},
+      {"bytes", static_cast<double>(bytes), "B", "bytes moved by all threads"},
+      {"wall_time", wall, "s", "first thread's start to last thread's end"},
+  };
+  for (auto& m : io_latency_metrics(latency)) result.metrics.push_back(std::move(m));
+  result.metrics.push_back({"cpu_user_time", user, "s", "process user CPU time during the run (getrusage)"});
+  result.metrics.push_back({"cpu_sys_time", sys, "s", "process system CPU time during the run (getrusage)"});
+  const double cpu_pct = per_s * 100.0;
+  result.metrics.push_back({"cpu_user", user * cpu_pct, "%", "process user CPU time (getrusage) / wall time (fio's usr=)"});
+  result.metrics.push_back({"cpu_sys", sys * cpu_pct, "%", "process system CPU time (getrusage) / wall time (fio's sys=)"});
+  result.metrics.push_back({"cpu_per_io", ops ? (user + sys) * 1e6 / static_cast<double>(ops) : 0.0, "us",
+                            "(user + system CPU time) / ops"});
+
+  const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
+  result.labels = {{"rw", std::string(to_string(plan.pattern))},
+                   {"engine", std::string(engine.name)},
+                   {"threads", std::to_string(plan.threads)},
+                   {"qd", std::to_string(depth)},
+                   {"io_size", format_size(plan.io_bytes)},
+                   {"size", format_size(per_thread)},
+                   {"mode", plan.buffered ? "buffered" : "direct"}};
+  result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine.name, format_size(plan.io_bytes), depth,
+                            plan.buffered ? "buffered" : "direct");
+  result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
+                             to_string(plan.pattern), format_size(plan.io_bytes), engine.name, depth, plan.threads,
+                             format_size(per_thread), where, plan.buffered ? " (buffered)" : " (O_DIRECT)",
+                             plan.seconds ? fmt::format(", for {} s", plan.seconds) : "");
+  return result;
+}
+
+}  // namespace xb

@@ -1,0 +1,30 @@
+#pragma once
+// The io job: threads doing file IO through an engine; a plan in, a result out (the measurement
+// core; no formatting here).
+#include <string>
+#include <vector>
+
+#include "core/histogram.hpp"
+#include "core/result.hpp"
+#include "jobs/io/io_plan.hpp"
+
+namespace xb {
+
+// The flags validate_io_plan names, so a dialect (gdsio) can word messages with its own.
+struct IoFlagNames {
+  std::string directory = "-D", file = "-f", threads = "-w", size = "-s", io_size = "-i", engine = "--engine",
+              queue_depth = "--qd", seconds = "-T";
+};
+
+// Checks every parameter before anything is created or allocated: UsageError naming the flag and
+// the rule; for a read run, runtime_error naming a missing or short file and both sizes.
+void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags = {});
+
+// Runs the plan. Throws on the first failing IO (after stopping the other threads), with the error
+// and how much was done before it; a verify mismatch names the file and the byte's offset.
+CaseResult run_io(const IoPlan& plan);
+
+// The latency figures (us) of a histogram of ns: min, avg, p50, p90, p99, p99.9, max.
+std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns);
+
+}  // namespace xb

@@ -1,0 +1,151 @@
+#include "storage/file_set.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "core/size.hpp"
+
+namespace xb {
+namespace {
+
+std::uint64_t needed_bytes(const FileSetSpec& spec) {
+  return spec.file.empty() ? spec.bytes_per_thread : spec.bytes_per_thread * spec.threads;
+}
+
+std::string describe_need(const FileSetSpec& spec) {
+  if (spec.file.empty()) return fmt::format("{} bytes ({})", spec.bytes_per_thread, format_size(spec.bytes_per_thread));
+  return fmt::format("{} bytes ({} threads x {})", needed_bytes(spec), spec.threads, format_size(spec.bytes_per_thread));
+}
+
+// A power of two from 512 to 64 KiB: anything else read from sysfs is not a logical block size.
+bool plausible_block(std::uint64_t b) { return b >= 512 && b <= 65536 && (b & (b - 1)) == 0; }
+
+std::uint64_t sysfs_logical_block(dev_t dev) {
+  // A whole disk has queue/ itself; a partition's is its parent's.
+  const std::string base = fmt::format("/sys/dev/block/{}:{}", major(dev), minor(dev));
+  for (const char* rel : {"/queue/logical_block_size", "/../queue/logical_block_size"}) {
+    std::ifstream in(base + rel);
+    std::uint64_t b = 0;
+    if (in >> b && plausible_block(b)) return b;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec) {
+  if (!spec.file.empty()) return {spec.file};
+  std::vector<std::filesystem::path> paths;
+  for (unsigned t = 0; t < spec.threads; ++t) paths.push_back(spec.directory / fmt::format("xferbench-io.{}", t));
+  return paths;
+}
+
+std::uint64_t direct_io_alignment(const std::filesystem::path& path) {
+  struct statx sx {};
+  if (statx(AT_FDCWD, path.c_str(), 0, STATX_DIOALIGN | STATX_TYPE, &sx) == 0) {
+    // File systems report DIO alignment for regular files only (ext4, xfs, btrfs since 6.1).
+    if ((sx.stx_mask & STATX_DIOALIGN) != 0 && S_ISREG(sx.stx_mode)) {
+      return sx.stx_dio_offset_align;  // 0: this file cannot be opened with O_DIRECT
+    }
+    if (const std::uint64_t b = sysfs_logical_block(makedev(sx.stx_dev_major, sx.stx_dev_minor))) return b;
+  }
+  return 4096;
+}
+
+void validate_file_set_paths(const FileSetSpec& spec) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (spec.directory.empty() == spec.file.empty()) {
+    throw UsageError(fmt::format("{} / {}: give exactly one: a directory ({} DIR, one file per thread) or a file ({} FILE)",
+                                 spec.directory_flag, spec.file_flag, spec.directory_flag, spec.file_flag));
+  }
+  if (!spec.directory.empty()) {
+    const auto& d = spec.directory;
+    const auto st = fs::status(d, ec);
+    if (st.type() == fs::file_type::not_found) {
+      throw UsageError(fmt::format("{} {}: the directory does not exist", spec.directory_flag, d.string()));
+    }
+    if (st.type() != fs::file_type::directory) {
+      throw UsageError(fmt::format("{} {}: not a directory (use {} for a single file)", spec.directory_flag, d.string(),
+                                   spec.file_flag));
+    }
+    if (spec.write && access(d.c_str(), W_OK | X_OK) != 0) {
+      throw UsageError(fmt::format("{} {}: the directory is not writable", spec.directory_flag, d.string()));
+    }
+  } else {
+    const auto& f = spec.file;
+    const auto st = fs::status(f, ec);
+    if (st.type() == fs::file_type::directory) {
+      throw UsageError(fmt::format("{} {}: is a directory (use {} for a directory)", spec.file_flag, f.string(),
+                                   spec.directory_flag));
+    }
+    const auto parent = fs::absolute(f).parent_path();
+    if (!fs::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("{} {}: the directory {} does not exist", spec.file_flag, f.string(), parent.string()));
+    }
+    // Block devices are left out on purpose for now: a write run would overwrite a disk.
+    if (st.type() != fs::file_type::not_found && st.type() != fs::file_type::regular) {
+      throw UsageError(fmt::format("{} {}: not a regular file", spec.file_flag, f.string()));
+    }
+    if (spec.write && st.type() == fs::file_type::not_found && access(parent.c_str(), W_OK | X_OK) != 0) {
+      throw UsageError(fmt::format("{} {}: the directory {} is not writable", spec.file_flag, f.string(), parent.string()));
+    }
+  }
+}
+
+void check_files_to_read(const FileSetSpec& spec) {
+  if (spec.write) return;
+  for (const auto& p : file_set_paths(spec)) {
+    struct stat st {};
+    if (stat(p.c_str(), &st) != 0) {
+      if (errno == ENOENT) {
+        throw std::runtime_error(fmt::format("read run: {} does not exist; it must hold {} (write it first with a write run)",
+                                             p.string(), describe_need(spec)));
+      }
+      throw_errno(fmt::format("stat({})", p.string()));
+    }
+    const auto have = static_cast<std::uint64_t>(st.st_size);
+    if (have < needed_bytes(spec)) {
+      throw std::runtime_error(fmt::format("read run: {} is {} bytes, shorter than the {} this run reads",
+                                           p.string(), have, describe_need(spec)));
+    }
+  }
+}
+
+FileSet::FileSet(const FileSetSpec& spec) : one_file_(!spec.file.empty()), bytes_per_thread_(spec.bytes_per_thread) {
+  std::vector<std::filesystem::path> created;
+  try {
+    for (const auto& p : file_set_paths(spec)) {
+      int flags = (spec.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+      if (spec.direct) flags |= O_DIRECT;
+      int fd = open(p.c_str(), flags);
+      if (fd < 0 && errno == ENOENT && spec.write) {
+        fd = open(p.c_str(), flags | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0) created.push_back(p);
+      }
+      if (fd < 0) {
+        throw_errno(fmt::format("open({}, {}{})", p.string(), spec.write ? "O_RDWR" : "O_RDONLY",
+                                spec.direct ? " | O_DIRECT" : ""));
+      }
+      files_.push_back({fd, p.string()});
+    }
+  } catch (...) {
+    for (const auto& f : files_) close(f.fd);
+    for (const auto& p : created) unlink(p.c_str());
+    throw;
+  }
+}
+
+FileSet::~FileSet() {
+  for (const auto& f : files_) close(f.fd);
+}
+
+}  // namespace xb

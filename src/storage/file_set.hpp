@@ -1,0 +1,60 @@
+#pragma once
+// The files an io run works on: one per thread in a directory (-D), or one shared file (-f) in
+// which thread t owns the region [t * bytes_per_thread, (t + 1) * bytes_per_thread).
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "storage/io_engine.hpp"
+
+namespace xb {
+
+struct FileSetSpec {
+  std::filesystem::path directory;  // -D (exactly one of directory and file is set)
+  std::filesystem::path file;       // -f
+  unsigned threads = 1;
+  std::uint64_t bytes_per_thread = 0;
+  bool write = false;   // create missing files (mode 0600); otherwise they must exist, long enough
+  bool direct = true;   // O_DIRECT
+  std::string directory_flag = "-D", file_flag = "-f";
+};
+
+// The paths the run will use, in file-index order (nothing is touched).
+std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec);
+
+// Checks the paths without creating anything: UsageError naming the flag for a missing directory, a
+// file where a directory is expected (and the reverse), an unwritable directory for a write run.
+void validate_file_set_paths(const FileSetSpec& spec);
+// A read run needs every file to exist and to hold its whole region: runtime_error naming the file
+// and both sizes otherwise. Nothing to check for a write run.
+void check_files_to_read(const FileSetSpec& spec);
+
+// The alignment O_DIRECT needs of offsets and lengths on the file system holding `path` (an
+// existing file or directory): statx's STATX_DIOALIGN for a regular file when the file system
+// reports it, else the logical block size of the block device under it (sysfs), else 4096, the
+// largest logical block of current drives. 0 when the file system says it cannot do O_DIRECT.
+std::uint64_t direct_io_alignment(const std::filesystem::path& path);
+
+// The open files (RAII: closed by the destructor). Files this object created are removed again
+// if opening a later one fails, so a failed start leaves nothing behind.
+class FileSet {
+ public:
+  explicit FileSet(const FileSetSpec& spec);
+  ~FileSet();
+  FileSet(const FileSet&) = delete;
+  FileSet& operator=(const FileSet&) = delete;
+
+  std::span<const IoFile> files() const { return files_; }
+  // Which file thread t works on, and where its region starts.
+  std::uint32_t file_of(unsigned thread) const { return one_file_ ? 0 : thread; }
+  std::uint64_t region_start(unsigned thread) const { return one_file_ ? thread * bytes_per_thread_ : 0; }
+
+ private:
+  std::vector<IoFile> files_;
+  bool one_file_ = false;
+  std::uint64_t bytes_per_thread_ = 0;
+};
+
+}  // namespace xb
