@@ -54,9 +54,26 @@ json series_json(const Series& s) {
   return {{"name", s.name}, {"unit", s.unit}, {"samples", s.samples}, {"summary", summary_json(s.summary)}};
 }
 
+Summary summary_from(const json& j) {
+  Summary s;
+  s.count = j.value("count", std::size_t{0});
+  s.min = j.value("min", 0.0);
+  s.max = j.value("max", 0.0);
+  s.avg = j.value("avg", 0.0);
+  s.p50 = j.value("p50", 0.0);
+  s.p90 = j.value("p90", 0.0);
+  s.p99 = j.value("p99", 0.0);
+  s.stddev = j.value("stddev", 0.0);
+  return s;
+}
+
+// The summary is recomputed from the samples when there are any (the samples are the truth); a
+// series summarized elsewhere (from a histogram, with no samples kept) keeps its stored summary.
 Series series_from(const json& j) {
-  return make_series(j.at("name").get<std::string>(), j.at("unit").get<std::string>(),
-                     j.at("samples").get<std::vector<double>>());
+  Series s = make_series(j.at("name").get<std::string>(), j.at("unit").get<std::string>(),
+                         j.at("samples").get<std::vector<double>>());
+  if (s.samples.empty() && j.contains("summary")) s.summary = summary_from(j.at("summary"));
+  return s;
 }
 
 CaseStatus status_from(const std::string& s) {

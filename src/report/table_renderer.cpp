@@ -15,16 +15,16 @@ void print_block(const std::vector<std::vector<Column>>& rows, std::size_t label
     width[i] = first[i].header.size();
     for (const auto& r : rows) width[i] = std::max(width[i], r[i].value.size());
   }
-  std::string line = " ";
-  for (std::size_t i = 0; i < first.size(); ++i) line += fmt::format(" {:<{}}", first[i].header, width[i]);
-  out << line << '\n';
+  out << ' ';
+  for (std::size_t i = 0; i < first.size(); ++i) out << fmt::format(" {:<{}}", first[i].header, width[i]);
+  out << '\n';
   for (const auto& r : rows) {
-    line = " ";
+    out << ' ';
     // Labels read left to right; figures line up on the right.
     for (std::size_t i = 0; i < r.size(); ++i) {
-      line += i < label_count ? fmt::format(" {:<{}}", r[i].value, width[i]) : fmt::format(" {:>{}}", r[i].value, width[i]);
+      out << (i < label_count ? fmt::format(" {:<{}}", r[i].value, width[i]) : fmt::format(" {:>{}}", r[i].value, width[i]));
     }
-    out << line << '\n';
+    out << '\n';
   }
 }
 

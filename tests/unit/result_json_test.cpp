@@ -176,3 +176,34 @@ TEST(ResultJson, RejectsUnknownCaseStatus) {
 
 }  // namespace
 }  // namespace xb
+
+namespace xb {
+namespace {
+
+// A series summarized elsewhere (from a latency histogram, no samples kept) keeps its summary
+// through JSON; a series with samples is summarized from them.
+TEST(ResultJson, SeriesWithoutSamplesKeepsItsStoredSummary) {
+  ResultDocument doc;
+  CaseResult c;
+  c.job = "io";
+  c.name = "histogram_only";
+  Series latency{"latency", "us", {}, {}};
+  latency.summary.count = 1000;
+  latency.summary.avg = 12.5;
+  latency.summary.p99 = 40.0;
+  c.series.push_back(latency);
+  c.series.push_back(make_series("copy", "us", {1.0, 3.0}));
+  doc.cases.push_back(c);
+  const ResultDocument back = result_from_json(nlohmann::json::parse(to_json(doc).dump()));
+  const Series* l = back.cases.at(0).find_series("latency");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->summary.count, 1000u);
+  EXPECT_DOUBLE_EQ(l->summary.avg, 12.5);
+  EXPECT_DOUBLE_EQ(l->summary.p99, 40.0);
+  const Series* cp = back.cases.at(0).find_series("copy");
+  ASSERT_NE(cp, nullptr);
+  EXPECT_DOUBLE_EQ(cp->summary.avg, 2.0);
+}
+
+}  // namespace
+}  // namespace xb
