@@ -95,6 +95,8 @@ std::vector<BadInput> bad_inputs() {
       {"copy_output_missing_dir", copy_cmd({"--output", "/nonexistent/dir/x.json"}), {"--output /nonexistent/dir/x.json"}},
       {"copy_backend_nope", copy_cmd({"--backend", "nope"}), {"--backend nope", "cpu"}},
       {"copy_size_zero", {"copy", "-s", "0"}, {"-s 0"}},
+      {"copy_odirect_dir_missing", copy_cmd({"--from", "odirect", "--odirect-dir", "/nonexistent/odirect"}),
+       {"--odirect-dir /nonexistent/odirect"}},
       {"copy_fragments_more_than_bytes", {"copy", "-s", "4", "-f", "5", "-d", "1"}, {"-f 5"}},
       {"copy_memory_too_large", {"copy", "-s", "1T", "-n", "64", "-d", "2"}, {"needs", "available"}, 256 * 1024 * kGiB},
   };

@@ -242,6 +242,13 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNa
     for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
     throw UsageError(fmt::format("{} {}: the {} backend's engines are {}", flags.engine, plan.engine, backend.name(), known));
   }
+  const bool odirect_used = plan.topology == CopyTopology::per_device && plan.host_kind == HostMemoryKind::odirect &&
+                            plan.direction != CopyDirection::d2d;
+  std::error_code ec;
+  if (odirect_used && !std::filesystem::is_directory(plan.odirect_dir, ec)) {
+    throw UsageError(fmt::format("{} {}: not a directory (O_DIRECT backing files are made there)", flags.odirect_dir,
+                                 plan.odirect_dir.string()));
+  }
   // Memory: checked now, before anything is allocated; on the cpu backend device memory is host RAM.
   const CopyMemoryNeed need = copy_memory_need(plan);
   const bool device_in_ram = caps.device_memory_in_host_ram;

@@ -21,7 +21,7 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 // UsageError naming the flag. `flag_names` lets a dialect word the message with its own flags.
 struct CopyFlagNames {
   std::string size = "-s", blocks = "-n", iterations = "-i", devices = "-d", fragments = "-f",
-              streams = "--streams", engine = "--engine";
+              streams = "--streams", engine = "--engine", odirect_dir = "--odirect-dir";
 };
 void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {});
 
