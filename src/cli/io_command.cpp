@@ -16,7 +16,7 @@ namespace {
 struct IoArgs {
   std::string directory, file, threads = "1", rw = "read", size = "1G", io_size = "1M", engine = "psync", qd = "1",
               seconds;
-  bool buffered = false, verify = false;
+  bool buffered = false, verify = false, keep = false;
 };
 
 IoPlan to_plan(const IoArgs& a) {
@@ -34,6 +34,7 @@ IoPlan to_plan(const IoArgs& a) {
   p.queue_depth = static_cast<unsigned>(parse_count(a.qd, "--qd", 0, 1u << 20));
   p.buffered = a.buffered;
   p.verify = a.verify;
+  p.keep = a.keep;
   if (!a.seconds.empty()) p.seconds = parse_count(a.seconds, "-T", 1, 1u << 30);
   if (p.verify && is_write(p.pattern)) {
     throw UsageError(fmt::format("--verify: checks what a read run reads; use it with --rw read or randread "
@@ -56,6 +57,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--qd", a.qd, "IOs in flight per thread (default 1; psync always 1)");
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
   app.add_flag("--verify", a.verify, "read runs: check every byte against the pattern a write run left");
+  app.add_flag("--keep", a.keep, "write runs: keep the files a failed run created (default: removed)");
   app.add_option("-T,--time", a.seconds, "run for this many seconds, looping over the files (default: one pass)");
   add_output_options(app, out);
   parse_args(app, args);

@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <exception>
 #include <fstream>
 #include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "storage/manifest.hpp"
 
 namespace xb {
 namespace {
@@ -101,6 +103,51 @@ void validate_file_set_paths(const FileSetSpec& spec) {
   }
 }
 
+std::filesystem::path file_set_manifest_path(const FileSetSpec& spec) {
+  if (!spec.file.empty()) return spec.file.string() + ".xferbench-io.manifest";
+  return spec.directory / "xferbench-io.manifest";
+}
+
+namespace {
+
+// A --verify read checks only files that a write run finished: the record must exist, and name
+// every file of this run with the seed the run expects and at least the bytes it reads.
+void check_written_record(const FileSetSpec& spec) {
+  const auto record_path = file_set_manifest_path(spec);
+  const std::string refuse = "read run with --verify: refused";
+  const std::string write_again = "write the files again with a complete write run";
+  Manifest m;
+  try {
+    m = read_manifest(record_path);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format(
+        "{}: no record of a complete write run ({}); the last write run failed, was interrupted or killed, or "
+        "the files were not written by xferbench; {}",
+        refuse, e.what(), write_again));
+  }
+  const auto paths = file_set_paths(spec);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string name = paths[i].filename().string();
+    const ManifestFile* f = m.find(name);
+    const std::uint64_t seed = spec.seed + i;
+    if (f == nullptr) {
+      throw std::runtime_error(fmt::format("{}: {} was not written by the last complete write run (its record {} "
+                                           "does not name it); {}",
+                                           refuse, paths[i].string(), record_path.string(), write_again));
+    }
+    if (f->seed != seed) {
+      throw std::runtime_error(fmt::format("{}: {} was written with pattern seed {}, this run expects {}; {}", refuse,
+                                           paths[i].string(), f->seed, seed, write_again));
+    }
+    if (f->bytes < needed_bytes(spec)) {
+      throw std::runtime_error(fmt::format("{}: the last complete write run wrote {} bytes of {}, this run reads {}; {}",
+                                           refuse, f->bytes, paths[i].string(), describe_need(spec), write_again));
+    }
+  }
+}
+
+}  // namespace
+
 void check_files_to_read(const FileSetSpec& spec) {
   if (spec.write) return;
   for (const auto& p : file_set_paths(spec)) {
@@ -118,10 +165,14 @@ void check_files_to_read(const FileSetSpec& spec) {
                                            p.string(), have, describe_need(spec)));
     }
   }
+  if (spec.verify) check_written_record(spec);
 }
 
-FileSet::FileSet(const FileSetSpec& spec) : one_file_(!spec.file.empty()), bytes_per_thread_(spec.bytes_per_thread) {
-  std::vector<std::filesystem::path> created;
+FileSet::FileSet(const FileSetSpec& spec)
+    : spec_(spec), one_file_(!spec.file.empty()), bytes_per_thread_(spec.bytes_per_thread),
+      uncaught_at_start_(std::uncaught_exceptions()) {
+  // Before the first byte is written: from here on the set is not known to be complete.
+  if (spec.write) remove_manifest(file_set_manifest_path(spec));
   try {
     for (const auto& p : file_set_paths(spec)) {
       int flags = (spec.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
@@ -129,7 +180,16 @@ FileSet::FileSet(const FileSetSpec& spec) : one_file_(!spec.file.empty()), bytes
       int fd = open(p.c_str(), flags);
       if (fd < 0 && errno == ENOENT && spec.write) {
         fd = open(p.c_str(), flags | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0) created.push_back(p);
+        if (fd >= 0) {
+          // Registered right after creation (a signal in between would leave this one file).
+          created_.push_back(p);
+          try {
+            on_signal_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::file, p.string()));
+          } catch (const std::runtime_error&) {
+            // The signal table is full (256 names) or the path too long for it: this file is still
+            // removed when the run fails, only not by a signal. Not worth refusing the run for.
+          }
+        }
       }
       if (fd < 0) {
         throw_errno(fmt::format("open({}, {}{})", p.string(), spec.write ? "O_RDWR" : "O_RDONLY",
@@ -138,14 +198,34 @@ FileSet::FileSet(const FileSetSpec& spec) : one_file_(!spec.file.empty()), bytes
       files_.push_back({fd, p.string()});
     }
   } catch (...) {
+    // A failed start wrote nothing: what it created goes, --keep or not.
     for (const auto& f : files_) close(f.fd);
-    for (const auto& p : created) unlink(p.c_str());
+    for (const auto& p : created_) unlink(p.c_str());
     throw;
   }
 }
 
 FileSet::~FileSet() {
   for (const auto& f : files_) close(f.fd);
+  // Destroyed by an exception: the run failed part-way; its files hold a partial pattern.
+  if (std::uncaught_exceptions() > uncaught_at_start_ && !spec_.keep) {
+    for (const auto& p : created_) unlink(p.c_str());
+  }
+}
+
+void FileSet::mark_written(std::uint64_t io_bytes) {
+  // The data must be on disk before the record says it is (a power cut in between must not leave
+  // a record of data that is lost); with O_DIRECT this flushes the drive's cache.
+  for (const auto& f : files_) {
+    if (fdatasync(f.fd) != 0) throw_errno(fmt::format("fdatasync({})", f.path));
+  }
+  Manifest m;
+  m.io_bytes = io_bytes;
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    m.files.push_back({std::filesystem::path(files_[i].path).filename().string(), spec_.seed + i,
+                       needed_bytes(spec_)});
+  }
+  write_manifest(file_set_manifest_path(spec_), m);
 }
 
 }  // namespace xb

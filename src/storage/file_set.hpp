@@ -3,10 +3,12 @@
 // which thread t owns the region [t * bytes_per_thread, (t + 1) * bytes_per_thread).
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/cleanup.hpp"
 #include "storage/io_engine.hpp"
 
 namespace xb {
@@ -18,6 +20,9 @@ struct FileSetSpec {
   std::uint64_t bytes_per_thread = 0;
   bool write = false;   // create missing files (mode 0600); otherwise they must exist, long enough
   bool direct = true;   // O_DIRECT
+  bool keep = false;    // a write run that fails keeps the files it created (default: removes them)
+  bool verify = false;  // a read run that checks the pattern: needs the record of a complete write run
+  std::uint64_t seed = 0;  // the pattern seed of file 0; file i uses seed + i (the io job's rule)
   std::string directory_flag = "-D", file_flag = "-f";
 };
 
@@ -28,7 +33,9 @@ std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec);
 // file where a directory is expected (and the reverse), an unwritable directory for a write run.
 void validate_file_set_paths(const FileSetSpec& spec);
 // A read run needs every file to exist and to hold its whole region: runtime_error naming the file
-// and both sizes otherwise. Nothing to check for a write run.
+// and both sizes otherwise. A --verify read also needs the record of a complete write run
+// (storage/manifest.hpp) covering its files with the expected seeds: runtime_error saying what is
+// missing otherwise. Nothing to check for a write run.
 void check_files_to_read(const FileSetSpec& spec);
 
 // The alignment O_DIRECT needs of offsets and lengths on the file system holding `path` (an
@@ -37,8 +44,18 @@ void check_files_to_read(const FileSetSpec& spec);
 // largest logical block of current drives. 0 when the file system says it cannot do O_DIRECT.
 std::uint64_t direct_io_alignment(const std::filesystem::path& path);
 
-// The open files (RAII: closed by the destructor). Files this object created are removed again
-// if opening a later one fails, so a failed start leaves nothing behind.
+// Where the record of the last complete write run of the set lives: DIR/xferbench-io.manifest for
+// -D, FILE.xferbench-io.manifest for -f.
+std::filesystem::path file_set_manifest_path(const FileSetSpec& spec);
+
+// The open files (RAII: closed by the destructor).
+// - A write run first removes the set's completion record (manifest), before any byte is written.
+// - Files this object created are registered with core/cleanup while it lives, so SIGINT/SIGTERM
+//   removes them, and are removed by the destructor when it runs because of an exception (the run
+//   failed: ENOSPC, an IO error, an unavailable engine) unless spec.keep. Files that existed before
+//   are never removed (they are not ours), but without a record a --verify read refuses them.
+// - mark_written() makes the data durable and writes the record: call it when every thread has
+//   written its whole region.
 class FileSet {
  public:
   explicit FileSet(const FileSetSpec& spec);
@@ -51,10 +68,17 @@ class FileSet {
   std::uint32_t file_of(unsigned thread) const { return one_file_ ? 0 : thread; }
   std::uint64_t region_start(unsigned thread) const { return one_file_ ? thread * bytes_per_thread_ : 0; }
 
+  // fdatasync every file, then write the completion record (seeds, bytes written, `io_bytes`).
+  void mark_written(std::uint64_t io_bytes);
+
  private:
+  FileSetSpec spec_;
   std::vector<IoFile> files_;
+  std::vector<std::filesystem::path> created_;
+  std::vector<std::unique_ptr<ScopedCleanup>> on_signal_;  // one per created file
   bool one_file_ = false;
   std::uint64_t bytes_per_thread_ = 0;
+  int uncaught_at_start_ = 0;  // std::uncaught_exceptions() when constructed: more at destruction = failed run
 };
 
 }  // namespace xb

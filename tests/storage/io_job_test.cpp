@@ -78,7 +78,7 @@ TEST_P(IoRoundTrip, WritesThenReadsBackVerified) {
   EXPECT_LE(metric(wr, "latency_p50"), metric(wr, "latency_p99.9"));
   EXPECT_LE(metric(wr, "latency_p99.9"), metric(wr, "latency_max"));
   EXPECT_GE(metric(wr, "cpu_user_time") + metric(wr, "cpu_sys_time"), 0);
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"xferbench-io.0", "xferbench-io.1"}));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"xferbench-io.0", "xferbench-io.1", "xferbench-io.manifest"}));
   EXPECT_EQ(std::filesystem::file_size(dir.path() / "xferbench-io.1"), 1u << 20);
   EXPECT_EQ(std::filesystem::status(dir.path() / "xferbench-io.0").permissions(),
             std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);

@@ -61,6 +61,9 @@ FileSetSpec file_spec(const IoPlan& plan, const IoFlagNames& flags) {
   s.bytes_per_thread = whole_bytes_per_thread(plan);
   s.write = is_write(plan.pattern);
   s.direct = !plan.buffered;
+  s.keep = plan.keep;
+  s.verify = plan.verify;
+  s.seed = plan.seed;
   s.directory_flag = flags.directory;
   s.file_flag = flags.file;
   return s;
@@ -345,6 +348,9 @@ CaseResult run_io(const IoPlan& plan) {
                                            bytes, planned, ops));
     }
   }
+  // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
+  const auto whole = [&](const auto& w) { return w->ops >= blocks; };
+  if (is_write(plan.pattern) && std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
 
   CaseResult result;
   result.job = "io";

@@ -21,6 +21,7 @@ struct IoPlan {
   unsigned queue_depth = 1;
   bool buffered = false;   // default O_DIRECT
   bool verify = false;     // read runs: check every byte against the pattern
+  bool keep = false;       // a write run that fails keeps the files it created (default: removes them)
   std::uint64_t seconds = 0;  // -T: 0 = one pass over the size; otherwise loop passes until time is up
   std::uint64_t seed = 0x78666572;  // the pattern's seed; file i uses seed + i
 };
