@@ -9,9 +9,11 @@ extern const Command kCopyCommand;
 extern const Command kDevSandboxCommand;
 extern const Command kDevicesCommand;
 extern const Command kIoCommand;
+extern const Command kKvCommand;
 
 namespace {
-const std::array<const Command*, 4> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kIoCommand};
+const std::array<const Command*, 5> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kIoCommand,
+                                              &kKvCommand};
 }  // namespace
 
 std::span<const Command> commands() {

@@ -3,6 +3,7 @@
 
 #include "cli/command.hpp"
 #include "dialects/dev_sandbox.hpp"
+#include "dialects/dev_sandbox_aio.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
@@ -10,6 +11,8 @@ namespace xb {
 namespace {
 
 int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
+  // The seed's native sub-commands: `aio` is the kv job's (docs/kv.md); everything else is copy.
+  if (!args.empty() && args.front() == "aio") return run_dev_sandbox_aio({args.begin() + 1, args.end()}, ctx);
   DevSandboxRequest req = parse_dev_sandbox(args);
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
@@ -26,7 +29,7 @@ int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
 
 }  // namespace
 
-extern const Command kDevSandboxCommand{"dev-sandbox", "UCM dev-sandbox dialect (copy job, its flags and table)",
+extern const Command kDevSandboxCommand{"dev-sandbox", "UCM dev-sandbox dialect (copy job; `aio`: kv job)",
                                         run_dev_sandbox};
 
 }  // namespace xb

@@ -1,0 +1,42 @@
+// `dev-sandbox aio …`: dump the blocks, load them back, print both tables; the blocks this run
+// wrote are removed again (also after an error) unless --keep.
+#include <ostream>
+
+#include "dialects/dev_sandbox_aio.hpp"
+#include "jobs/kv/kv_job.hpp"
+#include "storage/kv_store.hpp"
+
+namespace xb {
+namespace {
+
+// Removes the run's blocks when the run ends, however it ends (a SIGINT is core/cleanup's: it
+// removes the one temporary each thread has in flight; the published blocks are then the user's).
+class BlockRemover {
+ public:
+  BlockRemover(const KvPlan& plan, bool active) : plan_(plan), active_(active) {}
+  ~BlockRemover() {
+    if (active_) remove_kv_blocks(plan_.store, plan_.blocks);
+  }
+  BlockRemover(const BlockRemover&) = delete;
+  BlockRemover& operator=(const BlockRemover&) = delete;
+
+ private:
+  const KvPlan& plan_;
+  bool active_;
+};
+
+}  // namespace
+
+int run_dev_sandbox_aio(const std::vector<std::string>& args, CommandContext& ctx) {
+  const DevSandboxAioRequest req = parse_dev_sandbox_aio(args);
+  // The load's own check (every block present) can only pass after the dump; its flags are the
+  // dump's, which this validates before anything is written.
+  validate_kv_plan(req.dump, nullptr, KvFlagNames{"--dir", "-n", "-s", "-w", "-i"});
+  BlockRemover remover(req.dump, !req.keep);
+  ctx.out << render_dev_sandbox_aio(run_kv(req.dump, nullptr));
+  ctx.out.flush();
+  ctx.out << render_dev_sandbox_aio(run_kv(req.load, nullptr));
+  return kExitOk;
+}
+
+}  // namespace xb

@@ -1,0 +1,468 @@
+#include "jobs/kv/kv_job.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <exception>
+#include <latch>
+#include <stdexcept>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/histogram.hpp"
+#include "core/machine.hpp"
+#include "core/pattern.hpp"
+#include "core/size.hpp"
+#include "memory/host_buffer.hpp"
+#include "storage/file_set.hpp"
+#include "storage/kv_store.hpp"
+
+namespace xb {
+
+std::string_view to_string(KvOp op) { return op == KvOp::dump ? "dump" : "load"; }
+
+std::string_view to_string(KvSync sync) {
+  switch (sync) {
+    case KvSync::none: return "none";
+    case KvSync::block: return "block";
+    case KvSync::end: return "end";
+  }
+  return "?";
+}
+
+std::string_view to_string(KvTarget target) { return target == KvTarget::host ? "host" : "device"; }
+
+std::optional<KvSync> kv_sync_from(std::string_view name) {
+  for (KvSync s : {KvSync::none, KvSync::block, KvSync::end}) {
+    if (to_string(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<KvTarget> kv_target_from(std::string_view name) {
+  for (KvTarget t : {KvTarget::host, KvTarget::device}) {
+    if (to_string(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Each thread holds one temporary at a time, registered with core/cleanup, whose table has 256
+// slots: 128 threads leave room for the rest of the program.
+constexpr unsigned kMaxThreads = 128;
+constexpr std::uint64_t kMaxBlocks = std::uint64_t{1} << 32;
+constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{1} << 30;  // one pread/pwrite moves < 2 GiB
+constexpr std::uint64_t kMaxPasses = 1'000'000;
+
+bool to_device(const KvPlan& plan) { return plan.op == KvOp::load && plan.target == KvTarget::device; }
+
+// Host buffers per thread: the IO buffer, plus a buffer to read device memory back into for --verify.
+std::uint64_t host_bytes_per_thread(const KvPlan& plan) {
+  return plan.block_bytes * (to_device(plan) && plan.verify ? 2 : 1);
+}
+
+void write_all(int fd, std::span<const std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno(fmt::format("block {}: pwrite({}, offset {}, {} bytes)", id, path.string(), done, data.size() - done));
+    if (n == 0) throw std::runtime_error(fmt::format("block {}: pwrite({}) wrote nothing at offset {}", id, path.string(), done));
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void read_all(int fd, std::span<std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno(fmt::format("block {}: pread({}, offset {}, {} bytes)", id, path.string(), done, data.size() - done));
+    if (n == 0) {
+      throw std::runtime_error(fmt::format("block {}: {} ends at byte {}, expected {} bytes", id, path.string(), done,
+                                           data.size()));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// One thread's state. The stream goes before the device memory it copies into.
+struct KvWorker {
+  std::unique_ptr<HostBuffer> buffer;     // the IO buffer (dump, load --to host)
+  std::unique_ptr<Allocation> bounce;     // load --to device: pinned, from the device's allocator
+  std::unique_ptr<Allocation> slot;       // load --to device: where each block lands
+  std::unique_ptr<Allocation> readback;   // load --to device --verify: device memory copied back
+  std::unique_ptr<Stream> stream;
+  LatencyHistogram latency;               // ns per block
+  unsigned index = 0;                     // the thread's, for its temporaries' names
+  std::uint64_t bytes = 0, blocks = 0, start_ns = 0, end_ns = 0;
+  std::exception_ptr error;
+
+  std::span<std::byte> io_span(std::size_t bytes_per_block) const {
+    if (bounce) return {static_cast<std::byte*>(bounce->data()), bytes_per_block};
+    return {buffer->data(), bytes_per_block};
+  }
+};
+
+struct Shared {
+  std::latch& start;
+  std::atomic<bool>& stop;
+  std::atomic<std::uint64_t>& next;  // the next item of the shared block list
+};
+
+void dump_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
+  const auto data = w.io_span(plan.block_bytes);
+  // The pattern is made before the clock starts: a block's latency is its storing, not its content.
+  fill_pattern(data, kv_block_seed(plan.seed, id), 0);
+  const std::uint64_t t0 = now_ns();
+  make_kv_block_dirs(plan.store, id);
+  KvTempBlock temp(plan.store, id, w.index, !plan.buffered);
+  write_all(temp.fd(), data, temp.path(), id);
+  if (plan.sync == KvSync::block && fdatasync(temp.fd()) != 0) {
+    throw_errno(fmt::format("block {}: fdatasync({})", id, temp.path().string()));
+  }
+  temp.publish();
+  w.latency.record(now_ns() - t0);
+}
+
+void verify_block(std::span<const std::byte> data, const KvPlan& plan, std::uint64_t id, const char* where) {
+  const std::uint64_t seed = kv_block_seed(plan.seed, id);
+  if (auto bad = find_pattern_mismatch(data, seed, 0)) {
+    throw std::runtime_error(fmt::format("verify failed: block {} ({}) byte at offset {} is 0x{:02x}, expected 0x{:02x}{}",
+                                         id, kv_block_path(plan.store, id).string(), *bad,
+                                         static_cast<unsigned>(data[*bad]), pattern_byte(seed, *bad), where));
+  }
+}
+
+void load_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
+  const auto data = w.io_span(plan.block_bytes);
+  const auto path = kv_block_path(plan.store, id);
+  const std::uint64_t t0 = now_ns();
+  int flags = O_RDONLY | O_CLOEXEC;
+  if (!plan.buffered) flags |= O_DIRECT;
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0 && errno == ENOENT) {
+    throw std::runtime_error(fmt::format("block {} is missing from the store: {} does not exist", id, path.string()));
+  }
+  if (fd < 0) throw_errno(fmt::format("block {}: open({})", id, path.string()));
+  try {
+    read_all(fd, data, path, id);
+  } catch (...) {
+    close(fd);
+    throw;
+  }
+  close(fd);
+  if (w.stream) {
+    w.stream->copy({w.slot->data(), data.data(), data.size()});
+    w.stream->synchronize();
+  }
+  w.latency.record(now_ns() - t0);
+  if (!plan.verify) return;
+  if (w.stream) {
+    // Device memory may not be host-addressable (CUDA): check what comes back from it.
+    w.stream->copy({w.readback->data(), w.slot->data(), data.size()});
+    w.stream->synchronize();
+    verify_block({static_cast<const std::byte*>(w.readback->data()), data.size()}, plan, id,
+                 " (read back from device memory)");
+  } else {
+    verify_block(data, plan, id, "");
+  }
+}
+
+void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
+  const std::uint64_t items = plan.blocks * plan.passes;
+  shared.start.arrive_and_wait();  // every thread starts together
+  w.start_ns = now_ns();
+  try {
+    while (!shared.stop.load(std::memory_order_relaxed)) {
+      const std::uint64_t k = shared.next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= items) break;
+      const std::uint64_t id = k % plan.blocks;
+      if (plan.op == KvOp::dump) dump_block(w, plan, id);
+      else load_block(w, plan, id);
+      w.bytes += plan.block_bytes;
+      ++w.blocks;
+    }
+  } catch (...) {
+    w.error = std::current_exception();
+    shared.stop.store(true, std::memory_order_relaxed);
+  }
+  w.end_ns = now_ns();
+}
+
+// syncfs of the store's file system: one call makes every block and every rename durable.
+void sync_store(const std::filesystem::path& store) {
+  const int fd = open(store.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw_errno(fmt::format("open({})", store.string()));
+  const int rc = syncfs(fd);
+  const int saved = errno;
+  close(fd);
+  if (rc != 0) throw SystemError(fmt::format("syncfs({})", store.string()), saved);
+}
+
+std::string error_text(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+std::vector<Metric> latency_metrics(const LatencyHistogram& ns, std::string_view what) {
+  const auto us = [](double v) { return v / 1e3; };
+  const auto pct = [&](double q) { return us(static_cast<double>(ns.percentile(q))); };
+  const std::string from = fmt::format("per block ({}), from the log-linear histogram (< 2% error)", what);
+  return {{"latency_min", us(static_cast<double>(ns.min())), "us", "smallest block latency (exact)"},
+          {"latency_avg", us(ns.mean()), "us", "sum of block latencies / blocks (exact)"},
+          {"latency_p50", pct(0.50), "us", "p50 " + from},
+          {"latency_p90", pct(0.90), "us", "p90 " + from},
+          {"latency_p99", pct(0.99), "us", "p99 " + from},
+          {"latency_p99.9", pct(0.999), "us", "p99.9 " + from},
+          {"latency_max", us(static_cast<double>(ns.max())), "us", "largest block latency (exact)"}};
+}
+
+std::string_view latency_span(const KvPlan& plan) {
+  if (plan.op == KvOp::dump) {
+    return plan.sync == KvSync::block ? "mkdir, create the temporary, pwrite, fdatasync, rename"
+                                      : "mkdir, create the temporary, pwrite, rename";
+  }
+  return to_device(plan) ? "open, pread into the pinned buffer, copy to device memory, synchronize"
+                         : "open, pread into host memory";
+}
+
+nlohmann::json plan_json(const KvPlan& plan, std::uint64_t alignment, const std::string& engine) {
+  nlohmann::json j = {{"op", to_string(plan.op)},
+                      {"store", plan.store.string()},
+                      {"layout", "one file per block: STORE/ab/cd/<16 hex digits of splitmix64(block id)>"},
+                      {"blocks", plan.blocks},
+                      {"block_bytes", plan.block_bytes},
+                      {"threads", plan.threads},
+                      {"passes", plan.passes},
+                      {"io", "pread/pwrite of the whole block, one call per block (resumed when short)"},
+                      {"direct", !plan.buffered},
+                      {"direct_alignment", alignment},
+                      {"seed", plan.seed},
+                      {"latency_span", latency_span(plan)}};
+  if (plan.op == KvOp::dump) {
+    j["sync"] = to_string(plan.sync);
+    j["publish"] = "written to <name>.tmp-<pid>.<thread>, renamed to <name> when whole";
+  } else {
+    j["to"] = to_string(plan.target);
+    j["verify"] = plan.verify;
+    if (to_device(plan)) {
+      j["backend"] = plan.backend;
+      j["device"] = plan.device;
+      j["engine"] = engine;
+      j["device_memory"] = "one block-sized slot per thread, overwritten by each block the thread loads";
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNames& flags) {
+  namespace fs = std::filesystem;
+  if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
+    throw UsageError(fmt::format("{} {}: expected a block count from 1 to {}", flags.blocks, plan.blocks, kMaxBlocks));
+  }
+  if (plan.block_bytes < 1 || plan.block_bytes > kMaxBlockBytes) {
+    throw UsageError(fmt::format("{} {}: expected a block size from 1 byte to {}", flags.block, plan.block_bytes,
+                                 format_size(kMaxBlockBytes)));
+  }
+  if (plan.threads < 1 || plan.threads > kMaxThreads) {
+    throw UsageError(fmt::format("{} {}: expected a thread count from 1 to {}", flags.threads, plan.threads, kMaxThreads));
+  }
+  if (plan.passes < 1 || plan.passes > kMaxPasses) {
+    throw UsageError(fmt::format("{} {}: expected a pass count from 1 to {}", flags.passes, plan.passes, kMaxPasses));
+  }
+  if (plan.blocks > kMaxSize / plan.block_bytes) {
+    throw UsageError(fmt::format("{} {} x {} {}: more than {} in all", flags.blocks, plan.blocks, flags.block, format_size(plan.block_bytes),
+                                 format_size(kMaxSize)));
+  }
+  if (plan.verify && plan.op == KvOp::dump) {
+    throw UsageError("--verify: checks what a load reads; a dump always writes the verifiable pattern");
+  }
+  std::error_code ec;
+  const auto st = fs::status(plan.store, ec);
+  if (plan.store.empty()) throw UsageError(fmt::format("{}: required, the directory of the block store", flags.store));
+  if (st.type() == fs::file_type::not_found) {
+    throw UsageError(fmt::format("{} {}: the directory does not exist", flags.store, plan.store.string()));
+  }
+  if (st.type() != fs::file_type::directory) {
+    throw UsageError(fmt::format("{} {}: not a directory", flags.store, plan.store.string()));
+  }
+  if (plan.op == KvOp::dump && access(plan.store.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError(fmt::format("{} {}: the directory is not writable", flags.store, plan.store.string()));
+  }
+  if (!plan.buffered) {
+    const std::uint64_t align = direct_io_alignment(plan.store);
+    if (align == 0) {
+      throw UsageError(fmt::format("{} {}: the file system does not support O_DIRECT; use --buffered",
+                                   flags.store, plan.store.string()));
+    }
+    if (plan.block_bytes % align != 0) {
+      throw UsageError(fmt::format(
+          "{} {}: with O_DIRECT the block size must be a multiple of the logical block size, {} bytes on {} "
+          "(or use --buffered)",
+          flags.block, plan.block_bytes, align, plan.store.string()));
+    }
+  }
+  double memory = static_cast<double>(plan.threads) * static_cast<double>(host_bytes_per_thread(plan));
+  if (to_device(plan)) {
+    if (backend == nullptr) throw std::logic_error("kv: a load --to device needs a backend");
+    const Capabilities& caps = backend->capabilities();
+    if (plan.device < 0 || (!caps.virtual_devices && plan.device >= backend->device_count())) {
+      throw UsageError(fmt::format("--device {}: the {} backend has devices 0 to {}", plan.device, backend->name(),
+                                   backend->device_count() - 1));
+    }
+    if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
+      throw UsageError(fmt::format("--engine {}: not one of the {} backend's copy engines", plan.engine, backend->name()));
+    }
+    if (caps.device_memory_in_host_ram) memory += static_cast<double>(plan.threads) * static_cast<double>(plan.block_bytes);
+  }
+  if (memory > 0.9 * static_cast<double>(available_memory_bytes())) {
+    throw UsageError(fmt::format("{} {} x {} {}: the buffers need {}, more than the memory available; lower one",
+                                 flags.threads, plan.threads, flags.block, format_size(plan.block_bytes),
+                                 format_bytes_human(static_cast<std::uint64_t>(memory))));
+  }
+  if (plan.op == KvOp::load) {
+    // Up front, in block order, so the error names the first missing block whatever the threads do.
+    for (std::uint64_t id = 0; id < plan.blocks; ++id) {
+      const auto path = kv_block_path(plan.store, id);
+      struct stat sb {};
+      if (stat(path.c_str(), &sb) != 0) {
+        if (errno == ENOENT) {
+          throw std::runtime_error(fmt::format("load: block {} is missing from the store: {} does not exist (dump it first)",
+                                               id, path.string()));
+        }
+        throw_errno(fmt::format("block {}: stat({})", id, path.string()));
+      }
+      if (static_cast<std::uint64_t>(sb.st_size) != plan.block_bytes) {
+        throw std::runtime_error(fmt::format("load: block {} ({}) is {} bytes, expected --block {} ({} bytes)", id,
+                                             path.string(), sb.st_size, format_size(plan.block_bytes), plan.block_bytes));
+      }
+    }
+  }
+}
+
+CaseResult run_kv(const KvPlan& plan, Backend* backend) {
+  validate_kv_plan(plan, backend);
+  const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(plan.store);
+
+  // Everything is set up before the clock starts: buffers, the device, its memory and streams.
+  std::unique_ptr<Device> device;
+  std::string engine;
+  if (to_device(plan)) {
+    device = backend->open_device(plan.device);
+    engine = plan.engine.empty() ? backend->capabilities().engines.front() : plan.engine;
+  }
+  std::vector<std::unique_ptr<KvWorker>> workers;
+  for (unsigned t = 0; t < plan.threads; ++t) {
+    auto w = std::make_unique<KvWorker>();
+    w->index = t;
+    if (device) {
+      w->bounce = device->allocate_host(plan.block_bytes, true);
+      w->slot = device->allocate(plan.block_bytes);
+      if (plan.verify) w->readback = device->allocate_host(plan.block_bytes, false);
+      w->stream = device->create_stream(engine);
+    } else {
+      w->buffer = make_host_buffer(HostMemoryKind::pageable, plan.block_bytes);
+    }
+    workers.push_back(std::move(w));
+  }
+
+  std::latch start(plan.threads);
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> next{0};
+  std::vector<std::thread> threads;
+  try {
+    for (auto& w : workers) threads.emplace_back(run_worker, std::ref(*w), std::cref(plan), Shared{start, stop, next});
+  } catch (...) {
+    stop = true;
+    start.count_down(static_cast<std::ptrdiff_t>(plan.threads - threads.size()));
+    for (auto& th : threads) th.join();
+    throw;
+  }
+  for (auto& th : threads) th.join();
+
+  LatencyHistogram latency;
+  std::uint64_t bytes = 0, blocks = 0, first_start = UINT64_MAX, last_end = 0;
+  for (const auto& w : workers) {
+    latency.merge(w->latency);
+    bytes += w->bytes;
+    blocks += w->blocks;
+    first_start = std::min(first_start, w->start_ns);
+    last_end = std::max(last_end, w->end_ns);
+  }
+  const std::uint64_t planned = plan.blocks * plan.passes;
+  for (const auto& w : workers) {
+    if (w->error) {
+      throw std::runtime_error(fmt::format("{}; done before the error: {} of {} blocks ({} bytes)", error_text(w->error),
+                                           blocks, planned, bytes));
+    }
+  }
+  // The end-of-run sync is part of the dump: it is not done until the blocks are durable.
+  std::uint64_t sync_ns = 0;
+  if (plan.op == KvOp::dump && plan.sync == KvSync::end) {
+    const std::uint64_t t0 = now_ns();
+    sync_store(plan.store);
+    last_end = now_ns();
+    sync_ns = last_end - t0;
+  }
+
+  CaseResult result;
+  result.job = "kv";
+  result.config = plan_json(plan, alignment, engine);
+  const double wall = static_cast<double>(last_end - first_start) / 1e9;
+  const double per_s = wall > 0 ? 1.0 / wall : 0.0;
+  result.metrics = {
+      {"blocks_per_s", static_cast<double>(blocks) * per_s, "blocks/s", "blocks / wall time"},
+      {"bandwidth", static_cast<double>(bytes) * per_s / 1073741824.0, "GiB/s",
+       "block_bytes * blocks / wall time, GiB = 2^30 bytes"},
+      {"bandwidth_decimal", static_cast<double>(bytes) * per_s / 1e9, "GB/s",
+       "block_bytes * blocks / wall time, GB = 10^9 bytes"},
+      {"blocks", static_cast<double>(blocks), "blocks", "blocks moved by all threads (blocks x passes)"},
+      {"bytes", static_cast<double>(bytes), "B", "bytes moved by all threads"},
+      {"wall_time", wall, "s", "first thread's start to the last thread's end (and the end sync, if any)"},
+  };
+  if (plan.op == KvOp::dump) {
+    result.metrics.push_back({"sync_time", static_cast<double>(sync_ns) / 1e9, "s", "the end-of-run syncfs (--sync end)"});
+  }
+  for (auto& m : latency_metrics(latency, latency_span(plan))) result.metrics.push_back(std::move(m));
+
+  const std::string mode = plan.buffered ? "buffered" : "direct";
+  result.labels = {{"op", std::string(to_string(plan.op))},
+                   {"blocks", std::to_string(plan.blocks)},
+                   {"block", format_size(plan.block_bytes)},
+                   {"threads", std::to_string(plan.threads)},
+                   {"mode", mode}};
+  if (plan.op == KvOp::dump) {
+    result.labels.emplace_back("sync", std::string(to_string(plan.sync)));
+    result.name = fmt::format("kv_dump_{}_sync_{}_{}", format_size(plan.block_bytes), to_string(plan.sync), mode);
+    result.title = fmt::format("dump {} KV blocks of {} to {} on {} thread(s), sync {}{}", plan.blocks,
+                               format_size(plan.block_bytes), plan.store.string(), plan.threads, to_string(plan.sync),
+                               plan.buffered ? " (buffered)" : " (O_DIRECT)");
+  } else {
+    const std::string to = to_device(plan) ? fmt::format("{}::device::{}", plan.backend, plan.device) : "host";
+    result.labels.emplace_back("to", to);
+    result.name = fmt::format("kv_load_{}_to_{}_{}", format_size(plan.block_bytes), to_string(plan.target), mode);
+    result.title = fmt::format("load {} KV blocks of {} from {} into {} on {} thread(s){}{}", plan.blocks,
+                               format_size(plan.block_bytes), plan.store.string(),
+                               to_device(plan) ? to + " memory" : "host memory", plan.threads,
+                               plan.buffered ? " (buffered)" : " (O_DIRECT)", plan.verify ? ", verified" : "");
+  }
+  if (plan.passes > 1) result.title += fmt::format(", {} passes", plan.passes);
+  return result;
+}
+
+}  // namespace xb

@@ -1,0 +1,28 @@
+#pragma once
+// The kv job: KV-cache blocks dumped to and loaded from the POSIX block store (storage/kv_store),
+// by threads sharing one block list; a plan in, a result out (no formatting here).
+#include <string>
+
+#include "backends/device.hpp"
+#include "core/result.hpp"
+#include "jobs/kv/kv_plan.hpp"
+
+namespace xb {
+
+// The flags validate_kv_plan names, so a dialect (dev-sandbox aio) can word messages with its own.
+struct KvFlagNames {
+  std::string store = "--store", blocks = "-n", block = "--block", threads = "-w", passes = "--passes";
+};
+
+// Checks every parameter before anything is created or allocated (UsageError naming the flag and
+// the rule). For a load, then checks that every block is in the store, whole: runtime_error naming
+// the first missing or short block (a run failure, not bad input: the store is what it is).
+// `backend` is the one a load --to device uses (ignored otherwise).
+void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNames& flags = {});
+
+// Runs the plan. Throws on the first failing block (after stopping the other threads), naming the
+// block id, its file and how much was done before; a verify mismatch names the block, the file and
+// the byte's offset in it.
+CaseResult run_kv(const KvPlan& plan, Backend* backend);
+
+}  // namespace xb
