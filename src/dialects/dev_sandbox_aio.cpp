@@ -78,12 +78,12 @@ std::string render_dev_sandbox_aio(const CaseResult& result) {
   std::string text;
   if (dump) {
     text = fmt::format("[[ aio_dump_to_posix_store ]] dump kv blocks from host to posix store with pwrite and {} "
-                       "using {} threads, sync {}\n",
-                       io, threads, c.at("sync").get<std::string>());
+                       "using {} thread{}, sync {}\n",
+                       io, threads, threads == 1 ? "" : "s", c.at("sync").get<std::string>());
   } else {
     text = fmt::format("[[ aio_load_from_posix_store ]] load kv blocks from posix store to host with pread and {} "
-                       "using {} threads\n",
-                       io, threads);
+                       "using {} thread{}\n",
+                       io, threads, threads == 1 ? "" : "s");
   }
   text += fmt::format(kRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Block(us)-(Min/Max/Avg/P50/P90)",
                       "BW(GB/s)");

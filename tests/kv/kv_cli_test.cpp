@@ -178,7 +178,8 @@ TEST(DevSandboxAio, KeepLeavesALoadableStore) {
   const auto r = xbtest::run_binary(XB_BINARY, {"dev-sandbox", "aio", "--dir", dir.path().string(), "-s", "64K", "-n",
                                                 "5", "-w", "2", "--keep", "--sync", "block"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
-  EXPECT_NE(r.out.find("sync block"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("with pwrite and O_DIRECT using 2 threads, sync block\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("with pread and O_DIRECT using 2 threads\n"), std::string::npos) << r.out;
   const auto l = kv("load --store " + dir.path().string() + " -n 5 --block 64K --verify");
   EXPECT_TRUE(l.exited && l.exit_code == 0) << l.describe();
 }
