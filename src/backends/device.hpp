@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 1;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 2;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -88,6 +88,9 @@ struct Capabilities {
   bool virtual_devices = false;
   // Device memory is taken from host RAM (the cpu backend's arenas): memory checks count it there.
   bool device_memory_in_host_ram = false;
+  // Files are read into and written from device memory directly, without a host bounce buffer
+  // (GPUDirect Storage through cuFile): what the io job's GPUD transfer type needs.
+  bool storage_direct = false;
 };
 
 class Device {

@@ -15,7 +15,7 @@ namespace {
 
 struct IoArgs {
   std::string directory, file, threads = "1", rw = "read", size = "1G", io_size = "1M", engine = "psync", qd = "1",
-              seconds;
+              seconds, xfer = "cpu", backend, device = "0";
   bool buffered = false, verify = false, keep = false;
 };
 
@@ -36,6 +36,10 @@ IoPlan to_plan(const IoArgs& a) {
   p.verify = a.verify;
   p.keep = a.keep;
   if (!a.seconds.empty()) p.seconds = parse_count(a.seconds, "-T", 1, 1u << 30);
+  const auto transfer = io_transfer_from(a.xfer);
+  if (!transfer) throw UsageError(fmt::format("--xfer {}: expected cpu, cpu-gpu or gpu-direct", a.xfer));
+  p.transfer = *transfer;
+  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
   if (p.verify && is_write(p.pattern)) {
     throw UsageError(fmt::format("--verify: checks what a read run reads; use it with --rw read or randread "
                                  "(a write run always writes the verifiable pattern)"));
@@ -59,14 +63,29 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_flag("--verify", a.verify, "read runs: check every byte against the pattern a write run left");
   app.add_flag("--keep", a.keep, "write runs: keep the files a failed run created (default: removed)");
   app.add_option("-T,--time", a.seconds, "run for this many seconds, looping over the files (default: one pass)");
+  app.add_option("--xfer", a.xfer,
+                 "cpu (host buffers, default), cpu-gpu (pinned bounce buffer <-> device memory) or gpu-direct (cuFile)");
+  app.add_option("--backend", a.backend, "device backend of cpu-gpu and gpu-direct (default: an accelerator, else cpu)");
+  app.add_option("--device", a.device, "device index for cpu-gpu and gpu-direct (default 0)");
   add_output_options(app, out);
   parse_args(app, args);
 
   const IoPlan plan = to_plan(a);
-  validate_io_plan(plan);
+  // Only the transfer types that involve a device need a backend.
+  Backend* backend = nullptr;
+  std::string why_cpu;
+  if (plan.transfer != IoTransfer::cpu) {
+    backend = a.backend.empty() ? &ctx.registry.preferred(&why_cpu) : &ctx.registry.get(a.backend);
+  } else if (!a.backend.empty()) {
+    throw UsageError(fmt::format("--backend {}: only used with --xfer cpu-gpu or gpu-direct", a.backend));
+  }
+  validate_io_plan(plan, {}, backend);
   resolve_output(out);
+  if (!why_cpu.empty() && plan.transfer == IoTransfer::cpu_gpu && !out.quiet) {
+    ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
+  }
   ResultDocument doc = new_result_document(ctx);
-  doc.cases.push_back(run_io(plan));
+  doc.cases.push_back(run_io(plan, backend));
   deliver(doc, out, ctx);
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <deque>
 #include <exception>
 #include <latch>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/io/block_order.hpp"
+#include "jobs/io/device_stage.hpp"
 #include "memory/host_buffer.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
@@ -38,6 +40,26 @@ std::optional<IoPattern> io_pattern_from(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view to_string(IoTransfer t) {
+  switch (t) {
+    case IoTransfer::cpu: return "cpu";
+    case IoTransfer::cpu_gpu: return "cpu-gpu";
+    case IoTransfer::gpu_direct: return "gpu-direct";
+  }
+  return "?";
+}
+
+std::optional<IoTransfer> io_transfer_from(std::string_view name) {
+  for (IoTransfer t : {IoTransfer::cpu, IoTransfer::cpu_gpu, IoTransfer::gpu_direct}) {
+    if (to_string(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+double io_throughput_gib_per_s(std::uint64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / seconds / 1073741824.0 : 0.0;
+}
+
 namespace {
 
 // Limits past which no machine has a use for the value; they keep every product inside 64 bits.
@@ -45,6 +67,7 @@ constexpr unsigned kMaxThreads = 1024;
 constexpr unsigned kMaxQueueDepth = 4096;
 constexpr std::uint64_t kMaxIoBytes = std::uint64_t{1} << 30;  // io_uring's length is 32 bits
 constexpr std::uint64_t kMaxSeconds = 7 * 24 * 3600;
+constexpr int kMaxDevice = 1023;
 
 // Each thread moves whole IOs: the size per thread rounded down to a multiple of the IO size.
 std::uint64_t whole_bytes_per_thread(const IoPlan& plan) { return plan.file_bytes / plan.io_bytes * plan.io_bytes; }
@@ -80,16 +103,22 @@ std::filesystem::path alignment_probe(const IoPlan& plan) {
 // Files differ from one another: file i holds the pattern of seed + i.
 std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
 
+// Bounce buffers per thread for CPU_GPU: twice the queue depth, so while one set's device copies
+// run the other set's IOs are in flight (at depth 1, gdsio's default, one IO overlaps one copy).
+constexpr unsigned kBounceSetsPerDepth = 2;
+
 // One thread's state. Members are destroyed in reverse order: the engine (which waits for or
 // cancels whatever is in flight) goes before the buffers it points into.
 struct Worker {
   std::unique_ptr<HostBuffer> pool;
+  std::unique_ptr<DeviceStage> stage;  // CPU_GPU: the bounce buffers (the pool) and the device side
   std::vector<std::span<std::byte>> slots;
   std::vector<IoUnit> units;
   std::unique_ptr<IoEngine> engine;
   IoFile file;                // for messages
   std::uint32_t file_index = 0;
   std::uint64_t base = 0;     // where the thread's region starts in its file
+  unsigned depth = 1;         // IOs in flight at most (CPU_GPU has more units than that)
   LatencyHistogram latency;   // ns per IO, from submit to reap
   std::uint64_t bytes = 0, ops = 0, start_ns = 0, end_ns = 0;
   std::exception_ptr error;
@@ -100,19 +129,33 @@ struct Shared {
   std::atomic<bool>& stop;
 };
 
-void verify_unit(const IoUnit& u, const IoFile& file, std::uint64_t seed) {
-  const std::span<const std::byte> data(u.buffer, u.length);
-  if (auto bad = find_pattern_mismatch(data, seed, u.offset)) {
+// `data` is what an IO at `offset` of `file` read; `where` says where it was checked.
+void verify_data(std::span<const std::byte> data, std::uint64_t offset, const IoFile& file, std::uint64_t seed,
+                 std::string_view where) {
+  if (auto bad = find_pattern_mismatch(data, seed, offset)) {
     throw std::runtime_error(fmt::format(
-        "verify failed: {} byte at offset {} is 0x{:02x}, expected 0x{:02x} (in the {}-byte IO at offset {})", file.path,
-        *bad, static_cast<unsigned>(u.buffer[*bad - u.offset]), pattern_byte(seed, *bad), u.length, u.offset));
+        "verify failed: {} byte at offset {} is 0x{:02x}, expected 0x{:02x} (in the {}-byte IO at offset {}{})", file.path,
+        *bad, static_cast<unsigned>(data[*bad - offset]), pattern_byte(seed, *bad), data.size(), offset, where));
   }
+}
+
+void verify_unit(const IoUnit& u, const IoFile& file, std::uint64_t seed) {
+  verify_data({u.buffer, u.length}, u.offset, file, seed, "");
+}
+
+// CPU_GPU: waits for the device work of the unit's slot; a checked read is verified as it arrived
+// in device memory (the unit still holds that read's offset and length).
+void settle_unit(Worker& w, const IoUnit& u, std::uint64_t seed) {
+  const auto landed = w.stage->settle(u.slot);
+  if (!landed.empty()) verify_data(landed, u.offset, w.file, seed, ", as it arrived in device memory");
 }
 
 void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shared) {
   const bool write = is_write(plan.pattern);
   const std::uint64_t seed = file_seed(plan, w.file_index);
-  std::vector<IoUnit*> idle, staged, reaped(w.units.size());
+  // Idle units in the order they were reaped: CPU_GPU reuses the unit whose device copy is oldest.
+  std::deque<IoUnit*> idle;
+  std::vector<IoUnit*> staged, reaped(w.units.size());
   for (auto& u : w.units) idle.push_back(&u);
   staged.reserve(w.units.size());
 
@@ -129,18 +172,20 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
   std::size_t in_flight = 0;
   try {
     for (;;) {
-      while (!idle.empty() && more()) {
+      while (!idle.empty() && in_flight + staged.size() < w.depth && more()) {
         if (k == blocks) {
           ++pass;
           k = 0;
           order = BlockOrder(blocks, is_random(plan.pattern), seed + pass * 0x9e3779b97f4a7c15ull);
         }
-        IoUnit& u = *idle.back();
-        idle.pop_back();
+        IoUnit& u = *idle.front();
+        idle.pop_front();
+        if (w.stage) settle_unit(w, u, seed);  // its bounce buffer is free once its copy is done
         u.offset = w.base + order.at(k++) * plan.io_bytes;
         u.done = 0;
         // Every write carries the pattern of its file and offset, so any later read can verify it.
         if (write) fill_pattern({u.buffer, u.length}, seed, u.offset);
+        if (write && w.stage) w.stage->from_device(u.slot, u.length);
         w.engine->queue(u);
         staged.push_back(&u);
       }
@@ -151,7 +196,13 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         in_flight += staged.size();
         staged.clear();
       }
-      if (in_flight == 0) break;
+      if (in_flight == 0) {
+        // The run ends when the last device copy is done (and checked).
+        if (w.stage) {
+          for (const IoUnit& u : w.units) settle_unit(w, u, seed);
+        }
+        break;
+      }
       const std::size_t n = w.engine->reap(1, reaped);
       const std::uint64_t t = now_ns();
       for (std::size_t i = 0; i < n; ++i) {
@@ -160,7 +211,11 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         w.latency.record(t - u.start_ns);
         w.bytes += u.length;
         ++w.ops;
-        if (plan.verify && !write) verify_unit(u, w.file, seed);
+        if (w.stage && !write) {
+          w.stage->land(u.slot, u.length);  // on to device memory while the next IOs run
+        } else if (plan.verify && !write) {
+          verify_unit(u, w.file, seed);
+        }
         idle.push_back(&u);
       }
     }
@@ -189,6 +244,20 @@ std::string error_text(const std::exception_ptr& e) {
   }
 }
 
+// Where the data lived, for the result: the backend and device of CPU_GPU, the buffers of each kind.
+void add_transfer_json(nlohmann::json& config, const IoPlan& plan, const Backend* backend, const Device* device) {
+  config["transfer"] = to_string(plan.transfer);
+  if (plan.transfer == IoTransfer::cpu) return;
+  config["backend"] = backend->name();
+  config["device"] = plan.device;
+  config["device_name"] = device->info().name;
+  config["bounce_buffers"] = kBounceSetsPerDepth;
+  config["buffers"] =
+      "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
+      "writes from them), each with a region of device memory behind it; reads are copied on with a device stream "
+      "while the next IOs run";
+}
+
 nlohmann::json plan_json(const IoPlan& plan, const IoEngineInfo& engine, unsigned depth, std::uint64_t alignment,
                          const std::string& features, const FileSet& files) {
   std::vector<std::string> paths;
@@ -213,9 +282,38 @@ nlohmann::json plan_json(const IoPlan& plan, const IoEngineInfo& engine, unsigne
           {"buffers", "pageable, each page-aligned, one pool of queue_depth buffers per thread"}};
 }
 
+// Whether the machine can move data where the plan asks: Unavailable (exit 3) if not.
+void check_transfer(const IoPlan& plan, const IoFlagNames& flags, const Backend* backend) {
+  if (plan.transfer == IoTransfer::cpu) return;
+  if (backend == nullptr) {
+    throw std::logic_error(fmt::format("io job: {} {} needs a device backend", flags.transfer, to_string(plan.transfer)));
+  }
+  if (const Support s = backend->availability(); !s.ok) {
+    throw Unavailable(fmt::format("{} {}: the {} backend cannot run here: {}", flags.transfer,
+                                  to_string(plan.transfer), backend->name(), s.reason));
+  }
+  const Capabilities& caps = backend->capabilities();
+  if (!caps.virtual_devices && plan.device >= backend->device_count()) {
+    throw UsageError(fmt::format("{} {}: the {} backend has {} device(s), numbered from 0", flags.device, plan.device,
+                                 backend->name(), backend->device_count()));
+  }
+  if (plan.transfer == IoTransfer::gpu_direct) {
+    // A capability decides, not a backend's name: a CUDA backend with cuFile will say so.
+    if (!caps.storage_direct) {
+      throw Unavailable(fmt::format("GPUD needs a GPU backend with GPU-direct storage (cuFile); the {} backend "
+                                    "has none (use CPU_GPU: file <-> pinned bounce buffer <-> device memory)",
+                                    backend->name()));
+    }
+    // The data path of GPUD (cuFileRead/cuFileWrite into device memory) comes with such a backend.
+    throw Unavailable(fmt::format("GPUD needs the io job's cuFile data path, which this build does not have yet "
+                                  "(the {} backend reports GPU-direct storage)",
+                                  backend->name()));
+  }
+}
+
 }  // namespace
 
-void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags) {
+void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backend* backend) {
   if (find_io_engine(plan.engine) == nullptr) {
     throw UsageError(fmt::format("{} {}: expected {}", flags.engine, plan.engine, io_engine_names()));
   }
@@ -238,10 +336,19 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags) {
     throw UsageError(fmt::format("{} {} x {} {}: more than {} in all", flags.size, format_size(plan.file_bytes),
                                  flags.threads, plan.threads, format_size(kMaxSize)));
   }
+  if (plan.device < 0 || plan.device > kMaxDevice) {
+    throw UsageError(fmt::format("{} {}: expected a device index from 0 to {}", flags.device, plan.device, kMaxDevice));
+  }
   if (plan.seconds > kMaxSeconds) {
     throw UsageError(fmt::format("{} {}: expected at most {} seconds", flags.seconds, plan.seconds, kMaxSeconds));
   }
-  const double buffers = static_cast<double>(plan.threads) * plan.queue_depth * static_cast<double>(plan.io_bytes);
+  // CPU_GPU: bounce buffers, the host buffers that check reads, and device memory where it is host RAM.
+  double per_io = 1;
+  if (plan.transfer == IoTransfer::cpu_gpu && backend != nullptr) {
+    per_io = kBounceSetsPerDepth * ((plan.verify ? 2.0 : 1.0) + (backend->capabilities().device_memory_in_host_ram ? 1 : 0));
+  }
+  const double buffers =
+      per_io * static_cast<double>(plan.threads) * plan.queue_depth * static_cast<double>(plan.io_bytes);
   if (buffers > 0.9 * static_cast<double>(available_memory_bytes())) {
     throw UsageError(fmt::format("{} {} x {} {} x {} {}: the buffers need {}, more than the memory available; lower one",
                                  flags.threads, plan.threads, flags.queue_depth, plan.queue_depth, flags.io_size,
@@ -263,6 +370,7 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags) {
           flags.io_size, plan.io_bytes, align, probe.string()));
     }
   }
+  check_transfer(plan, flags, backend);
   check_files_to_read(spec);
 }
 
@@ -279,8 +387,8 @@ std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns) {
           {"latency_max", us(static_cast<double>(ns.max())), "us", "largest IO latency (exact)"}};
 }
 
-CaseResult run_io(const IoPlan& plan) {
-  validate_io_plan(plan);
+CaseResult run_io(const IoPlan& plan, Backend* backend) {
+  validate_io_plan(plan, {}, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
   const unsigned depth = effective_queue_depth(plan, engine);
   const std::uint64_t per_thread = whole_bytes_per_thread(plan);
@@ -289,6 +397,10 @@ CaseResult run_io(const IoPlan& plan) {
 
   // Everything is set up before the clock starts: files, buffers, engines (an engine the kernel
   // lacks throws Unavailable here, on this thread).
+  // CPU_GPU: one device for all threads (declared before the workers, whose streams and memory
+  // it must outlive), a stream and bounce buffers per thread.
+  std::unique_ptr<Device> device;
+  if (plan.transfer == IoTransfer::cpu_gpu) device = backend->open_device(plan.device);
   FileSet files(file_spec(plan, {}));
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned t = 0; t < plan.threads; ++t) {
@@ -296,13 +408,21 @@ CaseResult run_io(const IoPlan& plan) {
     w->file_index = files.file_of(t);
     w->base = files.region_start(t);
     w->file = files.files()[w->file_index];
+    w->depth = depth;
     // Each slot starts on a page, whatever the IO size: O_DIRECT's memory alignment is at most that.
     const std::size_t stride = (plan.io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
-    w->pool = make_host_buffer(HostMemoryKind::pageable, depth * stride);
-    for (unsigned s = 0; s < depth; ++s) {
-      w->slots.emplace_back(w->pool->data() + s * stride, plan.io_bytes);
+    if (device) {
+      const bool check = plan.verify && !is_write(plan.pattern);
+      w->stage = std::make_unique<DeviceStage>(*device, backend->capabilities().engines.front(),
+                                               kBounceSetsPerDepth * depth, plan.io_bytes, check);
+      w->slots.assign(w->stage->bounce().begin(), w->stage->bounce().end());
+    } else {
+      w->pool = make_host_buffer(HostMemoryKind::pageable, depth * stride);
+      for (unsigned s = 0; s < depth; ++s) w->slots.emplace_back(w->pool->data() + s * stride, plan.io_bytes);
+    }
+    for (std::uint32_t s = 0; s < w->slots.size(); ++s) {
       IoUnit u;
-      u.buffer = w->slots.back().data();
+      u.buffer = w->slots[s].data();
       u.length = plan.io_bytes;
       u.op = is_write(plan.pattern) ? IoOp::write : IoOp::read;
       u.slot = s;
@@ -355,11 +475,12 @@ CaseResult run_io(const IoPlan& plan) {
   CaseResult result;
   result.job = "io";
   result.config = plan_json(plan, engine, depth, alignment, workers.front()->engine->features(), files);
+  add_transfer_json(result.config, plan, backend, device.get());
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
   const double per_s = wall > 0 ? 1.0 / wall : 0.0;
   result.metrics = {
-      {"throughput", static_cast<double>(bytes) * per_s / 1073741824.0, "GiB/s",
+      {"throughput", io_throughput_gib_per_s(bytes, wall), "GiB/s",
        "bytes moved / wall time, GiB = 2^30 bytes (gdsio's Throughput)"},
       {"iops", static_cast<double>(ops) * per_s, "IO/s", "ops / wall time"},
       {"ops", static_cast<double>(ops), "IOs", "IOs completed by all threads"},
@@ -382,13 +503,18 @@ CaseResult run_io(const IoPlan& plan) {
                    {"qd", std::to_string(depth)},
                    {"io_size", format_size(plan.io_bytes)},
                    {"size", format_size(per_thread)},
-                   {"mode", plan.buffered ? "buffered" : "direct"}};
+                   {"mode", plan.buffered ? "buffered" : "direct"},
+                   {"xfer", std::string(to_string(plan.transfer))}};
   result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine.name, format_size(plan.io_bytes), depth,
                             plan.buffered ? "buffered" : "direct");
+  if (device) result.name += "_" + std::string(to_string(plan.transfer));
   result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
                              to_string(plan.pattern), format_size(plan.io_bytes), engine.name, depth, plan.threads,
                              format_size(per_thread), where, plan.buffered ? " (buffered)" : " (O_DIRECT)",
                              plan.seconds ? fmt::format(", for {} s", plan.seconds) : "");
+  if (device) {
+    result.title += fmt::format(", into and out of {} through pinned bounce buffers", device->info().name);
+  }
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/device.hpp"
 #include "core/histogram.hpp"
 #include "core/result.hpp"
 #include "jobs/io/io_plan.hpp"
@@ -13,16 +14,21 @@ namespace xb {
 // The flags validate_io_plan names, so a dialect (gdsio) can word messages with its own.
 struct IoFlagNames {
   std::string directory = "-D", file = "-f", threads = "-w", size = "-s", io_size = "-i", engine = "--engine",
-              queue_depth = "--qd", seconds = "-T";
+              queue_depth = "--qd", seconds = "-T", transfer = "--xfer", device = "--device";
 };
 
 // Checks every parameter before anything is created or allocated: UsageError naming the flag and
-// the rule; for a read run, runtime_error naming a missing or short file and both sizes.
-void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags = {});
+// the rule; Unavailable when the transfer type cannot run with `backend` (GPUD without GPU-direct
+// storage); for a read run, runtime_error naming a missing or short file and both sizes.
+// `backend` is the device backend of cpu_gpu and gpu_direct (unused, and may be null, for cpu).
+void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags = {}, const Backend* backend = nullptr);
 
 // Runs the plan. Throws on the first failing IO (after stopping the other threads), with the error
 // and how much was done before it; a verify mismatch names the file and the byte's offset.
-CaseResult run_io(const IoPlan& plan);
+CaseResult run_io(const IoPlan& plan, Backend* backend = nullptr);
+
+// gdsio's Throughput and the job's `throughput` metric: bytes / seconds in GiB/s (2^30 B/s).
+double io_throughput_gib_per_s(std::uint64_t bytes, double seconds);
 
 // The latency figures (us) of a histogram of ns: min, avg, p50, p90, p99, p99.9, max.
 std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns);
