@@ -8,12 +8,13 @@ namespace xb {
 extern const Command kCopyCommand;
 extern const Command kDevSandboxCommand;
 extern const Command kDevicesCommand;
+extern const Command kGdsioCommand;
 extern const Command kIoCommand;
 extern const Command kKvCommand;
 
 namespace {
-const std::array<const Command*, 5> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kIoCommand,
-                                              &kKvCommand};
+const std::array<const Command*, 6> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kGdsioCommand,
+                                              &kIoCommand,   &kKvCommand};
 }  // namespace
 
 std::span<const Command> commands() {

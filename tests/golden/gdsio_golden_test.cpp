@@ -1,0 +1,133 @@
+// The gdsio dialect (src/dialects/gdsio.hpp) against the seed document's own output
+// (shared/seeds/002): given the raw figures of each of the seed's runs (KiB moved, ops, total time,
+// average latency), the renderer must print the seed's line byte for byte, the Throughput computed
+// by the job's own function (io_throughput_gib_per_s), not copied from the seed. The parser must
+// map the seed's command lines onto the io plan.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "dialects/gdsio.hpp"
+#include "jobs/io/io_job.hpp"
+
+namespace xb {
+namespace {
+
+struct SeedRun {
+  IoPattern pattern;
+  IoTransfer transfer;
+  std::uint64_t moved_kib;
+  std::uint64_t ops;
+  double seconds;
+  double avg_latency_us;
+  const char* line;  // verbatim from the seed
+};
+
+// Every run of the seed: 4 threads, -s 1g, -i 1m (so 4194304 KiB asked for).
+const SeedRun kSeedRuns[] = {
+    {IoPattern::write, IoTransfer::cpu, 4156416, 4059, 3.777586, 3721.307952,
+     "IoType: WRITE XferType: CPUONLY Threads: 4 DataSetSize: 4156416/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "1.049312 GiB/sec, Avg_Latency: 3721.307952 usecs ops: 4059 total_time 3.777586 secs"},
+    {IoPattern::read, IoTransfer::cpu, 4069376, 3974, 1.438394, 1443.841342,
+     "IoType: READ XferType: CPUONLY Threads: 4 DataSetSize: 4069376/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "2.698050 GiB/sec, Avg_Latency: 1443.841342 usecs ops: 3974 total_time 1.438394 secs"},
+    {IoPattern::read, IoTransfer::cpu, 4187136, 4089, 1.237170, 1209.149901,
+     "IoType: READ XferType: CPUONLY Threads: 4 DataSetSize: 4187136/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "3.227660 GiB/sec, Avg_Latency: 1209.149901 usecs ops: 4089 total_time 1.237170 secs"},
+    {IoPattern::write, IoTransfer::cpu_gpu, 4191232, 4093, 3.788999, 3702.944992,
+     "IoType: WRITE XferType: CPU_GPU Threads: 4 DataSetSize: 4191232/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "1.054915 GiB/sec, Avg_Latency: 3702.944992 usecs ops: 4093 total_time 3.788999 secs"},
+    {IoPattern::read, IoTransfer::cpu_gpu, 4178944, 4081, 1.271236, 1244.475969,
+     "IoType: READ XferType: CPU_GPU Threads: 4 DataSetSize: 4178944/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "3.135021 GiB/sec, Avg_Latency: 1244.475969 usecs ops: 4081 total_time 1.271236 secs"},
+    // The seed breaks this line before its last figure (a wrapped terminal); gdsio prints one line.
+    {IoPattern::read, IoTransfer::cpu_gpu, 4188160, 4090, 1.251659, 1223.118288,
+     "IoType: READ XferType: CPU_GPU Threads: 4 DataSetSize: 4188160/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "3.191077 GiB/sec, Avg_Latency: 1223.118288 usecs ops: 4090 total_time 1.251659 secs"},
+    {IoPattern::write, IoTransfer::gpu_direct, 4184064, 4086, 3.806913, 3726.404280,
+     "IoType: WRITE XferType: GPUD Threads: 4 DataSetSize: 4184064/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "1.048155 GiB/sec, Avg_Latency: 3726.404280 usecs ops: 4086 total_time 3.806913 secs"},
+    {IoPattern::read, IoTransfer::gpu_direct, 4179968, 4082, 1.251597, 1224.346146,
+     "IoType: READ XferType: GPUD Threads: 4 DataSetSize: 4179968/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "3.184993 GiB/sec, Avg_Latency: 1224.346146 usecs ops: 4082 total_time 1.251597 secs"},
+    {IoPattern::read, IoTransfer::gpu_direct, 4190208, 4092, 1.237550, 1208.627088,
+     "IoType: READ XferType: GPUD Threads: 4 DataSetSize: 4190208/4194304(KiB) IOSize: 1024(KiB) Throughput: "
+     "3.229036 GiB/sec, Avg_Latency: 1208.627088 usecs ops: 4092 total_time 1.237550 secs"},
+};
+
+// An io job result holding the seed run's raw figures, built as run_io builds its own.
+CaseResult result_of(const SeedRun& run) {
+  CaseResult r;
+  r.job = "io";
+  r.config = {{"rw", to_string(run.pattern)},
+              {"transfer", to_string(run.transfer)},
+              {"threads", 4},
+              {"size_per_thread_requested", std::uint64_t{1} << 30},
+              {"io_size", std::uint64_t{1} << 20}};
+  const std::uint64_t bytes = run.moved_kib * 1024;
+  r.metrics = {{"throughput", io_throughput_gib_per_s(bytes, run.seconds), "GiB/s", ""},
+               {"ops", static_cast<double>(run.ops), "IOs", ""},
+               {"bytes", static_cast<double>(bytes), "B", ""},
+               {"wall_time", run.seconds, "s", ""},
+               {"latency_avg", run.avg_latency_us, "us", ""}};
+  return r;
+}
+
+TEST(GdsioGolden, RendersEverySeedLineFromItsRawFigures) {
+  for (const SeedRun& run : kSeedRuns) EXPECT_EQ(render_gdsio(result_of(run)), std::string(run.line) + "\n");
+}
+
+TEST(GdsioGolden, ThroughputIsGibPerSecondOfTheBytesMoved) {
+  // 4156416 KiB / 3.777586 s = 1.049312 GiB/s (seeds/README.md).
+  EXPECT_NEAR(io_throughput_gib_per_s(4156416ull * 1024, 3.777586), 1.049312, 5e-7);
+  EXPECT_EQ(io_throughput_gib_per_s(1, 0.0), 0.0);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char c : s) {
+    if (c == ' ') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) out.push_back(word);
+  return out;
+}
+
+TEST(GdsioGolden, ParsesTheSeedsCommandLines) {
+  // "gdsio -D /mnt/nvme1n1/gdstest -d 0 -w 4 -x 1 -I 1 -s 1g -i 1m -V"
+  GdsioRequest w = parse_gdsio(split("-D /mnt/nvme1n1/gdstest -d 0 -w 4 -x 1 -I 1 -s 1g -i 1m -V"));
+  EXPECT_EQ(w.plan.directory, "/mnt/nvme1n1/gdstest");
+  EXPECT_EQ(w.plan.device, 0);
+  EXPECT_EQ(w.plan.threads, 4u);
+  EXPECT_EQ(w.plan.transfer, IoTransfer::cpu);
+  EXPECT_EQ(w.plan.pattern, IoPattern::write);
+  EXPECT_EQ(w.plan.file_bytes, std::uint64_t{1} << 30);
+  EXPECT_EQ(w.plan.io_bytes, std::uint64_t{1} << 20);
+  EXPECT_EQ(w.plan.queue_depth, 1u);  // gdsio's threads keep one IO in flight
+  EXPECT_TRUE(w.verify_after_write);
+  EXPECT_FALSE(w.plan.verify);
+  const IoPlan back = gdsio_readback_plan(w.plan);
+  EXPECT_EQ(back.pattern, IoPattern::read);
+  EXPECT_TRUE(back.verify);
+  EXPECT_EQ(back.transfer, IoTransfer::cpu);
+
+  EXPECT_EQ(parse_gdsio(split("-D /d -w 4 -x 2 -I 0 -s 1g -i 1m")).plan.transfer, IoTransfer::cpu_gpu);
+  EXPECT_EQ(parse_gdsio(split("-D /d -w 4 -x 0 -I 0 -s 1g -i 1m")).plan.transfer, IoTransfer::gpu_direct);
+  const GdsioRequest rr = parse_gdsio(split("-f /d/f -w 2 -x 1 -I 2 -s 1m -i 4k -V"));
+  EXPECT_EQ(rr.plan.pattern, IoPattern::randread);
+  EXPECT_TRUE(rr.plan.verify);  // -V on a read run checks what it reads
+  EXPECT_FALSE(rr.verify_after_write);
+  EXPECT_EQ(gdsio_readback_plan(parse_gdsio(split("-D /d -x 1 -I 3 -s 1m -i 4k")).plan).pattern, IoPattern::randread);
+  EXPECT_THROW(parse_gdsio(split("-D /d -x 3 -I 0 -s 1m -i 4k")), UsageError);
+  EXPECT_THROW(parse_gdsio(split("-D /d -x 1 -I 4 -s 1m -i 4k")), UsageError);
+}
+
+}  // namespace
+}  // namespace xb
