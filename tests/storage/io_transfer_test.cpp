@@ -76,6 +76,7 @@ TEST_P(IoTransferRoundTrip, WritesThenReadsBackVerified) {
   if (transfer == IoTransfer::cpu_gpu) {
     EXPECT_EQ(rr.config.at("backend"), "cpu");
     EXPECT_EQ(rr.config.at("device"), 0);
+    EXPECT_EQ(rr.config.at("bounce_buffers_per_thread"), engine == "psync" ? 2 : 8);  // 2 x the effective depth
     EXPECT_NE(rr.name.find("cpu-gpu"), std::string::npos) << rr.name;
   } else {
     EXPECT_FALSE(rr.config.contains("backend"));

@@ -245,13 +245,14 @@ std::string error_text(const std::exception_ptr& e) {
 }
 
 // Where the data lived, for the result: the backend and device of CPU_GPU, the buffers of each kind.
-void add_transfer_json(nlohmann::json& config, const IoPlan& plan, const Backend* backend, const Device* device) {
+void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned depth, const Backend* backend,
+                       const Device* device) {
   config["transfer"] = to_string(plan.transfer);
   if (plan.transfer == IoTransfer::cpu) return;
   config["backend"] = backend->name();
   config["device"] = plan.device;
   config["device_name"] = device->info().name;
-  config["bounce_buffers"] = kBounceSetsPerDepth;
+  config["bounce_buffers_per_thread"] = kBounceSetsPerDepth * depth;
   config["buffers"] =
       "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
       "writes from them), each with a region of device memory behind it; reads are copied on with a device stream "
@@ -475,7 +476,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   CaseResult result;
   result.job = "io";
   result.config = plan_json(plan, engine, depth, alignment, workers.front()->engine->features(), files);
-  add_transfer_json(result.config, plan, backend, device.get());
+  add_transfer_json(result.config, plan, depth, backend, device.get());
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
   const double per_s = wall > 0 ? 1.0 / wall : 0.0;
