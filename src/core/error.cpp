@@ -12,4 +12,14 @@ SystemError::SystemError(std::string_view context, int error_number)
 
 void throw_errno(std::string_view context) { throw SystemError(context, errno); }
 
+std::string error_text(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
 }  // namespace xb

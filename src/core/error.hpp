@@ -1,5 +1,6 @@
 #pragma once
 // Error kinds shared by every layer. Library code throws; only main() turns an error into an exit code.
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,5 +34,8 @@ class SystemError : public std::runtime_error {
 
 // Throws SystemError for the current errno.
 [[noreturn]] void throw_errno(std::string_view context);
+
+// The message of a captured exception (a worker thread's), "unknown error" if it has none.
+std::string error_text(const std::exception_ptr& e);
 
 }  // namespace xb

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
+#include "core/unique_fd.hpp"
 #include "memory/kinds.hpp"
 
 namespace xb {
@@ -20,20 +21,8 @@ namespace {
 // The chunk moved per read()/write() call: large enough to stream, small enough to stay aligned.
 constexpr std::size_t kChunk = 8u << 20;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { if (fd_ >= 0) close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 void write_backing_file(const std::string& path, std::span<std::byte> staging, std::uint64_t seed) {
-  Fd fd(open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_NOFOLLOW, 0600));
+  UniqueFd fd(open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_NOFOLLOW, 0600));
   if (fd.get() < 0) throw_errno(fmt::format("open({}, O_DIRECT) for the O_DIRECT backing file", path));
   // Fill the staging (the buffer itself) with the pattern and write it out; the read that follows
   // must bring the same bytes back through O_DIRECT.
@@ -47,7 +36,7 @@ void write_backing_file(const std::string& path, std::span<std::byte> staging, s
 }
 
 void read_backing_file(const std::string& path, std::span<std::byte> target) {
-  Fd fd(open(path.c_str(), O_RDONLY | O_DIRECT | O_NOFOLLOW));
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECT | O_NOFOLLOW));
   if (fd.get() < 0) throw_errno(fmt::format("open({}, O_DIRECT)", path));
   for (std::size_t off = 0; off < target.size(); off += kChunk) {
     const std::size_t n = std::min(kChunk, target.size() - off);

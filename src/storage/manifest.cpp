@@ -13,24 +13,18 @@
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
 
+#include "core/unique_fd.hpp"
+
 namespace xb {
 namespace {
 
 constexpr std::string_view kMagic = "xferbench-io-manifest 1";
 
-// Closes the descriptor on every path out.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
 // A rename or an unlink is durable only once the directory holding it is fsync'd.
 void sync_directory(const std::filesystem::path& dir) {
-  Fd d{open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-  if (d.fd < 0) throw_errno(fmt::format("open({})", dir.string()));
-  if (fsync(d.fd) != 0) throw_errno(fmt::format("fsync({})", dir.string()));
+  UniqueFd d{open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (d.get() < 0) throw_errno(fmt::format("open({})", dir.string()));
+  if (fsync(d.get()) != 0) throw_errno(fmt::format("fsync({})", dir.string()));
 }
 
 std::filesystem::path directory_of(const std::filesystem::path& path) {
@@ -114,16 +108,16 @@ void write_manifest(const std::filesystem::path& path, const Manifest& m) {
   const ScopedCleanup on_signal(CleanupKind::file, tmp.string());
   const std::string text = manifest_text(m);
   try {
-    Fd f{open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)};
-    if (f.fd < 0) throw_errno(fmt::format("open({})", tmp.string()));
+    UniqueFd f{open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)};
+    if (f.get() < 0) throw_errno(fmt::format("open({})", tmp.string()));
     std::size_t done = 0;
     while (done < text.size()) {
-      const ssize_t n = write(f.fd, text.data() + done, text.size() - done);
+      const ssize_t n = write(f.get(), text.data() + done, text.size() - done);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) throw_errno(fmt::format("write({})", tmp.string()));
       done += static_cast<std::size_t>(n);
     }
-    if (fsync(f.fd) != 0) throw_errno(fmt::format("fsync({})", tmp.string()));
+    if (fsync(f.get()) != 0) throw_errno(fmt::format("fsync({})", tmp.string()));
   } catch (...) {
     unlink(tmp.c_str());
     throw;

@@ -12,6 +12,8 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "runtime/thread_team.hpp"
+#include "core/latency_metrics.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
@@ -231,15 +233,6 @@ rusage process_usage() {
   return r;
 }
 
-std::string error_text(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& ex) {
-    return ex.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
 
 // Where the data lived, for the result: the backend and device of CPU_GPU, the buffers of each kind.
 void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned depth, const Backend* backend,
@@ -372,19 +365,6 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   check_files_to_read(spec);
 }
 
-std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns) {
-  const auto us = [](double v) { return v / 1e3; };
-  const auto pct = [&](double q) { return us(static_cast<double>(ns.percentile(q))); };
-  const std::string from = "per IO, submit to completion, from the log-linear histogram (< 2% error)";
-  return {{"latency_min", us(static_cast<double>(ns.min())), "us", "smallest IO latency (exact)"},
-          {"latency_avg", us(ns.mean()), "us", "sum of IO latencies / ops (exact)"},
-          {"latency_p50", pct(0.50), "us", "p50 " + from},
-          {"latency_p90", pct(0.90), "us", "p90 " + from},
-          {"latency_p99", pct(0.99), "us", "p99 " + from},
-          {"latency_p99.9", pct(0.999), "us", "p99.9 " + from},
-          {"latency_max", us(static_cast<double>(ns.max())), "us", "largest IO latency (exact)"}};
-}
-
 CaseResult run_io(const IoPlan& plan, Backend* backend) {
   validate_io_plan(plan, {}, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
@@ -435,17 +415,8 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   std::latch start(plan.threads);
   std::atomic<bool> stop{false};
   const rusage before = process_usage();
-  std::vector<std::thread> threads;
-  try {
-    for (auto& w : workers) threads.emplace_back(run_worker, std::ref(*w), std::cref(plan), blocks, Shared{start, stop});
-  } catch (...) {
-    // Release the threads already waiting at the start, let them see `stop`, and join them.
-    stop = true;
-    start.count_down(static_cast<std::ptrdiff_t>(plan.threads - threads.size()));
-    for (auto& th : threads) th.join();
-    throw;
-  }
-  for (auto& th : threads) th.join();
+  run_thread_team(workers.size(), start, stop,
+                  [&](std::size_t i) { run_worker(*workers[i], plan, blocks, Shared{start, stop}); });
   const rusage after = process_usage();
 
   LatencyHistogram latency;
@@ -485,7 +456,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
       {"bytes", static_cast<double>(bytes), "B", "bytes moved by all threads"},
       {"wall_time", wall, "s", "first thread's start to last thread's end"},
   };
-  for (auto& m : io_latency_metrics(latency)) result.metrics.push_back(std::move(m));
+  for (auto& m : latency_metrics(latency, "IO", "submit to completion")) result.metrics.push_back(std::move(m));
   result.metrics.push_back({"cpu_user_time", user, "s", "process user CPU time during the run (getrusage)"});
   result.metrics.push_back({"cpu_sys_time", sys, "s", "process system CPU time during the run (getrusage)"});
   const double cpu_pct = per_s * 100.0;

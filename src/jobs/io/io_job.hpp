@@ -30,7 +30,5 @@ CaseResult run_io(const IoPlan& plan, Backend* backend = nullptr);
 // gdsio's Throughput and the job's `throughput` metric: bytes / seconds in GiB/s (2^30 B/s).
 double io_throughput_gib_per_s(std::uint64_t bytes, double seconds);
 
-// The latency figures (us) of a histogram of ns: min, avg, p50, p90, p99, p99.9, max.
-std::vector<Metric> io_latency_metrics(const LatencyHistogram& ns);
 
 }  // namespace xb

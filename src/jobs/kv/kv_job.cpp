@@ -15,6 +15,9 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "runtime/thread_team.hpp"
+#include "core/latency_metrics.hpp"
+#include "core/unique_fd.hpp"
 #include "core/histogram.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
@@ -147,18 +150,12 @@ void load_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
   const std::uint64_t t0 = now_ns();
   int flags = O_RDONLY | O_CLOEXEC;
   if (!plan.buffered) flags |= O_DIRECT;
-  const int fd = open(path.c_str(), flags);
-  if (fd < 0 && errno == ENOENT) {
+  const UniqueFd fd(open(path.c_str(), flags));
+  if (!fd.valid() && errno == ENOENT) {
     throw std::runtime_error(fmt::format("block {} is missing from the store: {} does not exist", id, path.string()));
   }
-  if (fd < 0) throw_errno(fmt::format("block {}: open({})", id, path.string()));
-  try {
-    read_all(fd, data, path, id);
-  } catch (...) {
-    close(fd);
-    throw;
-  }
-  close(fd);
+  if (!fd.valid()) throw_errno(fmt::format("block {}: open({})", id, path.string()));
+  read_all(fd.get(), data, path, id);
   if (w.stream) {
     w.stream->copy({w.slot->data(), data.data(), data.size()});
     w.stream->synchronize();
@@ -199,36 +196,11 @@ void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
 
 // syncfs of the store's file system: one call makes every block and every rename durable.
 void sync_store(const std::filesystem::path& store) {
-  const int fd = open(store.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw_errno(fmt::format("open({})", store.string()));
-  const int rc = syncfs(fd);
-  const int saved = errno;
-  close(fd);
-  if (rc != 0) throw SystemError(fmt::format("syncfs({})", store.string()), saved);
+  const UniqueFd fd(open(store.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) throw_errno(fmt::format("open({})", store.string()));
+  if (syncfs(fd.get()) != 0) throw_errno(fmt::format("syncfs({})", store.string()));
 }
 
-std::string error_text(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& ex) {
-    return ex.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
-
-std::vector<Metric> latency_metrics(const LatencyHistogram& ns, std::string_view what) {
-  const auto us = [](double v) { return v / 1e3; };
-  const auto pct = [&](double q) { return us(static_cast<double>(ns.percentile(q))); };
-  const std::string from = fmt::format("per block ({}), from the log-linear histogram (< 2% error)", what);
-  return {{"latency_min", us(static_cast<double>(ns.min())), "us", "smallest block latency (exact)"},
-          {"latency_avg", us(ns.mean()), "us", "sum of block latencies / blocks (exact)"},
-          {"latency_p50", pct(0.50), "us", "p50 " + from},
-          {"latency_p90", pct(0.90), "us", "p90 " + from},
-          {"latency_p99", pct(0.99), "us", "p99 " + from},
-          {"latency_p99.9", pct(0.999), "us", "p99.9 " + from},
-          {"latency_max", us(static_cast<double>(ns.max())), "us", "largest block latency (exact)"}};
-}
 
 std::string_view latency_span(const KvPlan& plan) {
   if (plan.op == KvOp::dump) {
@@ -384,16 +356,8 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   std::latch start(plan.threads);
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> next{0};
-  std::vector<std::thread> threads;
-  try {
-    for (auto& w : workers) threads.emplace_back(run_worker, std::ref(*w), std::cref(plan), Shared{start, stop, next});
-  } catch (...) {
-    stop = true;
-    start.count_down(static_cast<std::ptrdiff_t>(plan.threads - threads.size()));
-    for (auto& th : threads) th.join();
-    throw;
-  }
-  for (auto& th : threads) th.join();
+  run_thread_team(workers.size(), start, stop,
+                  [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next}); });
 
   LatencyHistogram latency;
   std::uint64_t bytes = 0, blocks = 0, first_start = UINT64_MAX, last_end = 0;
@@ -438,7 +402,7 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   if (plan.op == KvOp::dump) {
     result.metrics.push_back({"sync_time", static_cast<double>(sync_ns) / 1e9, "s", "the end-of-run syncfs (--sync end)"});
   }
-  for (auto& m : latency_metrics(latency, latency_span(plan))) result.metrics.push_back(std::move(m));
+  for (auto& m : latency_metrics(latency, "block", latency_span(plan))) result.metrics.push_back(std::move(m));
 
   const std::string mode = plan.buffered ? "buffered" : "direct";
   result.labels = {{"op", std::string(to_string(plan.op))},
