@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "kv_temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "run_binary.hpp"
 #include "storage/kv_store.hpp"
 
 namespace xb {
 namespace {
 
-using kvtest::TempDir;
+using test::TempDir;
 
 std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);

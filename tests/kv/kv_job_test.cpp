@@ -17,13 +17,17 @@
 #include "core/error.hpp"
 #include "core/pattern.hpp"
 #include "jobs/kv/kv_job.hpp"
-#include "kv_temp_dir.hpp"
+#include "support/job_helpers.hpp"
+#include "support/temp_dir.hpp"
 #include "storage/kv_store.hpp"
 
 namespace xb {
 namespace {
 
-using kvtest::TempDir;
+using test::TempDir;
+using test::metric;
+using test::flip_byte;
+using test::error_of;
 
 KvPlan small_plan(const std::filesystem::path& store, KvOp op) {
   KvPlan p;
@@ -33,32 +37,6 @@ KvPlan small_plan(const std::filesystem::path& store, KvOp op) {
   p.block_bytes = 64u << 10;
   p.threads = 3;
   return p;
-}
-
-double metric(const CaseResult& r, std::string_view name) {
-  const Metric* m = r.find_metric(name);
-  EXPECT_NE(m, nullptr) << name;
-  return m ? m->value : -1;
-}
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void flip_byte(const std::filesystem::path& file, std::uint64_t offset) {
-  const int fd = open(file.c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  unsigned char c = 0;
-  ASSERT_EQ(pread(fd, &c, 1, static_cast<off_t>(offset)), 1);
-  c ^= 0x5a;
-  ASSERT_EQ(pwrite(fd, &c, 1, static_cast<off_t>(offset)), 1);
-  close(fd);
 }
 
 // The store holds exactly blocks [0, n): STORE/xx/yy/xxyy… for each, nothing else (no temporaries).

@@ -9,13 +9,13 @@
 #include <string>
 
 #include "core/cleanup.hpp"
-#include "kv_temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "storage/kv_store.hpp"
 
 namespace xb {
 namespace {
 
-using kvtest::TempDir;
+using test::TempDir;
 
 TEST(KvStore, NameIsTheSplitmix64HashOfTheIdIn16HexDigits) {
   // splitmix64's first output from state 0 (its published reference value).

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "memory/host_buffer.hpp"
 #include "storage/io_engine.hpp"
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {

@@ -15,12 +15,16 @@
 #include "core/pattern.hpp"
 #include "jobs/io/io_job.hpp"
 #include "storage/file_set.hpp"
-#include "temp_dir.hpp"
+#include "support/job_helpers.hpp"
+#include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
 using test::TempDir;
+using test::metric;
+using test::flip_byte;
+using test::error_of;
 
 IoPlan small_plan(const std::filesystem::path& dir, IoPattern pattern, const std::string& engine) {
   IoPlan p;
@@ -32,33 +36,6 @@ IoPlan small_plan(const std::filesystem::path& dir, IoPattern pattern, const std
   p.engine = engine;
   p.queue_depth = 4;
   return p;
-}
-
-double metric(const CaseResult& r, std::string_view name) {
-  const Metric* m = r.find_metric(name);
-  EXPECT_NE(m, nullptr) << name;
-  return m ? m->value : -1;
-}
-
-// The message of what `f` throws (any std::exception); "" if it does not throw.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void flip_byte(const std::filesystem::path& file, std::uint64_t offset) {
-  const int fd = open(file.c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  unsigned char c = 0;
-  ASSERT_EQ(pread(fd, &c, 1, static_cast<off_t>(offset)), 1);
-  c ^= 0x5a;
-  ASSERT_EQ(pwrite(fd, &c, 1, static_cast<off_t>(offset)), 1);
-  close(fd);
 }
 
 // Engine x write pattern x read pattern.

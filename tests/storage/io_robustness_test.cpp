@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "test_mount.hpp"
 
 namespace xb {

@@ -14,12 +14,15 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "jobs/io/io_job.hpp"
-#include "temp_dir.hpp"
+#include "support/job_helpers.hpp"
+#include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
 using test::TempDir;
+using test::metric;
+using test::error_of;
 
 IoPlan transfer_plan(const std::filesystem::path& dir, IoPattern pattern, const std::string& engine,
                      IoTransfer transfer) {
@@ -33,22 +36,6 @@ IoPlan transfer_plan(const std::filesystem::path& dir, IoPattern pattern, const 
   p.queue_depth = 4;
   p.transfer = transfer;
   return p;
-}
-
-double metric(const CaseResult& r, std::string_view name) {
-  const Metric* m = r.find_metric(name);
-  EXPECT_NE(m, nullptr) << name;
-  return m ? m->value : -1;
-}
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Engine x write order x read order x transfer type.

@@ -9,22 +9,14 @@
 
 #include "jobs/io/io_job.hpp"
 #include "storage/manifest.hpp"
-#include "temp_dir.hpp"
+#include "support/job_helpers.hpp"
+#include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
 using test::TempDir;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 IoPlan plan(const std::filesystem::path& dir, IoPattern pattern, unsigned threads, std::uint64_t bytes) {
   IoPlan p;

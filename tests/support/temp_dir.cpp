@@ -1,4 +1,4 @@
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 #include <stdlib.h>
 
@@ -8,7 +8,7 @@
 namespace xb::test {
 
 TempDir::TempDir() {
-  std::string templ = "/var/tmp/xferbench-storage-test.XXXXXX";
+  std::string templ = "/var/tmp/xferbench-test.XXXXXX";
   if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp(" + templ + ") failed");
   path_ = templ;
 }
@@ -21,6 +21,15 @@ TempDir::~TempDir() {
 std::vector<std::string> TempDir::entries() const {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(path_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> TempDir::tree() const {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(path_)) {
+    names.push_back(std::filesystem::relative(e.path(), path_).string());
+  }
   std::sort(names.begin(), names.end());
   return names;
 }
