@@ -16,6 +16,8 @@
 #include "run_binary.hpp"
 #include "system_state.hpp"
 
+#include "support/temp_dir.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -33,24 +35,7 @@ std::vector<std::string> copy_args(std::vector<std::string> extra) {
 }
 
 // A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "xb-integration-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using xb::test::TempDir;
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

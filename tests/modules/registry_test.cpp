@@ -17,6 +17,8 @@
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
+#include "support/temp_dir.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -38,24 +40,7 @@ const xb::ModuleRecord* record_named(const xb::BackendRegistry& r, const std::st
 }
 
 // A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "xb-modules-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using xb::test::TempDir;
 
 TEST(ModuleDir, HoldsTheThreeTestModules) {
   for (const char* f : {"libxferbench-backend-testgood.so", "libxferbench-backend-testbadversion.so",

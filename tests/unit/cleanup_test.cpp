@@ -16,27 +16,14 @@
 #include "core/cleanup.hpp"
 #include "memory/host_buffer.hpp"
 
+#include "support/temp_dir.hpp"
+
 namespace xb {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/var/tmp/xferbench-cleanup-test-XXXXXX";
-    const char* p = mkdtemp(templ);
-    if (p != nullptr) path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using xb::test::TempDir;
 
 void create_file(const fs::path& path) {
   const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);

@@ -15,6 +15,8 @@
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
+#include "support/temp_dir.hpp"
+
 namespace xb {
 namespace {
 
@@ -301,22 +303,7 @@ TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
   expect_good_result(run_copy(p, *backend, launcher), p);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/var/tmp/xferbench-copy-test-XXXXXX";
-    const char* made = mkdtemp(templ);
-    if (made != nullptr) path_ = made;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using xb::test::TempDir;
 
 TEST_F(CopyJobTest, HostMemoryKindsAsSourceAndDestination) {
   TempDir dir;

@@ -14,35 +14,13 @@
 #include "core/pattern.hpp"
 #include "memory/host_buffer.hpp"
 
+#include "support/locked_memory.hpp"
+
 namespace xb {
 namespace {
 
-// AddressSanitizer intercepts mlock/munlock as no-ops, so locking shows in VmLck only without it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMlockLocks = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kMlockLocks = false;
-#else
-constexpr bool kMlockLocks = true;
-#endif
-#else
-constexpr bool kMlockLocks = true;
-#endif
-
-std::uint64_t locked_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmLck:") {
-      std::uint64_t kib = 0;
-      in >> kib;
-      return kib * 1024;
-    }
-    in.ignore(4096, '\n');
-  }
-  return 0;
-}
+using test::kMlockLocks;
+using test::locked_bytes;
 
 class CpuBackendTest : public testing::Test {
  protected:

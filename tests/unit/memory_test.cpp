@@ -17,6 +17,9 @@
 #include "core/pattern.hpp"
 #include "memory/host_buffer.hpp"
 
+#include "support/locked_memory.hpp"
+#include "support/temp_dir.hpp"
+
 namespace xb {
 namespace {
 
@@ -40,53 +43,11 @@ std::vector<fs::path> my_shm_files() {
   return out;
 }
 
-// Locked memory of this process (VmLck in /proc/self/status), in bytes.
-// AddressSanitizer intercepts mlock/munlock as no-ops, so locking shows in VmLck only without it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMlockLocks = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kMlockLocks = false;
-#else
-constexpr bool kMlockLocks = true;
-#endif
-#else
-constexpr bool kMlockLocks = true;
-#endif
-
-std::uint64_t locked_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmLck:") {
-      std::uint64_t kib = 0;
-      in >> kib;
-      return kib * 1024;
-    }
-    in.ignore(4096, '\n');
-  }
-  return 0;
-}
+using test::kMlockLocks;
+using test::locked_bytes;
 
 // A directory under /var/tmp made for one test and removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/var/tmp/xferbench-memory-test-XXXXXX";
-    const char* p = mkdtemp(templ);
-    if (p == nullptr) throw SystemError("mkdtemp", errno);
-    path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  bool empty() const { return fs::is_empty(path_); }
-
- private:
-  fs::path path_;
-};
+using xb::test::TempDir;
 
 std::uint64_t read_proc_number(const char* path) {
   std::ifstream in(path);
@@ -214,11 +175,11 @@ TEST(HostBuffer, OdirectContentIsThePatternOfTheSeed) {
     // Another seed's pattern is not what it holds.
     EXPECT_EQ(find_pattern_mismatch(b->bytes(), options.odirect_seed + 1, 0), 0u);
     // The backing file is gone as soon as the buffer is loaded.
-    EXPECT_TRUE(dir.empty());
+    EXPECT_TRUE(fs::is_empty(dir.path()));
     EXPECT_EQ(cleanup_entries_for_this_process(), registered_before);
     expect_writable(*b, 4);
   }
-  EXPECT_TRUE(dir.empty());
+  EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
 TEST(HostBuffer, OdirectInMissingDirectoryNamesThePath) {
@@ -234,7 +195,7 @@ TEST(HostBuffer, OdirectInMissingDirectoryNamesThePath) {
     EXPECT_EQ(e.error_number(), ENOENT);
   }
   EXPECT_FALSE(fs::exists(missing));
-  EXPECT_TRUE(parent.empty());
+  EXPECT_TRUE(fs::is_empty(parent.path()));
 }
 
 TEST(HostBuffer, HugepageWorksOrIsUnavailableAsTheMachineSays) {
