@@ -5,6 +5,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libnuma-dev libhwloc-dev libgtest-dev
   liburing-dev libaio-dev
+  libucx-dev ucx-utils iperf3
 )
 missing=()
 for p in "${packages[@]}"; do

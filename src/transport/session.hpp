@@ -1,0 +1,119 @@
+#pragma once
+// The control channel that lines two endpoints up (HIXL's tcp_port): a TCP connection on which the
+// client presents the shared token, learns where the transport listens, asks the server to expose
+// regions (and to fill or verify them), and says when it is done. Only after the token matched does
+// the server send any address or remote key. Messages are framed (magic, type, length) and bounded;
+// a malformed, truncated or oversized message closes that connection with a clear error.
+//
+// The server serves one authenticated client per serve_one(). A connection that fails the
+// handshake (garbage, wrong token, wrong version) is closed, reported on `log`, and the server
+// goes on waiting for a good one until its wait runs out: it neither crashes nor hangs.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "transport/address.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+
+// Where the server places a region a client asks for.
+enum class RegionPlace : std::uint8_t {
+  host = 0,    // host memory (pinned where the backend can)
+  device = 1,  // device memory of the server's device
+  null = 2,    // registered memory the CPU never touches (sharp_coll_test's "null")
+};
+const char* to_string(RegionPlace place);
+
+struct SessionOptions {
+  std::string token;  // both sides must present the same; compared in constant time
+  // How long the side started first waits for its peer, and the longest a session may sit idle
+  // (HIXL's kWaitTransTime is 20 s).
+  std::chrono::milliseconds wait{20000};
+};
+
+// Memory the server exposes for one region, made by the job (which knows the backend and device).
+class ExposedMemory {
+ public:
+  virtual ~ExposedMemory() = default;
+  virtual void* data() const = 0;  // registered with the transport for the session's life
+  virtual std::size_t size() const = 0;
+  // Writes the verification pattern (core/pattern.hpp, offsets absolute within the region).
+  virtual void fill(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) = 0;
+  // The first offset whose byte differs from the pattern, or nullopt when all match.
+  virtual std::optional<std::uint64_t> verify(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) = 0;
+  virtual std::string description() const = 0;  // "cpu::device::1", "host pinned"
+};
+using ExposedMemoryFactory = std::function<std::unique_ptr<ExposedMemory>(std::uint64_t bytes, RegionPlace place)>;
+
+// What serve_one() reports once its client is done.
+struct SessionReport {
+  std::string client;           // the client's control address
+  std::uint64_t regions = 0;    // regions exposed
+  std::uint64_t exposed_bytes = 0;
+};
+
+class SessionServer {
+ public:
+  // Binds the control address (port 0: the kernel picks) and the transport's listener on `data`
+  // (port 0: ephemeral, announced to the client after the handshake). Throws SystemError naming
+  // the address when it cannot bind.
+  SessionServer(Transport& transport, const SocketAddress& control, const SocketAddress& data,
+                SessionOptions options, ExposedMemoryFactory factory, std::ostream& log);
+  ~SessionServer();
+  SessionServer(const SessionServer&) = delete;
+  SessionServer& operator=(const SessionServer&) = delete;
+
+  SocketAddress control_address() const;
+  SocketAddress data_address() const;
+  // Waits (up to options.wait) for a client that passes the handshake, serves it until it says
+  // done. Throws TransportError with a clear message when no client came in time, or when the
+  // authenticated client vanished or broke the protocol mid-session.
+  SessionReport serve_one();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// A region the server exposed to this client, attached to the client's endpoint.
+struct PeerRegion {
+  std::uint32_t id = 0;
+  std::unique_ptr<RemoteRegion> remote;
+  std::string description;  // the server's ExposedMemory::description()
+};
+
+class ClientSession {
+ public:
+  // Connects the control channel, retrying until options.wait runs out (the server may start
+  // later), presents the token, then connects the transport to the data address the server
+  // announced. Throws TransportError ("no server at … after 20 s", "token refused by …").
+  ClientSession(Transport& transport, const SocketAddress& control, SessionOptions options);
+  ~ClientSession();
+  ClientSession(const ClientSession&) = delete;
+  ClientSession& operator=(const ClientSession&) = delete;
+
+  Endpoint& endpoint();
+  // The server's transport info and device, for the result document.
+  const std::string& server_description() const;
+  PeerRegion expose(std::uint64_t bytes, RegionPlace place);
+  void fill(const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed);
+  std::optional<std::uint64_t> verify(const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes,
+                                      std::uint64_t seed);
+  // Tells the server the session is over; it releases the regions and serve_one() returns.
+  void finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The token both sides use when none is given: --token, else $XFERBENCH_TOKEN, else this built-in
+// default (which keeps stray clients out, not attackers: set a token on shared networks).
+std::string default_session_token();
+
+}  // namespace xb

@@ -1,0 +1,118 @@
+#pragma once
+// The transport interface: how bytes move between two endpoints' registered memory, one-sided
+// (the semantics of a transfer engine: HIXL, NIXL, UCX's ucp_put/ucp_get). Jobs (xfer, link, p2p)
+// only ever see this header and session.hpp; each implementation is one folder (ucx/, tcp/) plus
+// one row in transport_registry.cpp.
+//
+// Threading: a Transport and everything made from it belongs to one thread (UCX workers are
+// created single-threaded). A process that serves and drives at once (link --loopback) makes two.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "transport/address.hpp"
+
+namespace xb {
+
+// What a peer needs to reach one of our registered regions: its address in our address space, its
+// size and the transport's packed remote key (UCX rkey; the TCP transport's region id). Travels
+// over the control channel (session.hpp) only after the peer presented the token.
+struct RegionDescriptor {
+  std::uint64_t address = 0;
+  std::uint64_t bytes = 0;
+  std::vector<std::uint8_t> key;
+};
+
+// Memory registered with a transport (ucp_mem_map; the TCP transport's region table). Peers may
+// put into and get from it until it is destroyed. Does not own the memory, which must outlive it.
+class LocalRegion {
+ public:
+  virtual ~LocalRegion() = default;
+  virtual void* data() const = 0;
+  virtual std::size_t size() const = 0;
+  virtual RegionDescriptor describe() const = 0;
+};
+
+// A peer's region, attached to one endpoint (ucp_ep_rkey_unpack).
+class RemoteRegion {
+ public:
+  virtual ~RemoteRegion() = default;
+  virtual std::uint64_t address() const = 0;
+  virtual std::size_t size() const = 0;
+};
+
+// A connection to one peer. put/get are queued (non-blocking) and complete by flush(). Offsets and
+// lengths are checked against both regions before anything is queued (std::out_of_range naming
+// the region, offset and length): a bad offset never reaches the wire.
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+  virtual std::unique_ptr<RemoteRegion> attach(const RegionDescriptor& remote) = 0;
+  // Writes src[src_offset, +bytes) into dst[dst_offset, +bytes) at the peer.
+  virtual void put(const LocalRegion& src, std::size_t src_offset, RemoteRegion& dst, std::size_t dst_offset,
+                   std::size_t bytes) = 0;
+  // Reads src[src_offset, +bytes) at the peer into dst[dst_offset, +bytes).
+  virtual void get(LocalRegion& dst, std::size_t dst_offset, RemoteRegion& src, std::size_t src_offset,
+                   std::size_t bytes) = 0;
+  // Returns once every put/get queued so far is complete (a put's data visible at the peer). Throws
+  // xb::TransportError naming the peer when the peer is gone or `timeout` passes first.
+  virtual void flush(std::chrono::milliseconds timeout) = 0;
+  // The address of the peer, for messages ("10.98.0.2:40123").
+  virtual std::string peer() const = 0;
+};
+
+// Accepts endpoints on a listening address (ucp_listener over a sockaddr; a TCP socket).
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  // The bound address (port 0 asked for → the port the kernel chose).
+  virtual SocketAddress address() const = 0;
+  // Waits for one connection, making progress meanwhile; throws TransportError on timeout.
+  virtual std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout) = 0;
+};
+
+// What a Transport reports about itself for the result document.
+struct TransportInfo {
+  std::string name;        // "ucx", "tcp"
+  std::string version;     // "1.13.1" for UCX; the program's version for tcp
+  // The lanes actually used once an endpoint exists, e.g. "posix/memory, cma/memory, tcp/lo"
+  // (UCX: from ucp_ep_print_info / ucp_ep_query), or "tcp" for the plain transport.
+  std::string lanes;
+  std::string settings;    // environment that shaped the choice: "UCX_TLS=tcp UCX_NET_DEVICES=lo"
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::unique_ptr<LocalRegion> register_memory(void* data, std::size_t bytes) = 0;
+  virtual std::unique_ptr<Listener> listen(const SocketAddress& address) = 0;
+  virtual std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout) = 0;
+  // Makes progress on this side's part of every endpoint: the passive side of a peer's put/get
+  // (UCX's emulated RMA over tcp needs the target to progress; the TCP transport serves requests
+  // here). Returns whether anything happened.
+  virtual bool progress() = 0;
+  // Blocks up to `timeout` until progress() may have something to do (UCX: the worker's event fd;
+  // TCP: poll on its sockets), so a passive side does not spin a core away from the active one.
+  virtual void wait(std::chrono::milliseconds timeout) = 0;
+  // Filled in once at least one endpoint exists (lanes may be empty before).
+  virtual TransportInfo info() const = 0;
+};
+
+// A transport failed at run time (peer gone, timeout, refused): a run failure (exit 1), with the
+// peer and the call in the message.
+class TransportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The transports this build has: "ucx" (when built with UCX), "tcp". Throws UsageError naming
+// --transport for an unknown name, Unavailable when UCX cannot start here.
+std::vector<std::string> transport_names();
+std::unique_ptr<Transport> make_transport(std::string_view name);
+
+}  // namespace xb
