@@ -5,16 +5,23 @@
 
 namespace xb {
 
+extern const Command kCompareCommand;
 extern const Command kCopyCommand;
 extern const Command kDevSandboxCommand;
 extern const Command kDevicesCommand;
 extern const Command kGdsioCommand;
+extern const Command kHixlCommand;
 extern const Command kIoCommand;
 extern const Command kKvCommand;
+extern const Command kLinkCommand;
+extern const Command kReportCommand;
+extern const Command kSharpCollTestCommand;
+extern const Command kXferCommand;
 
 namespace {
-const std::array<const Command*, 6> kCommands{&kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kGdsioCommand,
-                                              &kIoCommand,   &kKvCommand};
+const std::array<const Command*, 12> kCommands{
+    &kCompareCommand, &kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kGdsioCommand,         &kHixlCommand,
+    &kIoCommand,      &kKvCommand,   &kLinkCommand,       &kReportCommand,  &kSharpCollTestCommand, &kXferCommand};
 }  // namespace
 
 std::span<const Command> commands() {
