@@ -1,2 +1,5 @@
-# link job, `xferbench link`, and the sharp_coll_test dialect.
-target_sources(xferbench_lib PRIVATE cli/link_command.cpp dialects/sharp_coll_test_command.cpp)
+# link job, `xferbench link`, and the sharp_coll_test dialect; the endpoint memory every transfer
+# job (xfer, link, p2p) moves data between.
+target_sources(xferbench_lib PRIVATE
+  jobs/endpoint/endpoint_memory.cpp jobs/endpoint/device_endpoint_memory.cpp
+  cli/link_command.cpp dialects/sharp_coll_test_command.cpp)

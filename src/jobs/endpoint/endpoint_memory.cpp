@@ -1,0 +1,136 @@
+// EndpointMemory's factory and its two host-side kinds: host memory (the CPU fills and checks it in
+// place) and null memory (registered, never touched). Device memory is device_endpoint_memory.cpp.
+#include "jobs/endpoint/endpoint_memory.hpp"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <cstring>
+#include <span>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "core/pattern.hpp"
+#include "core/size.hpp"
+#include "jobs/endpoint/device_endpoint_memory.hpp"
+#include "jobs/endpoint/endpoint_bounds.hpp"
+
+namespace xb {
+namespace {
+
+using endpoint_detail::check_range;
+
+class HostEndpointMemory final : public EndpointMemory {
+ public:
+  HostEndpointMemory(Device& device, std::uint64_t bytes) : bytes_(bytes) {
+    // Pinned, as a NIC or GPU reads locked pages without faults; where the device runtime refuses
+    // (an mlock limit, cudaHostAlloc out of memory) the run goes on with pageable memory and says so.
+    try {
+      memory_ = device.allocate_host(bytes, true);
+      description_ = "host pinned";
+    } catch (const SystemError& e) {
+      memory_ = device.allocate_host(bytes, false);
+      description_ = fmt::format("host pageable (pinning refused: {})", e.what());
+    } catch (const Unavailable& e) {
+      memory_ = device.allocate_host(bytes, false);
+      description_ = fmt::format("host pageable (pinning refused: {})", e.what());
+    }
+  }
+
+  void* data() const override { return memory_->data(); }
+  std::size_t size() const override { return bytes_; }
+  std::string description() const override { return description_; }
+  RegionPlace place() const override { return RegionPlace::host; }
+
+  void fill(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
+    check_range("fill", offset, bytes, bytes_, description_);
+    fill_pattern(std::span(byte_at(offset), bytes), seed, offset);
+  }
+  std::optional<std::uint64_t> verify(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
+    check_range("verify", offset, bytes, bytes_, description_);
+    return find_pattern_mismatch(std::span<const std::byte>(byte_at(offset), bytes), seed, offset);
+  }
+  void copy_in(std::uint64_t offset, const void* host, std::uint64_t bytes) override {
+    check_range("copy_in", offset, bytes, bytes_, description_);
+    if (bytes != 0) std::memcpy(byte_at(offset), host, bytes);
+  }
+  void copy_out(std::uint64_t offset, void* host, std::uint64_t bytes) override {
+    check_range("copy_out", offset, bytes, bytes_, description_);
+    if (bytes != 0) std::memcpy(host, byte_at(offset), bytes);
+  }
+
+ private:
+  std::byte* byte_at(std::uint64_t offset) const { return static_cast<std::byte*>(memory_->data()) + offset; }
+
+  std::unique_ptr<Allocation> memory_;
+  std::uint64_t bytes_;
+  std::string description_;
+};
+
+// sharp_coll_test's "null": data that no CPU produced or consumes, so the transfer is measured
+// without any memory traffic of the program's own. MAP_NORESERVE and never written: a put from it
+// reads the kernel's shared zero page; a put into it faults pages in as the transport writes.
+class NullEndpointMemory final : public EndpointMemory {
+ public:
+  explicit NullEndpointMemory(std::uint64_t bytes) : bytes_(bytes), mapped_((bytes + 4095) / 4096 * 4096) {
+    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw_errno(fmt::format("mmap of {} of null endpoint memory", format_bytes_human(mapped_)));
+    data_ = p;
+  }
+  ~NullEndpointMemory() override { munmap(data_, mapped_); }
+  NullEndpointMemory(const NullEndpointMemory&) = delete;
+  NullEndpointMemory& operator=(const NullEndpointMemory&) = delete;
+
+  void* data() const override { return data_; }
+  std::size_t size() const override { return bytes_; }
+  std::string description() const override { return "null"; }
+  RegionPlace place() const override { return RegionPlace::null; }
+
+  void fill(std::uint64_t, std::uint64_t, std::uint64_t) override { refuse("fill"); }
+  std::optional<std::uint64_t> verify(std::uint64_t, std::uint64_t, std::uint64_t) override { refuse("verify"); }
+  void copy_in(std::uint64_t, const void*, std::uint64_t) override { refuse("copy_in"); }
+  void copy_out(std::uint64_t, void*, std::uint64_t) override { refuse("copy_out"); }
+
+ private:
+  [[noreturn]] static void refuse(std::string_view call) {
+    throw std::invalid_argument(fmt::format(
+        "{}: null memory is never touched by the CPU, so it cannot be filled, verified or copied "
+        "(checking data needs host or device memory)",
+        call));
+  }
+
+  std::uint64_t bytes_;
+  std::size_t mapped_;
+  void* data_ = nullptr;
+};
+
+void check_size(std::uint64_t bytes) {
+  if (bytes == 0) throw std::invalid_argument("endpoint memory: a region needs at least one byte");
+}
+
+}  // namespace
+
+std::unique_ptr<EndpointMemory> EndpointMemory::make(Device& device, RegionPlace place, std::uint64_t bytes) {
+  check_size(bytes);
+  switch (place) {
+    case RegionPlace::host:
+      return std::make_unique<HostEndpointMemory>(device, bytes);
+    case RegionPlace::null:
+      return std::make_unique<NullEndpointMemory>(bytes);
+    case RegionPlace::device:
+      break;
+  }
+  throw std::invalid_argument(
+      "endpoint memory: device memory needs the backend (its copy engine): use EndpointMemory::make(backend, "
+      "device, place, bytes)");
+}
+
+std::unique_ptr<EndpointMemory> EndpointMemory::make(Backend& backend, Device& device, RegionPlace place,
+                                                     std::uint64_t bytes) {
+  check_size(bytes);
+  if (place != RegionPlace::device) return make(device, place, bytes);
+  return make_device_endpoint_memory(device, bytes, backend.capabilities().engines.front(),
+                                     fmt::format("{}::device::{}", backend.name(), device.info().index));
+}
+
+}  // namespace xb
