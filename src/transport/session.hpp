@@ -70,6 +70,9 @@ class SessionServer {
 
   SocketAddress control_address() const;
   SocketAddress data_address() const;
+  // What the serving job says about itself (backend, device), sent to each client after the
+  // transport's own description (ClientSession::server_description()). Empty by default.
+  void set_description(std::string job_description);
   // Waits (up to options.wait) for a client that passes the handshake, serves it until it says
   // done. Throws TransportError with a clear message when no client came in time, or when the
   // authenticated client vanished or broke the protocol mid-session.

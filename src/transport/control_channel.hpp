@@ -1,0 +1,48 @@
+#pragma once
+// One control connection: framed messages (control_messages.hpp) over a TCP socket, every read
+// and write bounded by a deadline, so a silent or slow peer costs a timeout, never a hang.
+#include <stdexcept>
+#include <string>
+
+#include "core/unique_fd.hpp"
+#include "transport/control_messages.hpp"
+#include "transport/socket_ops.hpp"
+
+namespace xb {
+
+// The peer closed the connection at a message boundary.
+class ChannelClosed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The deadline passed before a whole message arrived or left.
+class ChannelTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ControlChannel {
+ public:
+  // `fd` is a connected, non-blocking socket; `peer` names the other end in messages.
+  ControlChannel(UniqueFd fd, std::string peer);
+
+  int fd() const { return fd_.get(); }
+  const std::string& peer() const { return peer_; }
+
+  void send(ControlType type, const std::vector<std::byte>& payload, Deadline deadline);
+  // Throws ChannelClosed, ChannelTimeout, ProtocolError (bad magic, version, type or length, or the
+  // connection ended inside a message) or SystemError.
+  ControlMessage receive(Deadline deadline);
+  // True when a message (or the end of the stream) is waiting: receive() would not block first.
+  bool readable() const;
+
+ private:
+  // Reads exactly `n` bytes; `started` says whether the message began before this read, which
+  // makes the end of the stream a truncation rather than a close.
+  void read_exact(std::byte* into, std::size_t n, Deadline deadline, bool started);
+
+  UniqueFd fd_;
+  std::string peer_;
+};
+
+}  // namespace xb

@@ -1,0 +1,515 @@
+// The control session (session.hpp): the server's handshake and request loop, the client's side
+// of each request. The wire format is control_messages.hpp, the framing control_channel.hpp.
+#include "transport/session.hpp"
+
+#include <fmt/format.h>
+#include <poll.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ostream>
+#include <vector>
+
+#include "core/error.hpp"
+#include "transport/control_channel.hpp"
+#include "transport/control_messages.hpp"
+#include "transport/socket_ops.hpp"
+
+namespace xb {
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+// The longest a new control connection may take to present its token (less when the whole wait
+// is short): a silent connection holds the server up this long at most.
+milliseconds handshake_timeout(milliseconds wait) { return std::clamp(wait / 4, milliseconds(100), milliseconds(5000)); }
+// How long the serving loop sleeps in the transport's wait before looking at the control socket
+// again: the latency of a control request while no data moves.
+constexpr milliseconds kServeSlice{2};
+// Regions one session may hold: a bound on what a client can make the server allocate in count.
+constexpr std::size_t kMaxRegions = 4096;
+
+// Why a request failed on the server, so the client can throw the same kind (Unavailable: exit 3).
+enum class FailureKind : std::uint8_t { other = 0, unavailable = 1 };
+// Why a handshake was refused.
+enum class RefusalKind : std::uint8_t { token = 1, transport = 2 };
+
+std::string seconds_text(milliseconds ms) { return fmt::format("{:g} s", static_cast<double>(ms.count()) / 1000.0); }
+
+std::string effective_token(const std::string& token) { return token.empty() ? default_session_token() : token; }
+
+// Compares in time that depends only on the expected token's length, so the reply's timing does
+// not tell a guesser how many leading bytes were right.
+bool tokens_match(const std::string& given, const std::string& expected) {
+  unsigned diff = given.size() == expected.size() ? 0u : 1u;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const unsigned char g = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
+    diff |= g ^ static_cast<unsigned char>(expected[i]);
+  }
+  return diff == 0;
+}
+
+// A handshake the server turned down (wrong token or transport); the client was told.
+class HandshakeRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ServedRegion {
+  std::unique_ptr<ExposedMemory> memory;
+  std::unique_ptr<LocalRegion> registration;  // declared after: released before the memory
+};
+
+std::string describe(const TransportInfo& info, const std::string& job_description) {
+  std::string text = fmt::format("{} {}", info.name, info.version);
+  if (!info.lanes.empty()) text += fmt::format(" lanes={}", info.lanes);
+  if (!info.settings.empty()) text += fmt::format(" ({})", info.settings);
+  if (!job_description.empty()) text += "; " + job_description;
+  return text;
+}
+
+}  // namespace
+
+const char* to_string(RegionPlace place) {
+  switch (place) {
+    case RegionPlace::host: return "host";
+    case RegionPlace::device: return "device";
+    case RegionPlace::null: return "null";
+  }
+  return "unknown";
+}
+
+std::string default_session_token() {
+  const char* env = std::getenv("XFERBENCH_TOKEN");
+  if (env != nullptr && *env != '\0') return env;
+  return "xferbench-default-token";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+struct SessionServer::State {
+  Transport& transport;
+  SessionOptions options;
+  ExposedMemoryFactory factory;
+  std::ostream& log;
+  UniqueFd control_fd;
+  SocketAddress control_address;
+  std::unique_ptr<Listener> data_listener;
+  std::string job_description;
+
+  void handshake(ControlChannel& channel);
+  SessionReport run(ControlChannel& channel);
+  // Answers one request; false once the client said finish.
+  bool answer(ControlChannel& channel, const ControlMessage& request, std::vector<ServedRegion>& regions,
+              SessionReport& report);
+  ServedRegion* find(std::vector<ServedRegion>& regions, std::uint32_t id, std::uint64_t offset,
+                     std::uint64_t bytes, std::string& why);
+  Deadline reply_deadline() const { return deadline_after(options.wait); }
+};
+
+SessionServer::SessionServer(Transport& transport, const SocketAddress& control, const SocketAddress& data,
+                             SessionOptions options, ExposedMemoryFactory factory, std::ostream& log) {
+  options.token = effective_token(options.token);
+  if (options.token.size() > kMaxTokenBytes) {
+    throw UsageError(fmt::format("--token: {} bytes, at most {}", options.token.size(), kMaxTokenBytes));
+  }
+  UniqueFd fd = listen_tcp(control, 16);
+  SocketAddress bound = local_address(fd.get());
+  auto listener = transport.listen(data);
+  state_ = std::unique_ptr<State>(new State{transport, std::move(options), std::move(factory), log, std::move(fd),
+                                            std::move(bound), std::move(listener), {}});
+}
+
+SessionServer::~SessionServer() = default;
+
+SocketAddress SessionServer::control_address() const { return state_->control_address; }
+SocketAddress SessionServer::data_address() const { return state_->data_listener->address(); }
+void SessionServer::set_description(std::string job_description) { state_->job_description = std::move(job_description); }
+
+SessionReport SessionServer::serve_one() {
+  State& s = *state_;
+  const Deadline deadline = deadline_after(s.options.wait);
+  for (;;) {
+    UniqueFd fd = accept_tcp(s.control_fd.get());
+    if (!fd.valid()) {
+      if (!wait_ready(s.control_fd.get(), POLLIN, deadline)) {
+        throw TransportError(fmt::format("no xferbench client came to {} within {}", s.control_address.to_string(),
+                                         seconds_text(s.options.wait)));
+      }
+      continue;
+    }
+    const std::string client = peer_address(fd.get()).to_string();
+    ControlChannel channel(std::move(fd), client);
+    try {
+      s.handshake(channel);
+    } catch (const std::exception& e) {
+      // Anything a connection does wrong before it is authenticated costs that connection only.
+      s.log << fmt::format("xferbench: closed control connection from {}: {}\n", client, e.what()) << std::flush;
+      continue;
+    }
+    return s.run(channel);
+  }
+}
+
+void SessionServer::State::handshake(ControlChannel& channel) {
+  const Deadline deadline = deadline_after(handshake_timeout(options.wait));
+  const ControlMessage hello = channel.receive(deadline);
+  if (hello.type != ControlType::hello) {
+    throw ProtocolError(fmt::format("got '{}' before the handshake", to_string(hello.type)));
+  }
+  PayloadReader reader(hello);
+  const std::string token = reader.text();
+  const std::string transport_name = reader.text();
+  reader.end();
+  auto refuse = [&](RefusalKind kind, const std::string& told, const std::string& logged) {
+    try {
+      channel.send(ControlType::refused, PayloadWriter().u8(static_cast<std::uint8_t>(kind)).text(told).take(),
+                   deadline);
+    } catch (const std::exception&) {
+      // The client may already be gone; the refusal is logged either way.
+    }
+    throw HandshakeRefused(logged);
+  };
+  if (!tokens_match(token, options.token)) refuse(RefusalKind::token, "token refused", "wrong token");
+  if (transport_name != transport.name()) {
+    refuse(RefusalKind::transport, fmt::format("this server uses transport {}", transport.name()),
+           fmt::format("the client uses transport {}, this server {}", transport_name, transport.name()));
+  }
+  // Only now, with the token matched, does the client learn where the data goes.
+  const SocketAddress data = announce_address(data_listener->address(), channel.fd());
+  channel.send(ControlType::welcome, PayloadWriter().text(data.host).u32(data.port).take(), deadline);
+}
+
+SessionReport SessionServer::State::run(ControlChannel& channel) {
+  const std::string& client = channel.peer();
+  SessionReport report;
+  report.client = client;
+  std::vector<ServedRegion> regions;
+  std::unique_ptr<Endpoint> endpoint;  // declared after the regions: closed before they go
+  try {
+    try {
+      endpoint = data_listener->accept(options.wait);
+    } catch (const TransportError& e) {
+      throw TransportError(fmt::format("client {} did not open its data connection: {}", client, e.what()));
+    }
+    channel.send(ControlType::ready, PayloadWriter().text(describe(transport.info(), job_description)).take(),
+                 reply_deadline());
+    auto last_activity = Clock::now();
+    for (;;) {
+      // Serve the passive side of the client's puts and gets, then look at the control socket;
+      // when neither has work, sleep in the transport's wait (its sockets or event fd).
+      const bool moved = transport.progress();
+      if (moved) last_activity = Clock::now();
+      if (channel.readable()) {
+        const ControlMessage request = channel.receive(reply_deadline());
+        last_activity = Clock::now();
+        if (!answer(channel, request, regions, report)) return report;
+        continue;
+      }
+      if (moved) continue;
+      if (Clock::now() - last_activity > options.wait) {
+        throw TransportError(fmt::format("client {} idle for more than {}; session closed", client,
+                                         seconds_text(options.wait)));
+      }
+      transport.wait(kServeSlice);
+    }
+  } catch (const ChannelClosed&) {
+    throw TransportError(fmt::format("client {} closed the control connection in the middle of the session", client));
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("client {} broke the control protocol: {}", client, e.what()));
+  } catch (const ChannelTimeout& e) {
+    throw TransportError(fmt::format("client {}: {}", client, e.what()));
+  } catch (const TransportError& e) {
+    const std::string what = e.what();
+    if (what.find(client) != std::string::npos) throw;
+    throw TransportError(fmt::format("session with client {}: {}", client, what));
+  }
+}
+
+ServedRegion* SessionServer::State::find(std::vector<ServedRegion>& regions, std::uint32_t id, std::uint64_t offset,
+                                         std::uint64_t bytes, std::string& why) {
+  if (id == 0 || id > regions.size()) {
+    why = fmt::format("no region {}", id);
+    return nullptr;
+  }
+  ServedRegion& region = regions[id - 1];
+  const std::uint64_t size = region.memory->size();
+  // Overflow-safe: offset + bytes may wrap; these two comparisons cannot.
+  if (offset > size || bytes > size - offset) {
+    why = fmt::format("{} bytes at offset {} are outside region {} ({} bytes)", bytes, offset, id, size);
+    return nullptr;
+  }
+  return &region;
+}
+
+bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage& request,
+                                  std::vector<ServedRegion>& regions, SessionReport& report) {
+  PayloadReader reader(request);
+  auto failed = [&](FailureKind kind, const std::string& why) {
+    channel.send(ControlType::failed, PayloadWriter().u8(static_cast<std::uint8_t>(kind)).text(why).take(),
+                 reply_deadline());
+  };
+  switch (request.type) {
+    case ControlType::expose: {
+      const std::uint64_t bytes = reader.u64();
+      const std::uint8_t place = reader.u8();
+      reader.end();
+      if (place > static_cast<std::uint8_t>(RegionPlace::null)) throw ProtocolError(fmt::format("unknown place {}", place));
+      if (regions.size() >= kMaxRegions) {
+        failed(FailureKind::other, fmt::format("a session holds at most {} regions", kMaxRegions));
+        return true;
+      }
+      ServedRegion region;
+      try {
+        region.memory = factory(bytes, static_cast<RegionPlace>(place));
+        if (region.memory->size() < bytes) {
+          throw std::runtime_error(fmt::format("got {} bytes of the {} asked", region.memory->size(), bytes));
+        }
+        region.registration = transport.register_memory(region.memory->data(), region.memory->size());
+      } catch (const Unavailable& e) {
+        failed(FailureKind::unavailable, e.what());
+        return true;
+      } catch (const TransportError&) {
+        throw;
+      } catch (const std::exception& e) {
+        failed(FailureKind::other, e.what());
+        return true;
+      }
+      const RegionDescriptor descriptor = region.registration->describe();
+      const std::string description = region.memory->description();
+      regions.push_back(std::move(region));
+      report.regions = regions.size();
+      report.exposed_bytes += descriptor.bytes;
+      channel.send(ControlType::exposed,
+                   PayloadWriter()
+                       .u32(static_cast<std::uint32_t>(regions.size()))
+                       .u64(descriptor.address)
+                       .u64(descriptor.bytes)
+                       .bytes(descriptor.key)
+                       .text(description)
+                       .take(),
+                   reply_deadline());
+      return true;
+    }
+    case ControlType::fill:
+    case ControlType::verify: {
+      const std::uint32_t id = reader.u32();
+      const std::uint64_t offset = reader.u64();
+      const std::uint64_t bytes = reader.u64();
+      const std::uint64_t seed = reader.u64();
+      reader.end();
+      std::string why;
+      ServedRegion* region = find(regions, id, offset, bytes, why);
+      if (region == nullptr) {
+        failed(FailureKind::other, why);
+        return true;
+      }
+      try {
+        if (request.type == ControlType::fill) {
+          region->memory->fill(offset, bytes, seed);
+          channel.send(ControlType::done, {}, reply_deadline());
+        } else {
+          const auto mismatch = region->memory->verify(offset, bytes, seed);
+          channel.send(ControlType::verified, PayloadWriter().u8(mismatch ? 1 : 0).u64(mismatch.value_or(0)).take(),
+                       reply_deadline());
+        }
+      } catch (const ChannelTimeout&) {
+        throw;
+      } catch (const ChannelClosed&) {
+        throw;
+      } catch (const std::exception& e) {
+        failed(FailureKind::other, e.what());
+      }
+      return true;
+    }
+    case ControlType::finish:
+      reader.end();
+      channel.send(ControlType::finished, {}, reply_deadline());
+      return false;
+    default:
+      throw ProtocolError(fmt::format("got '{}', which is not a client request", to_string(request.type)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+struct ClientSession::State {
+  Transport& transport;
+  SessionOptions options;
+  std::string server;  // the control address, for messages
+  std::unique_ptr<ControlChannel> channel;
+  std::unique_ptr<Endpoint> endpoint;
+  std::string description;
+
+  // Sends a request and returns the reply, which must be `expected` or `failed` (thrown).
+  ControlMessage call(ControlType type, const std::vector<std::byte>& payload, ControlType expected,
+                      const std::string& what);
+};
+
+ClientSession::ClientSession(Transport& transport, const SocketAddress& control, SessionOptions options) {
+  options.token = effective_token(options.token);
+  if (options.token.size() > kMaxTokenBytes) {
+    throw UsageError(fmt::format("--token: {} bytes, at most {}", options.token.size(), kMaxTokenBytes));
+  }
+  const std::string server = control.to_string();
+  const Deadline deadline = deadline_after(options.wait);
+  std::string last_error;
+  auto fd = connect_tcp(control, deadline, last_error);
+  if (!fd) {
+    throw TransportError(fmt::format("no xferbench server at {} after {} ({})", server, seconds_text(options.wait),
+                                     last_error));
+  }
+  auto channel = std::make_unique<ControlChannel>(std::move(*fd), server);
+  ControlMessage reply;
+  try {
+    channel->send(ControlType::hello, PayloadWriter().text(options.token).text(std::string(transport.name())).take(),
+                  deadline);
+    reply = channel->receive(deadline);
+  } catch (const ChannelClosed&) {
+    throw TransportError(fmt::format("xferbench server at {} closed the control connection during the handshake", server));
+  } catch (const ChannelTimeout&) {
+    throw TransportError(fmt::format("xferbench server at {} did not answer the handshake within {}", server,
+                                     seconds_text(options.wait)));
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("{} is not an xferbench server: {}", server, e.what()));
+  }
+  PayloadReader reader(reply);
+  try {
+    if (reply.type == ControlType::refused) {
+      const auto kind = static_cast<RefusalKind>(reader.u8());
+      const std::string why = reader.text();
+      if (kind == RefusalKind::token) {
+        throw TransportError(fmt::format("token refused by the xferbench server at {} (both sides need the same "
+                                         "--token or XFERBENCH_TOKEN)", server));
+      }
+      throw TransportError(fmt::format("the xferbench server at {} refused this client: {}", server, why));
+    }
+    if (reply.type != ControlType::welcome) {
+      throw ProtocolError(fmt::format("a {} message instead of welcome", to_string(reply.type)));
+    }
+    SocketAddress data;
+    data.host = reader.text();
+    const std::uint32_t port = reader.u32();
+    reader.end();
+    if (port == 0 || port > 65535) throw ProtocolError(fmt::format("announced data port {}", port));
+    data.port = static_cast<std::uint16_t>(port);
+    state_ = std::unique_ptr<State>(new State{transport, options, server, std::move(channel), nullptr, {}});
+    state_->endpoint = transport.connect(data, options.wait);
+    const ControlMessage ready = state_->channel->receive(deadline_after(options.wait));
+    if (ready.type != ControlType::ready) {
+      throw ProtocolError(fmt::format("a {} message instead of ready", to_string(ready.type)));
+    }
+    PayloadReader ready_reader(ready);
+    state_->description = ready_reader.text();
+    ready_reader.end();
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", server, e.what()));
+  } catch (const ChannelClosed&) {
+    throw TransportError(fmt::format("xferbench server at {} closed the control connection", server));
+  } catch (const ChannelTimeout&) {
+    throw TransportError(fmt::format("xferbench server at {} did not confirm the data connection within {}", server,
+                                     seconds_text(options.wait)));
+  }
+}
+
+ClientSession::~ClientSession() = default;
+
+Endpoint& ClientSession::endpoint() { return *state_->endpoint; }
+const std::string& ClientSession::server_description() const { return state_->description; }
+
+ControlMessage ClientSession::State::call(ControlType type, const std::vector<std::byte>& payload, ControlType expected,
+                                          const std::string& what) {
+  try {
+    channel->send(type, payload, deadline_after(options.wait));
+    ControlMessage reply = channel->receive(deadline_after(options.wait));
+    if (reply.type == ControlType::failed) {
+      PayloadReader reader(reply);
+      const auto kind = static_cast<FailureKind>(reader.u8());
+      const std::string why = reader.text();
+      reader.end();
+      const std::string message = fmt::format("xferbench server at {} could not {}: {}", server, what, why);
+      if (kind == FailureKind::unavailable) throw Unavailable(message);
+      throw TransportError(message);
+    }
+    if (reply.type != expected) {
+      throw ProtocolError(fmt::format("a {} message in reply to {}", to_string(reply.type), to_string(type)));
+    }
+    return reply;
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", server, e.what()));
+  } catch (const ChannelClosed&) {
+    throw TransportError(fmt::format("xferbench server at {} closed the control connection", server));
+  } catch (const ChannelTimeout&) {
+    throw TransportError(fmt::format("xferbench server at {} did not answer ({}) within {}", server, what,
+                                     seconds_text(options.wait)));
+  }
+}
+
+PeerRegion ClientSession::expose(std::uint64_t bytes, RegionPlace place) {
+  State& s = *state_;
+  const ControlMessage reply =
+      s.call(ControlType::expose, PayloadWriter().u64(bytes).u8(static_cast<std::uint8_t>(place)).take(),
+             ControlType::exposed, fmt::format("expose {} bytes of {} memory", bytes, to_string(place)));
+  PeerRegion region;
+  RegionDescriptor descriptor;
+  try {
+    PayloadReader reader(reply);
+    region.id = reader.u32();
+    descriptor.address = reader.u64();
+    descriptor.bytes = reader.u64();
+    descriptor.key = reader.bytes();
+    region.description = reader.text();
+    reader.end();
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", s.server, e.what()));
+  }
+  if (descriptor.bytes < bytes) {
+    throw TransportError(fmt::format("xferbench server at {} exposed {} bytes of the {} asked", s.server,
+                                     descriptor.bytes, bytes));
+  }
+  region.remote = s.endpoint->attach(descriptor);
+  return region;
+}
+
+namespace {
+void check_region_range(const char* call, const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes) {
+  const std::uint64_t size = region.remote ? region.remote->size() : 0;
+  if (offset > size || bytes > size - offset) {
+    throw std::out_of_range(fmt::format("{}: {} bytes at offset {} are outside region {} ({} bytes)", call, bytes,
+                                        offset, region.id, size));
+  }
+}
+}  // namespace
+
+void ClientSession::fill(const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) {
+  check_region_range("fill", region, offset, bytes);
+  state_->call(ControlType::fill, PayloadWriter().u32(region.id).u64(offset).u64(bytes).u64(seed).take(),
+               ControlType::done, fmt::format("fill region {}", region.id));
+}
+
+std::optional<std::uint64_t> ClientSession::verify(const PeerRegion& region, std::uint64_t offset,
+                                                   std::uint64_t bytes, std::uint64_t seed) {
+  check_region_range("verify", region, offset, bytes);
+  const ControlMessage reply =
+      state_->call(ControlType::verify, PayloadWriter().u32(region.id).u64(offset).u64(bytes).u64(seed).take(),
+                   ControlType::verified, fmt::format("verify region {}", region.id));
+  try {
+    PayloadReader reader(reply);
+    const bool mismatch = reader.u8() != 0;
+    const std::uint64_t at = reader.u64();
+    reader.end();
+    if (!mismatch) return std::nullopt;
+    return at;
+  } catch (const ProtocolError& e) {
+    throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", state_->server, e.what()));
+  }
+}
+
+void ClientSession::finish() {
+  state_->call(ControlType::finish, {}, ControlType::finished, "finish the session");
+}
+
+}  // namespace xb
