@@ -130,11 +130,6 @@ void set_low_latency(int fd) {
   ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
 }
 
-void set_buffer_sizes(int fd, int bytes) {
-  ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
-}
-
 SocketAddress announce_address(const SocketAddress& bound, int connected_fd) {
   if (bound.host != "0.0.0.0" && bound.host != "::") return bound;
   SocketAddress reached = local_address(connected_fd);

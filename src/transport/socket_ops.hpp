@@ -38,8 +38,6 @@ SocketAddress peer_address(int fd);
 
 // TCP_NODELAY (requests are small and must not wait for Nagle) and keep-alive.
 void set_low_latency(int fd);
-// Sets both socket buffers to `bytes` (large transfers); the kernel may cap it.
-void set_buffer_sizes(int fd, int bytes);
 
 // The bound address of `listen_fd`, or for a wildcard bind (0.0.0.0, ::), the local address a
 // connected peer reached us on (`connected_fd`): what to announce to that peer.

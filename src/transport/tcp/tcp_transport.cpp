@@ -20,11 +20,6 @@ namespace {
 using tcp::Connection;
 using tcp::RegionKey;
 
-// Socket buffers for data connections. Measured on loopback (docs/transport.md): fixed 4 MiB
-// buffers against the kernel's autotuning, see kTuneBuffers.
-constexpr bool kTuneBuffers = false;
-constexpr int kBufferBytes = 4 * 1024 * 1024;
-
 // What the transport's objects share: regions and the live connections, so progress() and wait()
 // reach every endpoint. Held by shared_ptr so the objects may be destroyed in any order.
 struct Context {
@@ -33,10 +28,9 @@ struct Context {
   bool connected = false;  // an endpoint existed: info().lanes is meaningful
 };
 
-void prepare_data_socket(int fd) {
-  set_low_latency(fd);
-  if (kTuneBuffers) set_buffer_sizes(fd, kBufferBytes);
-}
+// Socket buffers are left to the kernel's autotuning: on loopback, fixed 4 MiB SO_SNDBUF/SO_RCVBUF
+// (which switch autotuning off) made the put stream 2-3x slower (docs/transport.md).
+void prepare_data_socket(int fd) { set_low_latency(fd); }
 
 class TcpLocalRegion final : public LocalRegion {
  public:
