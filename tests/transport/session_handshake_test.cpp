@@ -39,8 +39,8 @@ std::vector<std::byte> frame(std::uint32_t magic, std::uint16_t version, std::ui
   return f;
 }
 
-std::vector<std::byte> hello(const std::string& token) {
-  const auto payload = PayloadWriter().text(token).text("tcp").take();
+std::vector<std::byte> hello(const std::string& token, const std::string& transport = "tcp") {
+  const auto payload = PayloadWriter().text(token).text(transport).take();
   return frame(kControlMagic, kControlVersion, 1, static_cast<std::uint32_t>(payload.size()), payload);
 }
 
@@ -114,6 +114,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadOpening{"wrong_token", hello("guess"), false, "wrong token"},
         BadOpening{"longer_token", hello("s3cret-and-more"), false, "wrong token"},
         BadOpening{"empty_token", hello(""), false, "wrong token"},
+        BadOpening{"other_transport", hello("s3cret", "ucx"), false, "the client uses transport ucx, this server tcp"},
+        BadOpening{"trailing_bytes_in_hello",
+                   frame(kControlMagic, kControlVersion, 1, 18, PayloadWriter().text("s3cret").text("tcp").u8(0).take()),
+                   false, "trailing"},
         BadOpening{"closes_at_once", {}, true, "closed the connection"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 

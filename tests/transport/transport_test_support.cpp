@@ -1,6 +1,8 @@
 #include "transport_test_support.hpp"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -98,15 +100,28 @@ bool PassivePeer::guards_intact() const {
   return true;
 }
 
-ServerThread::ServerThread(SessionOptions options, int clients, std::string data_host) {
+void enter_netns(const std::string& name) {
+  const std::string path = "/run/netns/" + name;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw_errno("open(" + path + ")");
+  const int rc = ::setns(fd, CLONE_NEWNET);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) throw SystemError("setns(" + path + ")", error);
+}
+
+ServerThread::ServerThread(SessionOptions options, int clients, std::string data_host, std::string control_host,
+                           std::string netns) {
   std::promise<SocketAddress> ready;
   auto started = ready.get_future();
-  thread_ = std::thread([this, options, clients, data_host, ready = std::move(ready)]() mutable {
+  thread_ = std::thread([this, options, clients, data_host, control_host, netns, ready = std::move(ready)]() mutable {
     std::ostringstream log;
     try {
+      if (!netns.empty()) enter_netns(netns);
       auto transport = make_tcp_transport();
-      SessionServer server(*transport, SocketAddress{"127.0.0.1", 0}, SocketAddress{data_host, 0}, options,
+      SessionServer server(*transport, SocketAddress{control_host, 0}, SocketAddress{data_host, 0}, options,
                            host_memory_factory(), log);
+      server.set_description("test server");
       ready.set_value(server.control_address());
       for (int i = 0; i < clients; ++i) outcome_.reports.push_back(server.serve_one());
     } catch (...) {

@@ -67,11 +67,16 @@ class PassivePeer {
   bool stopped_ = false;
 };
 
+// Moves the calling thread into the network namespace /run/netns/NAME (sockets it makes then
+// belong there; other threads stay where they are). Throws with the reason.
+void enter_netns(const std::string& name);
+
 // A session server on its own thread serving `clients` sessions one after another with a TCP
-// transport on 127.0.0.1 (ports chosen by the kernel).
+// transport (ports chosen by the kernel), in the namespace `netns` when one is named.
 class ServerThread {
  public:
-  ServerThread(SessionOptions options, int clients = 1, std::string data_host = "127.0.0.1");
+  ServerThread(SessionOptions options, int clients = 1, std::string data_host = "127.0.0.1",
+               std::string control_host = "127.0.0.1", std::string netns = "");
   ~ServerThread();
   const SocketAddress& control() const { return control_; }
   // Joins; the reports of the sessions served and the error that ended serving, if any.
