@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Transfers between two endpoints on loopback side by side with the tools users compare against
+# (issue 4, item 7), the same UCX_TLS on both sides of each comparison:
+#  (a) UCX shared memory (UCX_TLS=posix,sysv,cma,self): our UCX transport's put and get against
+#      ucx_perftest ucp_put_bw / ucp_get at 1 MiB and 8 MiB (target ratio >= 0.95);
+#  (b) tcp (UCX_TLS=tcp): our UCX transport's put with active messages (the automatic choice over
+#      tcp; XFERBENCH_UCX_PROTOCOL=am) against iperf3 with one stream (target >= 0.9); UCX's own
+#      emulated one-sided put (XFERBENCH_UCX_PROTOCOL=rma) is measured beside it for the record.
+# Fairness: perftest reuses one buffer of SIZE bytes on each side, and so does ours
+# (bench/ucx_transport_bench.cpp: one registered buffer per side, every transfer the same SIZE
+# bytes at offset 0, a flush every WINDOW transfers and at the end); both time ITERS transfers
+# after a warm-up, both run client and server as two processes on this machine.
+# Each pair runs alternately ROUNDS times (ABBA: the peer tool first in odd rounds); medians and
+# per-round ratios are printed.
+#
+#   bash bench/xfer_bench.sh                                   # builds build/release
+#   BUILD=build/helper-ucx ROUNDS=6 bash bench/xfer_bench.sh    # an existing build directory
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS=${ROUNDS:-4}
+SHM_TLS=posix,sysv,cma,self
+PORT=${PORT:-13447}
+WINDOW=${WINDOW:-64}
+TCP_SECONDS=${TCP_SECONDS:-4}
+
+for tool in ucx_perftest iperf3; do
+  command -v "$tool" >/dev/null || bash scripts/setup.sh
+done
+if [[ -z "${BUILD:-}" ]]; then
+  bash scripts/setup.sh
+  cmake --preset release >/dev/null
+  cmake --build --preset release --target ucx_transport_bench >/dev/null
+  BUILD=build/release
+fi
+BENCH=$BUILD/bench/ucx_transport_bench
+work=$(mktemp -d /tmp/xferbench-xfer-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+iters_for() { awk -v s="$1" 'BEGIN { n = int(2 * 1073741824 / s); print (n < 100 ? 100 : n) }'; }  # ~2 GiB per run
+
+# perftest TEST TLS SIZE: MiB/s (perftest's "MB/s" is 2^20 bytes per second), overall figure.
+perftest() {
+  local iters; iters=$(iters_for "$3")
+  UCX_TLS=$2 ucx_perftest -t "$1" -p "$PORT" >"$work/server.log" 2>&1 &
+  local server=$!
+  sleep 0.5
+  UCX_TLS=$2 ucx_perftest 127.0.0.1 -t "$1" -p "$PORT" -s "$3" -n "$iters" -w $((iters / 10)) -f 2>"$work/client.err" \
+    | awk 'NF == 8 && $1 ~ /^[0-9]+$/ { v = $6 } END { print v }'
+  wait "$server" || true
+}
+# ours OP TLS PROTOCOL SIZE: MiB/s of our UCX transport (the line also says lanes and protocol).
+ours() {
+  local iters; iters=$(iters_for "$4")
+  UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$BENCH" "$1" "$4" "$iters" $((iters / 10)) "$WINDOW" >"$work/ours.txt"
+  echo "$(head -1 "$work/ours.txt")" >>"$work/lines.txt"
+  sed -n 's/.*: \([0-9.]*\) MiB\/s.*/\1/p' "$work/ours.txt"
+}
+# iperf3 with one stream for TCP_SECONDS: MiB/s received.
+iperf() {
+  iperf3 -s -1 -p "$PORT" >/dev/null 2>&1 &
+  local server=$!
+  sleep 0.5
+  iperf3 -c 127.0.0.1 -p "$PORT" -P 1 -t "$TCP_SECONDS" -f m >"$work/iperf.txt" 2>&1
+  wait "$server" || true
+  awk '/receiver/ { for (i = 1; i < NF; ++i) if ($(i + 1) == "Mbits/sec") v = $i } END { printf "%.1f", v * 1e6 / 8 / 1048576 }' "$work/iperf.txt"
+}
+
+echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "# $(ucx_info -v | head -1 | sed 's/# //'); $(iperf3 --version | head -1); rounds $ROUNDS (ABBA), window $WINDOW"
+
+declare -A s
+pair() {  # pair KEY PEER-COMMAND... -- OURS-COMMAND...
+  local key=$1 r=$2; shift 2
+  local -a peer=() mine=()
+  while [[ $1 != -- ]]; do peer+=("$1"); shift; done; shift
+  mine=("$@")
+  local p m
+  if (( r % 2 )); then p=$("${peer[@]}"); m=$("${mine[@]}"); else m=$("${mine[@]}"); p=$("${peer[@]}"); fi
+  s[peer_$key]+="$p "; s[ours_$key]+="$m "; s[pair_$key]+="$(ratio "$m" "$p") "
+}
+
+cases=(put_1M put_8M get_1M get_8M tcp_am tcp_rma)
+for r in $(seq "$ROUNDS"); do
+  pair put_1M "$r" perftest ucp_put_bw $SHM_TLS 1048576 -- ours put $SHM_TLS "" 1048576
+  pair put_8M "$r" perftest ucp_put_bw $SHM_TLS 8388608 -- ours put $SHM_TLS "" 8388608
+  pair get_1M "$r" perftest ucp_get $SHM_TLS 1048576 -- ours get $SHM_TLS "" 1048576
+  pair get_8M "$r" perftest ucp_get $SHM_TLS 8388608 -- ours get $SHM_TLS "" 8388608
+  pair tcp_am "$r" iperf -- ours put tcp am 8388608
+  pair tcp_rma "$r" iperf -- ours put tcp rma 8388608
+done
+
+med() { tr ' ' '\n' <<<"${s[$1]}" | grep . | median; }
+label() {
+  case $1 in
+    put_1M) echo "put 1 MiB shm  vs ucp_put_bw" ;; put_8M) echo "put 8 MiB shm  vs ucp_put_bw" ;;
+    get_1M) echo "get 1 MiB shm  vs ucp_get" ;; get_8M) echo "get 8 MiB shm  vs ucp_get" ;;
+    tcp_am) echo "put 8 MiB tcp am  vs iperf3 -P1" ;; tcp_rma) echo "put 8 MiB tcp rma vs iperf3 -P1" ;;
+  esac
+}
+target() { case $1 in tcp_am) echo ">= 0.9" ;; tcp_rma) echo "(record)" ;; *) echo ">= 0.95" ;; esac; }
+printf '%-34s %12s %12s %8s %8s  %s\n' "case (MiB/s)" "peer (median)" "ours" "ratio" "paired" "target"
+for c in "${cases[@]}"; do
+  printf '%-34s %12s %12s %8s %8s  %s\n' "$(label $c)" "$(med peer_$c)" "$(med ours_$c)" \
+    "$(ratio "$(med ours_$c)" "$(med peer_$c)")" "$(med pair_$c)" "$(target $c)"
+done
+echo "# per-round ratios (ours / peer), in order:"
+for c in "${cases[@]}"; do printf '#   %-10s %s\n' "$c" "${s[pair_$c]}"; done
+echo "# what our runs used (last of each kind):"
+sort -u -t: -k1,1 "$work/lines.txt" | sed 's/^/#   /'

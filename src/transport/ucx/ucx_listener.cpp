@@ -1,0 +1,47 @@
+#include "transport/ucx/ucx_listener.hpp"
+
+#include <poll.h>
+
+#include <fmt/format.h>
+
+#include "transport/ucx/ucx_bootstrap.hpp"
+#include "transport/ucx/ucx_endpoint.hpp"
+#include "transport/ucx/ucx_sockaddr.hpp"
+
+namespace xb::ucx {
+
+UcxListener::UcxListener(std::shared_ptr<Worker> worker, const SocketAddress& address, std::optional<Protocol> forced)
+    : worker_(std::move(worker)), forced_(forced), socket_(listen_on(address)) {}
+
+SocketAddress UcxListener::address() const { return local_address(socket_.get()); }
+
+std::unique_ptr<Endpoint> UcxListener::accept(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    UniqueFd connection = accept_one(socket_.get());
+    if (connection.valid()) {
+      const std::string name = format_address(remote_address(connection.get()));
+      try {
+        const auto theirs = exchange_addresses(connection.get(), worker_->address(), deadline, name);
+        return UcxEndpoint::create(worker_, theirs, name, std::move(connection), forced_);
+      } catch (const TransportError&) {
+        // Not a UCX peer of ours (a port scan, garbage, a peer that vanished): wait for the next.
+        if (std::chrono::steady_clock::now() >= deadline) throw;
+        continue;
+      }
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      throw TransportError(fmt::format("ucx accept on {}: no connection within {} ms", format_address(address()),
+                                       timeout.count()));
+    }
+    // Serve the endpoints that exist meanwhile; sleep on the socket when there is nothing to do.
+    if (!worker_->progress()) {
+      pollfd p{socket_.get(), POLLIN, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+      ::poll(&p, 1, static_cast<int>(std::min<long long>(left + 1, 10)));
+    }
+  }
+}
+
+}  // namespace xb::ucx

@@ -1,0 +1,257 @@
+#include "transport/ucx/ucx_worker.hpp"
+
+#include <poll.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <string_view>
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "transport/transport.hpp"
+#include "transport/ucx/ucx_am.hpp"
+#include "transport/ucx/ucx_status.hpp"
+
+namespace xb::ucx {
+namespace {
+
+// How long a region waits for the get replies still reading it, and the worker for endpoints
+// closing when it goes. Bounded so a vanished peer cannot hang a destructor.
+constexpr std::chrono::milliseconds kDrainBound{2000};
+// Idle progress rounds before progress_until sleeps on the event fd instead of spinning.
+constexpr int kSpinRounds = 256;
+
+// Whether UCX_TLS lets the shared-memory transports in (unset, "^…" exclusions, "all", "sm",
+// "shm", "mm", "posix", "sysv"): setting their options otherwise draws UCX's "invalid
+// configuration" warning.
+bool shared_memory_allowed() {
+  const char* tls = std::getenv("UCX_TLS");
+  if (tls == nullptr || *tls == '\0' || *tls == '^') return true;
+  std::string_view list(tls);
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    for (std::string_view shm : {"all", "sm", "shm", "mm", "posix", "sysv"}) {
+      if (name == shm) return true;
+    }
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+Worker::Worker() {
+  ucp_config_t* config = nullptr;
+  ucs_status_t status = ucp_config_read(nullptr, nullptr, &config);
+  if (status != UCS_OK) throw Unavailable("ucx: " + failure_text("ucp_config_read", status));
+  // Shared-memory transports take part in endpoints with peer-failure detection only when asked
+  // (UCX 1.13 leaves them out otherwise, and UCX_TLS=posix,sysv,... would have no lane at all).
+  // The user's own UCX_MM_ERROR_HANDLING wins.
+  if (std::getenv("UCX_MM_ERROR_HANDLING") == nullptr && shared_memory_allowed()) {
+    status = ucp_config_modify(config, "MM_ERROR_HANDLING", "y");
+    if (status != UCS_OK) {
+      ucp_config_release(config);
+      throw Unavailable("ucx: " + failure_text("ucp_config_modify(MM_ERROR_HANDLING=y)", status));
+    }
+  }
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+  status = ucp_init(&params, config, &context_);
+  ucp_config_release(config);
+  if (status != UCS_OK) throw Unavailable("ucx: " + failure_text("ucp_init", status));
+
+  ucp_worker_params_t worker_params{};
+  worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
+  status = ucp_worker_create(context_, &worker_params, &worker_);
+  if (status != UCS_OK) {
+    ucp_cleanup(context_);
+    throw Unavailable("ucx: " + failure_text("ucp_worker_create", status));
+  }
+  try {
+    check(ucp_worker_get_efd(worker_, &event_fd_), "ucp_worker_get_efd");
+    register_am_handlers(*this);
+  } catch (...) {
+    ucp_worker_destroy(worker_);
+    ucp_cleanup(context_);
+    throw;
+  }
+}
+
+Worker::~Worker() {
+  // Endpoints whose owners are gone but whose close never finished (or never started).
+  for (auto& [id, peer] : peers_) {
+    if (peer->ep == nullptr || peer->closing) continue;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    void* request = ucp_ep_close_nbx(peer->ep, &param);
+    if (UCS_PTR_IS_PTR(request)) abandon(request);
+    peer->ep = nullptr;
+  }
+  for (auto& op : pending_) {
+    ucp_request_cancel(worker_, op.request);
+    ucp_request_free(op.request);
+  }
+  for (void* request : abandoned_) ucp_request_free(request);
+  for (auto& [id, region] : regions_) ucp_mem_unmap(context_, region.memh);
+  ucp_worker_destroy(worker_);
+  ucp_cleanup(context_);
+}
+
+std::vector<std::uint8_t> Worker::address() const {
+  ucp_address_t* address = nullptr;
+  std::size_t length = 0;
+  check(ucp_worker_get_address(worker_, &address, &length), "ucp_worker_get_address");
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(address);
+  std::vector<std::uint8_t> out(bytes, bytes + length);
+  ucp_worker_release_address(worker_, address);
+  return out;
+}
+
+bool Worker::progress() {
+  bool any = false;
+  while (ucp_worker_progress(worker_) != 0) any = true;
+  if (!pending_.empty()) {
+    const std::size_t before = pending_.size();
+    complete_pending();
+    any = any || pending_.size() != before;
+  }
+  if (!deferred_.empty()) {
+    run_deferred();
+    any = true;
+  }
+  return any;
+}
+
+void Worker::complete_pending() {
+  std::vector<std::pair<PendingOp, ucs_status_t>> done;
+  std::erase_if(pending_, [&](const PendingOp& op) {
+    const ucs_status_t status = ucp_request_check_status(op.request);
+    if (status == UCS_INPROGRESS) return false;
+    ucp_request_free(op.request);
+    done.emplace_back(op, status);
+    return true;
+  });
+  // Completions may queue more work (flush replies): run them after the list is consistent.
+  for (const auto& [op, status] : done) am_complete(*this, op, status);
+}
+
+void Worker::run_deferred() {
+  std::vector<std::function<void()>> work;
+  work.swap(deferred_);
+  for (auto& w : work) w();
+}
+
+void Worker::wait(std::chrono::milliseconds timeout) {
+  if (!deferred_.empty()) return;
+  const ucs_status_t status = ucp_worker_arm(worker_);
+  if (status == UCS_ERR_BUSY) return;  // events already pending: the caller progresses again
+  check(status, "ucp_worker_arm");
+  pollfd fd{event_fd_, POLLIN, 0};
+  const int rc = ::poll(&fd, 1, static_cast<int>(timeout.count()));
+  if (rc < 0 && errno != EINTR) throw_errno("poll(ucp worker event fd)");
+}
+
+bool Worker::progress_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline) {
+  int idle = 0;
+  while (!done()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return done();
+    if (progress()) {
+      idle = 0;
+    } else if (++idle >= kSpinRounds) {
+      // Nothing for a while: sleep on the event fd rather than spin a core away from the peer.
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      wait(std::min(left + std::chrono::milliseconds(1), std::chrono::milliseconds(100)));
+      idle = 0;
+    }
+  }
+  return true;
+}
+
+std::uint64_t Worker::add_region(std::byte* data, std::size_t size, ucp_mem_h memh) {
+  const std::uint64_t id = next_region_++;
+  regions_.emplace(id, Region{data, size, memh, true, 0});
+  return id;
+}
+
+Region* Worker::find_region(std::uint64_t id, bool include_closed) {
+  auto it = regions_.find(id);
+  return it != regions_.end() && (it->second.open || include_closed) ? &it->second : nullptr;
+}
+
+void Worker::close_region(std::uint64_t id) {
+  auto it = regions_.find(id);
+  if (it == regions_.end()) return;
+  it->second.open = false;
+  Region& region = it->second;
+  progress_until([&] { return region.replies == 0; }, std::chrono::steady_clock::now() + kDrainBound);
+  if (region.replies != 0) return;  // a reply still reads it: unmapped with the worker
+  ucp_mem_unmap(context_, region.memh);
+  regions_.erase(id);
+}
+
+Peer& Worker::add_peer(std::string name) {
+  auto peer = std::make_unique<Peer>();
+  peer->id = next_peer_++;
+  peer->name = std::move(name);
+  Peer& ref = *peer;
+  peers_.emplace(ref.id, std::move(peer));
+  return ref;
+}
+
+Peer* Worker::find_peer(std::uint64_t id) {
+  auto it = peers_.find(id);
+  return it == peers_.end() ? nullptr : it->second.get();
+}
+
+Peer* Worker::find_peer(ucp_ep_h ep) {
+  for (auto& [id, peer] : peers_) {
+    if (peer->ep == ep && ep != nullptr) return peer.get();
+  }
+  return nullptr;
+}
+
+void Worker::close_peer(std::uint64_t id, std::chrono::milliseconds bound) {
+  Peer* peer = find_peer(id);
+  if (peer == nullptr) return;
+  if (peer->ep != nullptr) {
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    // Flush mode lets queued operations finish; a failed endpoint can only be closed by force.
+    param.flags = peer->failure == UCS_OK ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
+    peer->closing = true;
+    void* request = ucp_ep_close_nbx(peer->ep, &param);
+    if (UCS_PTR_IS_PTR(request)) {
+      const bool closed = progress_until([&] { return ucp_request_check_status(request) != UCS_INPROGRESS; },
+                                         std::chrono::steady_clock::now() + bound);
+      if (!closed) {
+        // The error callback may still fire with this Peer: keep it until the worker goes.
+        abandon(request);
+        peer->failure = peer->failure == UCS_OK ? UCS_ERR_CANCELED : peer->failure;
+        return;
+      }
+      ucp_request_free(request);
+    }
+    peer->ep = nullptr;
+  }
+  peers_.erase(id);
+}
+
+std::vector<const Peer*> Worker::live_peers() const {
+  std::vector<const Peer*> out;
+  for (const auto& [id, peer] : peers_) {
+    if (peer->ep != nullptr && !peer->closing) out.push_back(peer.get());
+  }
+  return out;
+}
+
+void Worker::on_endpoint_error(void* arg, ucp_ep_h, ucs_status_t status) {
+  auto* peer = static_cast<Peer*>(arg);
+  if (peer->failure == UCS_OK) peer->failure = status;
+}
+
+}  // namespace xb::ucx
