@@ -1,14 +1,210 @@
-// Placeholder until this command lands (issue 4): replaced by its real implementation.
-#include <ostream>
+// `xferbench link`: one link swept over message sizes (the link job), against a `link --listen`
+// server (--peer) or a server thread of this process (--loopback, the default); `--listen` runs
+// that server.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <tuple>
+
+#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "core/cleanup.hpp"
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/link/link_job.hpp"
+#include "jobs/link/link_server.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
-int run_placeholder(const std::vector<std::string>&, CommandContext& ctx) {
-  ctx.err << "link: not built yet\n";
-  return kExitUnavailable;
+
+struct LinkArgs {
+  std::string peer, listen, data_port = "0", ready_file, size = "4:32M", step = "2", iters = "100", warmup = "10",
+              memory = "host:host", transport, token, wait = "20", device = "0";
+  bool loopback = false, check = false;
+};
+
+// The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
+constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step", "--iters", "--warmup",
+                                       "--mem", "--check"};
+constexpr const char* kServerOnly[] = {"--data-port", "--ready-file"};
+
+// Whether HOST[:PORT] text names a port: "[v6]:port", or exactly one colon.
+bool names_port(std::string_view text) {
+  if (!text.empty() && text.front() == '[') return text.find("]:") != std::string_view::npos;
+  return std::count(text.begin(), text.end(), ':') == 1;
 }
+
+LinkPlan to_plan(const LinkArgs& a, const CLI::App& app) {
+  for (const char* f : kServerOnly) {
+    if (app.count(f) > 0) throw UsageError(fmt::format("{}: only a server (--listen) takes it", f));
+  }
+  if (!a.peer.empty() && a.loopback) {
+    throw UsageError("--loopback: not with --peer (the peer is either a --listen server or this process)");
+  }
+  LinkPlan p;
+  if (!a.peer.empty()) {
+    p.peer = parse_address(a.peer, "--peer", false);
+    if (p.peer->port == 0) p.peer->port = kLinkDefaultControlPort;
+  }
+  const SizeRange sizes = parse_size_range(a.size, "-s");  // SIZE alone: that one size
+  p.min_bytes = sizes.min;
+  p.max_bytes = sizes.max;
+  p.step = parse_count(a.step, "--step", 0, kMaxSize);
+  p.iterations = parse_count(a.iters, "-i", 1, 100'000'000);
+  p.warmup = parse_count(a.warmup, "-x", 0, 100'000'000);
+  std::tie(p.src, p.dst) = parse_link_memory(a.memory, "-M");
+  p.transport = a.transport;
+  p.check = a.check;
+  p.token = a.token.empty() ? default_session_token() : a.token;
+  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
+  validate_link_plan(p);
+  return p;
+}
+
+// --ready-file: the bound addresses ("control HOST:PORT", "data HOST:PORT"), for scripts and tests
+// that start a server on port 0. Written whole under a temporary name and renamed; removed when
+// the server ends (and on SIGINT/SIGTERM). The same format as `xfer server --ready-file`.
+class ReadyFile {
+ public:
+  explicit ReadyFile(std::string path) : path_(std::move(path)) {}
+  ~ReadyFile() {
+    if (written_) std::remove(path_.c_str());
+  }
+  ReadyFile(const ReadyFile&) = delete;
+  ReadyFile& operator=(const ReadyFile&) = delete;
+
+  void write(const SocketAddress& control, const SocketAddress& data) {
+    if (path_.empty()) return;
+    cleanup_.emplace(CleanupKind::file, path_);
+    const std::string tmp = fmt::format("{}.tmp-{}", path_, getpid());
+    ScopedCleanup tmp_cleanup(CleanupKind::file, tmp);
+    std::ofstream f(tmp, std::ios::trunc);
+    f << "control " << control.to_string() << "\ndata " << data.to_string() << "\n";
+    f.close();
+    if (!f || std::rename(tmp.c_str(), path_.c_str()) != 0) {
+      const int err = errno;
+      std::remove(tmp.c_str());
+      throw SystemError(fmt::format("--ready-file: write({})", path_), err);
+    }
+    written_ = true;
+  }
+
+ private:
+  std::string path_;
+  bool written_ = false;
+  std::optional<ScopedCleanup> cleanup_;
+};
+
+LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
+  for (const char* f : kClientOnly) {
+    if (app.count(f) > 0) {
+      throw UsageError(fmt::format("{}: a client flag (a --listen server learns sizes and memory from its client)", f));
+    }
+  }
+  LinkServerPlan p;
+  const std::string listen = a.listen.empty() ? "127.0.0.1" : a.listen;
+  p.control = parse_address(listen, "--listen", false, true);
+  if (!names_port(listen)) p.control.port = kLinkDefaultControlPort;  // ":0" asks for any port
+  p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
+  p.transport = a.transport;
+  if (!p.transport.empty()) {
+    LinkPlan check;
+    check.transport = p.transport;
+    validate_link_plan(check);
+  }
+  p.token = a.token.empty() ? default_session_token() : a.token;
+  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
+  if (!a.ready_file.empty()) {
+    const auto parent = std::filesystem::absolute(a.ready_file).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("--ready-file {}: directory {} does not exist", a.ready_file, parent.string()));
+    }
+  }
+  return p;
+}
+
+int serve(const LinkArgs& a, const CLI::App& app, const OutputOptions& out, CommandContext& ctx) {
+  LinkServerPlan plan = to_server_plan(a, app);
+  if (plan.transport.empty()) plan.transport = transport_names().front();
+  Backend& backend = ctx.registry.preferred();
+  ReadyFile ready(a.ready_file);
+  const SessionReport report =
+      run_link_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
+        ready.write(control, data);
+        if (!out.quiet) {
+          ctx.err << fmt::format("xferbench link: serving on {} (transport {} on {}), waiting up to {} s for a client\n",
+                                 control.to_string(), plan.transport, data.to_string(),
+                                 std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count())
+                  << std::flush;
+        }
+      });
+  if (!out.quiet) {
+    ctx.err << fmt::format("xferbench link: served {}: {} region(s), {} bytes exposed\n", report.client,
+                           report.regions, report.exposed_bytes);
+  }
+  return kExitOk;
+}
+
+int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"One link's latency and bandwidth over a message-size sweep: put + flush, one transfer at a time",
+               "link"};
+  LinkArgs a;
+  OutputOptions out;
+  app.add_option("--peer", a.peer, "a `link --listen` server's HOST[:PORT] (default: --loopback)");
+  app.add_flag("--loopback", a.loopback, "the peer is a server thread of this process on 127.0.0.1 (the default)");
+  app.add_option("--listen", a.listen, "run the server: control address HOST[:PORT] (default 127.0.0.1:20001; port 0: any)")
+      ->expected(0, 1);
+  app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any)");
+  app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  app.add_option("-s,--size", a.size, "sizes MIN:MAX, or one SIZE (default 4:32M)");
+  app.add_option("--step", a.step, "each size is the previous one times this factor, at least 2 (default 2)");
+  app.add_option("-i,--iters", a.iters, "timed transfers per size (default 100)");
+  app.add_option("-x,--warmup", a.warmup, "untimed transfers per size before them (default 10)");
+  app.add_option("-M,--mem", a.memory,
+                 "memory SRC[:DST], each host, cuda (device memory of the preferred backend) or null (default host:host)");
+  app.add_option("--transport", a.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
+  app.add_flag("--check", a.check, "check every size's data at the peer (host or cuda memory only)");
+  app.add_option("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.wait, "seconds to wait for the peer and for each transfer (default 20)");
+  app.add_option("--device", a.device, "device index of cuda memory (default 0)");
+  add_output_options(app, out);
+  parse_args(app, args);
+
+  if (app.count("--listen") > 0) {
+    resolve_output(out);
+    return serve(a, app, out, ctx);
+  }
+  const LinkPlan plan = to_plan(a, app);
+  resolve_output(out);
+  std::string why_cpu;
+  Backend& backend = ctx.registry.preferred(&why_cpu);
+  const bool device_memory = plan.src == RegionPlace::device || plan.dst == RegionPlace::device;
+  if (!why_cpu.empty() && device_memory && !out.quiet) {
+    ctx.err << fmt::format("xferbench link: cuda memory is a cpu backend arena ({})\n", why_cpu);
+  }
+  ResultDocument doc = new_result_document(ctx);
+  doc.cases = run_link(plan, backend);
+  deliver(doc, out, ctx);
+  return kExitOk;
+}
+
 }  // namespace
-extern const Command kLinkCommand{"link", "one link's latency and bandwidth over a message-size sweep", run_placeholder};
+
+extern const Command kLinkCommand{"link", "one link's latency and bandwidth over a message-size sweep", run_link_command};
+
 }  // namespace xb

@@ -1,0 +1,157 @@
+#include "jobs/link/link_job.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+
+#include "core/clock.hpp"
+#include "core/size.hpp"
+#include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/link/link_check.hpp"
+#include "jobs/link/link_server.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+namespace {
+
+std::string default_transport() {
+  const auto names = transport_names();
+  return names.empty() ? "tcp" : names.front();  // the registry lists ucx first where it is built
+}
+
+// What "cuda" meant in this run, for the result: the preferred backend's device memory, which on a
+// machine without a GPU backend is a cpu backend arena (host memory), and the result must say so.
+std::string cuda_meaning(const Backend& backend) {
+  if (backend.name() == "cpu") {
+    return "device memory of the cpu backend: a host memory arena (no GPU backend here), moved like a GPU's";
+  }
+  return fmt::format("device memory of the {} backend", backend.name());
+}
+
+struct Sweep {
+  const LinkPlan& plan;
+  Backend& backend;
+  Transport& transport;
+  ClientSession& session;
+  EndpointMemory& src;
+  LocalRegion& local;
+  PeerRegion& dst;
+  std::string peer;  // for the config: the server's address, or what the loopback is
+
+  // One transfer: queued put, then a flush that returns once the data is visible at the peer.
+  void transfer(std::uint64_t bytes) {
+    Endpoint& ep = session.endpoint();
+    ep.put(local, 0, *dst.remote, 0, bytes);
+    ep.flush(plan.wait);
+  }
+
+  CaseResult measure(std::uint64_t bytes) {
+    const std::uint64_t seed = link_check_seed(bytes);
+    if (plan.check) src.fill(0, bytes, seed);
+    for (std::uint64_t i = 0; i < plan.warmup; ++i) transfer(bytes);
+    std::vector<double> us;
+    us.reserve(plan.iterations);
+    for (std::uint64_t i = 0; i < plan.iterations; ++i) {
+      const std::uint64_t t0 = now_ns();
+      transfer(bytes);
+      us.push_back(ns_to_us(now_ns() - t0));
+    }
+    if (plan.check) verify_link_data(session, dst, bytes, seed);
+    return result(bytes, make_series("transfer", "us", std::move(us)));
+  }
+
+  CaseResult result(std::uint64_t bytes, Series latency) const {
+    const std::string memory = fmt::format("{}:{}", link_memory_name(plan.src), link_memory_name(plan.dst));
+    const TransportInfo info = transport.info();
+    CaseResult r;
+    r.job = "link";
+    r.name = fmt::format("link_{}_{}_{}", link_memory_name(plan.src), link_memory_name(plan.dst), bytes);
+    r.title = fmt::format("put {} B of {} memory into the peer's {} memory over {}, one at a time: {} timed after {} "
+                          "warm-up(s){}",
+                          bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name, plan.iterations,
+                          plan.warmup, plan.check ? ", data checked" : "");
+    r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
+    r.config = {
+        {"size", bytes},
+        {"sweep", {{"min", plan.min_bytes}, {"max", plan.max_bytes}, {"step", plan.step}}},
+        {"iterations", plan.iterations},
+        {"warmup", plan.warmup},
+        {"memory", memory},
+        {"src", {{"memory", link_memory_name(plan.src)}, {"description", src.description()}}},
+        {"dst", {{"memory", link_memory_name(plan.dst)}, {"description", dst.description}}},
+        {"cuda", cuda_meaning(backend)},
+        {"backend", std::string(backend.name())},
+        {"device", plan.device},
+        {"peer", peer},
+        {"server", session.server_description()},
+        {"transport",
+         {{"name", info.name}, {"version", info.version}, {"lanes", info.lanes}, {"settings", info.settings}}},
+        {"transfer", "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)"},
+        {"check", plan.check},
+    };
+    if (plan.check) {
+      r.config["check_method"] =
+          "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
+          "against it after them";
+    }
+    const Summary& s = latency.summary;
+    r.metrics = {
+        {"latency_avg", s.avg, "us", "mean over iterations of one transfer's time (put + flush)"},
+        {"latency_min", s.min, "us", "fastest transfer (put + flush)"},
+        {"latency_max", s.max, "us", "slowest transfer (put + flush)"},
+        {"bandwidth", link_bandwidth_gbps(bytes, s.avg), "Gb/s",
+         "size * 8 / latency_avg / 1000: decimal gigabits per second (sharp_coll_test's Avg BW)"},
+        {"iterations", static_cast<double>(plan.iterations), "transfers", "timed transfers of this size"},
+    };
+    r.series.push_back(std::move(latency));
+    return r;
+  }
+};
+
+}  // namespace
+
+std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
+                                 const std::function<void(const CaseResult&)>& on_size) {
+  LinkPlan plan = plan_in;
+  if (plan.transport.empty()) plan.transport = default_transport();
+  validate_link_plan(plan);
+  const std::vector<std::uint64_t> sizes = link_sizes(plan);
+
+  // Declaration order is teardown order in reverse: the peer's region goes before the session
+  // (its endpoint), the session before the loopback server is joined (so a failing run's server sees
+  // its client leave and ends), the registration before the memory.
+  std::unique_ptr<Transport> transport = make_transport(plan.transport);
+  std::unique_ptr<Device> device = backend.open_device(plan.device);
+  std::unique_ptr<EndpointMemory> src = EndpointMemory::make(backend, *device, plan.src, plan.max_bytes);
+  std::unique_ptr<LocalRegion> local = transport->register_memory(src->data(), src->size());
+  std::optional<LoopbackLinkServer> loopback;
+  SocketAddress control;
+  std::string peer;
+  if (plan.peer) {
+    control = *plan.peer;
+    peer = plan.peer->to_string();
+  } else {
+    loopback.emplace(plan.transport, plan.token, plan.wait, plan.device, backend);
+    control = loopback->control();
+    peer = fmt::format("loopback: a server thread of this process on {}", control.to_string());
+  }
+  SessionOptions options;
+  options.token = plan.token;
+  options.wait = plan.wait;
+  ClientSession session(*transport, control, options);
+  PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
+
+  Sweep sweep{plan, backend, *transport, session, *src, *local, dst, peer};
+  std::vector<CaseResult> results;
+  for (const std::uint64_t bytes : sizes) {
+    results.push_back(sweep.measure(bytes));
+    if (on_size) on_size(results.back());
+  }
+  session.finish();
+  if (loopback) loopback->join();
+  return results;
+}
+
+}  // namespace xb

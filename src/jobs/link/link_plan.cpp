@@ -1,0 +1,87 @@
+#include "jobs/link/link_plan.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+
+std::optional<RegionPlace> link_memory_from(std::string_view name) {
+  if (name == "host") return RegionPlace::host;
+  if (name == "cuda") return RegionPlace::device;
+  if (name == "null") return RegionPlace::null;
+  return std::nullopt;
+}
+
+std::string_view link_memory_name(RegionPlace place) {
+  switch (place) {
+    case RegionPlace::host:
+      return "host";
+    case RegionPlace::device:
+      return "cuda";
+    case RegionPlace::null:
+      return "null";
+  }
+  return "?";
+}
+
+std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag) {
+  const auto colon = text.find(':');
+  const std::string_view src_name = text.substr(0, colon);
+  const std::string_view dst_name = colon == std::string_view::npos ? src_name : text.substr(colon + 1);
+  const auto src = link_memory_from(src_name);
+  const auto dst = link_memory_from(dst_name);
+  if (!src || !dst || dst_name.find(':') != std::string_view::npos) {
+    throw UsageError(fmt::format("{} {}: expected SRC[:DST], each one of host, cuda, null", flag, text));
+  }
+  return {*src, *dst};
+}
+
+void validate_link_plan(const LinkPlan& plan, const LinkFlagNames& flags) {
+  if (plan.min_bytes == 0) throw UsageError(fmt::format("{}: sizes must be at least 1 byte", flags.size));
+  if (plan.min_bytes > plan.max_bytes) {
+    throw UsageError(fmt::format("{} {}:{}: MIN must not exceed MAX", flags.size, format_size(plan.min_bytes),
+                                 format_size(plan.max_bytes)));
+  }
+  if (plan.max_bytes > kMaxSize) {
+    throw UsageError(fmt::format("{}: MAX must not exceed {}", flags.size, format_size(kMaxSize)));
+  }
+  if (plan.step < 2) {
+    throw UsageError(fmt::format("{} {}: the step factor must be at least 2", flags.step, plan.step));
+  }
+  if (plan.iterations == 0) throw UsageError(fmt::format("{} 0: at least one iteration is needed", flags.iterations));
+  if (plan.check && (plan.src == RegionPlace::null || plan.dst == RegionPlace::null)) {
+    throw UsageError(fmt::format(
+        "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
+        flags.check, flags.memory));
+  }
+  if (!plan.transport.empty()) {
+    const auto names = transport_names();
+    if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
+      throw UsageError(fmt::format("{} {}: expected one of {}", flags.transport, plan.transport, fmt::join(names, ", ")));
+    }
+  }
+}
+
+std::vector<std::uint64_t> link_sizes(const LinkPlan& plan) {
+  std::vector<std::uint64_t> sizes;
+  if (plan.min_bytes == 0 || plan.step < 2) return {plan.min_bytes};  // not a sweep (validate refuses it)
+  for (std::uint64_t s = plan.min_bytes; s <= plan.max_bytes;) {
+    sizes.push_back(s);
+    if (s > plan.max_bytes / plan.step) break;  // the next step would pass MAX (or overflow)
+    s *= plan.step;
+  }
+  return sizes;
+}
+
+double link_bandwidth_gbps(std::uint64_t bytes, double avg_us) {
+  // bits per microsecond / 1000 = gigabits (10^9) per second.
+  return avg_us > 0 ? static_cast<double>(bytes) * 8.0 / avg_us / 1e3 : 0.0;
+}
+
+}  // namespace xb

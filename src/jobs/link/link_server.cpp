@@ -1,0 +1,71 @@
+#include "jobs/link/link_server.hpp"
+
+#include <memory>
+
+#include "jobs/endpoint/endpoint_memory.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+
+SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std::ostream& log,
+                              const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+  std::unique_ptr<Transport> transport = make_transport(plan.transport);
+  std::unique_ptr<Device> device = backend.open_device(plan.device);
+  Device& dev = *device;
+  const ExposedMemoryFactory factory = [&backend, &dev](std::uint64_t bytes,
+                                                        RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+    return EndpointMemory::make(backend, dev, place, bytes);
+  };
+  SessionOptions options;
+  options.token = plan.token;
+  options.wait = plan.wait;
+  SessionServer server(*transport, plan.control, plan.data, options, factory, log);
+  if (on_ready) on_ready(server.control_address(), server.data_address());
+  return server.serve_one();
+}
+
+LoopbackLinkServer::LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait,
+                                       int device, Backend& backend) {
+  LinkServerPlan plan;
+  plan.control = SocketAddress{"127.0.0.1", 0};
+  plan.data = SocketAddress{"127.0.0.1", 0};
+  plan.transport = std::move(transport);
+  plan.token = std::move(token);
+  plan.wait = wait;
+  plan.device = device;
+  auto ready = ready_.get_future();
+  thread_ = std::thread([this, plan = std::move(plan), &backend]() mutable { serve(std::move(plan), backend); });
+  try {
+    control_ = ready.get();
+  } catch (...) {
+    thread_.join();  // it already ended: the promise held its error
+    throw;
+  }
+}
+
+LoopbackLinkServer::~LoopbackLinkServer() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void LoopbackLinkServer::join() {
+  if (thread_.joinable()) thread_.join();
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void LoopbackLinkServer::serve(LinkServerPlan plan, Backend& backend) {
+  bool listening = false;
+  try {
+    run_link_server(plan, backend, log_, [&](const SocketAddress& control, const SocketAddress&) {
+      listening = true;
+      ready_.set_value(control);
+    });
+  } catch (...) {
+    if (listening) {
+      error_ = std::current_exception();
+    } else {
+      ready_.set_exception(std::current_exception());
+    }
+  }
+}
+
+}  // namespace xb

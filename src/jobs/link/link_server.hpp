@@ -1,0 +1,67 @@
+#pragma once
+// The peer side of a link run: a session server (transport/session.hpp) that exposes EndpointMemory
+// of its own device in the place the client asks for, and fills or verifies it on request. Runs as
+// `xferbench link --listen` (run_link_server) or, for --loopback, on a thread of the measuring
+// process with its own Transport and Device (LoopbackLinkServer), since a Transport belongs to one
+// thread.
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <future>
+#include <iosfwd>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "backends/device.hpp"
+#include "transport/address.hpp"
+#include "transport/session.hpp"
+
+namespace xb {
+
+// `xferbench link --listen` without a port listens here (xfer's server takes 20000).
+inline constexpr std::uint16_t kLinkDefaultControlPort = 20001;
+
+struct LinkServerPlan {
+  SocketAddress control;  // port 0: any
+  SocketAddress data;     // the transport's listener; port 0: any (announced to the client)
+  std::string transport;  // "ucx", "tcp"
+  std::string token;
+  std::chrono::milliseconds wait{20000};
+  int device = 0;
+};
+
+// Serves one client to its end. `on_ready` runs once both addresses are bound (before waiting).
+// Rejected connections are reported on `log`. Throws TransportError when no client came in time or
+// the client broke off.
+SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std::ostream& log,
+                              const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
+
+// A link server on a thread of this process, on 127.0.0.1, ports chosen by the kernel.
+class LoopbackLinkServer {
+ public:
+  // Returns once the server listens; throws what stopped it from listening (its transport or
+  // device could not be made, the bind failed).
+  LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait, int device,
+                     Backend& backend);
+  // Joins the thread (which ends once its client finished or went away, or its wait ran out).
+  ~LoopbackLinkServer();
+  LoopbackLinkServer(const LoopbackLinkServer&) = delete;
+  LoopbackLinkServer& operator=(const LoopbackLinkServer&) = delete;
+
+  const SocketAddress& control() const { return control_; }
+  // Waits for the session's end; rethrows the server's error, if it had one.
+  void join();
+
+ private:
+  void serve(LinkServerPlan plan, Backend& backend);
+
+  std::promise<SocketAddress> ready_;
+  std::exception_ptr error_;
+  std::ostringstream log_;  // written by the server thread only; read after join
+  SocketAddress control_;
+  std::thread thread_;
+};
+
+}  // namespace xb

@@ -1,0 +1,100 @@
+// The link plan on its own: the size sweep, the bandwidth unit, -M's names and the rules bad input
+// breaks (each a UsageError naming the flag).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "jobs/link/link_plan.hpp"
+#include "support/job_helpers.hpp"
+
+namespace xb {
+namespace {
+
+using test::error_of;
+
+LinkPlan sweep(std::uint64_t min, std::uint64_t max, std::uint64_t step) {
+  LinkPlan p;
+  p.min_bytes = min;
+  p.max_bytes = max;
+  p.step = step;
+  return p;
+}
+
+TEST(LinkPlan, SizesFollowTheFactorUpToMax) {
+  EXPECT_EQ(link_sizes(sweep(4, 64, 2)), (std::vector<std::uint64_t>{4, 8, 16, 32, 64}));
+  EXPECT_EQ(link_sizes(sweep(3, 100, 4)), (std::vector<std::uint64_t>{3, 12, 48})) << "MAX only when landed on";
+  EXPECT_EQ(link_sizes(sweep(64 << 20, 64 << 20, 2)), (std::vector<std::uint64_t>{64 << 20}));
+  const LinkPlan defaults;
+  const auto all = link_sizes(defaults);
+  ASSERT_EQ(all.size(), 24u) << "4 B to 32 MiB doubling: sharp_coll_test's default sweep";
+  EXPECT_EQ(all.front(), 4u);
+  EXPECT_EQ(all.back(), 32u << 20);
+  // A factor that would overflow 64 bits stops the sweep instead of wrapping.
+  const auto big = link_sizes(sweep(1, std::uint64_t{1} << 50, std::uint64_t{1} << 40));
+  EXPECT_EQ(big, (std::vector<std::uint64_t>{1, std::uint64_t{1} << 40}));
+}
+
+TEST(LinkPlan, BandwidthIsDecimalGigabitsPerSecondOfTheAverage) {
+  // The seed's three examples: 64 MiB at each average latency.
+  EXPECT_NEAR(link_bandwidth_gbps(67108864, 1510.23), 355.49, 0.005);
+  EXPECT_NEAR(link_bandwidth_gbps(67108864, 1489.44), 360.45, 0.005);
+  EXPECT_NEAR(link_bandwidth_gbps(67108864, 1409.41), 380.92, 0.005);
+  EXPECT_DOUBLE_EQ(link_bandwidth_gbps(1000, 8), 1.0);  // 8000 bits in 8 us = 1 Gb/s
+  EXPECT_EQ(link_bandwidth_gbps(1000, 0), 0.0);
+}
+
+TEST(LinkPlan, MemoryNames) {
+  EXPECT_EQ(parse_link_memory("host", "-M"), std::make_pair(RegionPlace::host, RegionPlace::host));
+  EXPECT_EQ(parse_link_memory("cuda", "-M"), std::make_pair(RegionPlace::device, RegionPlace::device));
+  EXPECT_EQ(parse_link_memory("null:host", "-M"), std::make_pair(RegionPlace::null, RegionPlace::host));
+  EXPECT_EQ(parse_link_memory("host:cuda", "-M"), std::make_pair(RegionPlace::host, RegionPlace::device));
+  for (const char* bad : {"", "gpu", "host:", ":host", "host:cuda:null", "HOST"}) {
+    const std::string message = error_of([&] { parse_link_memory(bad, "--mem"); });
+    EXPECT_NE(message.find("--mem"), std::string::npos) << bad << ": " << message;
+    EXPECT_NE(message.find("host, cuda, null"), std::string::npos) << message;
+    EXPECT_THROW(parse_link_memory(bad, "-M"), UsageError) << bad;
+  }
+  EXPECT_EQ(link_memory_name(RegionPlace::device), "cuda");
+}
+
+TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
+  struct Case {
+    LinkPlan plan;
+    std::string flag, rule;
+  };
+  LinkPlan null_check;
+  null_check.src = RegionPlace::null;
+  null_check.check = true;
+  LinkPlan null_dst_check;
+  null_dst_check.dst = RegionPlace::null;
+  null_dst_check.check = true;
+  LinkPlan no_iters;
+  no_iters.iterations = 0;
+  LinkPlan bad_transport;
+  bad_transport.transport = "carrier-pigeon";
+  const std::vector<Case> cases = {
+      {sweep(8, 4, 2), "-s", "MIN must not exceed MAX"},
+      {sweep(4, 8, 1), "--step", "at least 2"},
+      {sweep(4, 8, 0), "--step", "at least 2"},
+      {sweep(0, 8, 2), "-s", "at least 1 byte"},
+      {no_iters, "-i", "at least one iteration"},
+      {null_check, "--check", "never touched by the CPU"},
+      {null_dst_check, "--check", "never touched by the CPU"},
+      {bad_transport, "--transport", "expected one of"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of([&] { validate_link_plan(c.plan); });
+    EXPECT_EQ(message.rfind(c.flag + " ", 0) == 0 || message.rfind(c.flag + ":", 0) == 0, true) << message;
+    EXPECT_NE(message.find(c.rule), std::string::npos) << message;
+    EXPECT_THROW(validate_link_plan(c.plan), UsageError);
+  }
+  // A dialect's flag names appear instead.
+  LinkFlagNames sharp;
+  sharp.step = "-f";
+  EXPECT_EQ(error_of([&] { validate_link_plan(sweep(4, 8, 1), sharp); }).rfind("-f 1:", 0), 0u);
+  EXPECT_NO_THROW(validate_link_plan(LinkPlan{}));
+}
+
+}  // namespace
+}  // namespace xb
