@@ -228,3 +228,45 @@ TEST(TcpTransport, AcceptTimesOut) {
 
 }  // namespace
 }  // namespace xb
+
+namespace xb {
+namespace {
+
+TEST(TcpTransport, AcceptServesTheEndpointsThatExist) {
+  // The passive transport accepts a first endpoint, then waits in accept() for a second one; a
+  // put + flush on the first must complete meanwhile (accept makes progress), before the second
+  // peer connects.
+  std::vector<std::byte> memory(4096);
+  std::promise<std::pair<SocketAddress, RegionDescriptor>> ready;
+  auto published = ready.get_future();
+  std::promise<void> flushed;
+  auto flushed_future = flushed.get_future();
+  std::string server_error;
+  std::thread server([&] {
+    try {
+      auto transport = make_tcp_transport();
+      auto region = transport->register_memory(memory.data(), memory.size());
+      auto listener = transport->listen(SocketAddress{"127.0.0.1", 0});
+      ready.set_value({listener->address(), region->describe()});
+      auto first = listener->accept(milliseconds(10000));
+      auto second = listener->accept(milliseconds(20000));
+    } catch (const std::exception& e) {
+      server_error = e.what();
+    }
+  });
+  const auto [address, descriptor] = published.get();
+  auto transport = make_tcp_transport();
+  auto first = transport->connect(address, milliseconds(5000));
+  auto remote = first->attach(descriptor);
+  std::vector<std::byte> local(4096, std::byte{0x42});
+  auto region = transport->register_memory(local.data(), local.size());
+  first->put(*region, 0, *remote, 0, 4096);
+  EXPECT_NO_THROW(first->flush(milliseconds(10000)));
+  auto second = transport->connect(address, milliseconds(5000));
+  server.join();
+  EXPECT_EQ(server_error, "");
+  EXPECT_TRUE(memory == local);
+}
+
+}  // namespace
+}  // namespace xb

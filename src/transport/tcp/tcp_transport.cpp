@@ -28,6 +28,32 @@ struct Context {
   bool connected = false;  // an endpoint existed: info().lanes is meaningful
 };
 
+// Drives every connection once (the passive side of peers' requests); whether anything moved.
+bool progress_all(Context& context) {
+  bool moved = false;
+  // drive() never adds or removes connections, so the list is stable while we walk it.
+  for (Connection* connection : context.connections) moved |= connection->drive();
+  return moved;
+}
+
+// Waits up to `timeout_ms` until a connection has something to do, or `extra_fd` (a listener,
+// -1 for none) is readable; true when `extra_fd` is.
+bool poll_all(const Context& context, int extra_fd, int timeout_ms) {
+  std::vector<pollfd> fds;
+  fds.reserve(context.connections.size() + 1);
+  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
+  for (const Connection* connection : context.connections) {
+    if (const short events = connection->poll_events(); events != 0) fds.push_back({connection->fd(), events, 0});
+  }
+  if (fds.empty()) {
+    // Nothing to serve: sleep the time asked, as a poll on no descriptors would.
+    std::this_thread::sleep_for(std::chrono::milliseconds(timeout_ms));
+    return false;
+  }
+  if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) return false;
+  return extra_fd >= 0 && fds[0].revents != 0;
+}
+
 // Socket buffers are left to the kernel's autotuning: on loopback, fixed 4 MiB SO_SNDBUF/SO_RCVBUF
 // (which switch autotuning off) made the put stream 2-3x slower (docs/transport.md).
 void prepare_data_socket(int fd) { set_low_latency(fd); }
@@ -168,10 +194,14 @@ class TcpListener final : public Listener {
         prepare_data_socket(fd.get());
         return std::make_unique<TcpEndpoint>(context_, std::move(fd));
       }
-      if (!wait_ready(fd_.get(), POLLIN, deadline)) {
+      // Serve the endpoints that exist while waiting: a peer flushing on one of them must not wait
+      // for this accept.
+      if (progress_all(*context_)) continue;
+      if (std::chrono::steady_clock::now() >= deadline) {
         throw TransportError(fmt::format("tcp: no peer connected to {} within {} ms", address_.to_string(),
                                          timeout.count()));
       }
+      poll_all(*context_, fd_.get(), poll_timeout_ms(deadline));
     }
   }
 
@@ -206,25 +236,10 @@ class TcpTransport final : public Transport {
     return std::make_unique<TcpEndpoint>(context_, std::move(*fd));
   }
 
-  bool progress() override {
-    bool moved = false;
-    // drive() never adds or removes connections, so the list is stable while we walk it.
-    for (Connection* connection : context_->connections) moved |= connection->drive();
-    return moved;
-  }
+  bool progress() override { return progress_all(*context_); }
 
   void wait(std::chrono::milliseconds timeout) override {
-    std::vector<pollfd> fds;
-    fds.reserve(context_->connections.size());
-    for (const Connection* connection : context_->connections) {
-      if (const short events = connection->poll_events(); events != 0) fds.push_back({connection->fd(), events, 0});
-    }
-    if (fds.empty()) {
-      // Nothing to serve: sleep the time asked, as a poll on no descriptors would.
-      std::this_thread::sleep_for(timeout);
-      return;
-    }
-    ::poll(fds.data(), fds.size(), static_cast<int>(timeout.count()));
+    poll_all(*context_, -1, static_cast<int>(std::min<std::chrono::milliseconds::rep>(timeout.count(), 1'000'000)));
   }
 
   TransportInfo info() const override {
