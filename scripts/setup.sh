@@ -6,6 +6,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libnuma-dev libhwloc-dev libgtest-dev
   liburing-dev libaio-dev
   libucx-dev ucx-utils iperf3
+  chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
 )
 missing=()
 for p in "${packages[@]}"; do

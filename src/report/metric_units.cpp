@@ -1,0 +1,63 @@
+#include "report/metric_units.hpp"
+
+#include <array>
+#include <charconv>
+#include <string>
+#include <utility>
+
+namespace xb {
+
+std::optional<double> bandwidth_unit_bytes(std::string_view unit) {
+  static constexpr std::array<std::pair<std::string_view, double>, 10> kUnits{{
+      {"B/s", 1.0},
+      {"KiB/s", 1024.0},
+      {"MiB/s", 1048576.0},
+      {"GiB/s", 1073741824.0},
+      {"KB/s", 1e3},
+      {"MB/s", 1e6},
+      {"GB/s", 1e9},
+      {"Kb/s", 1e3 / 8},
+      {"Mb/s", 1e6 / 8},
+      {"Gb/s", 1e9 / 8},
+  }};
+  for (const auto& [name, bytes] : kUnits) {
+    if (unit == name) return bytes;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> time_unit_seconds(std::string_view unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  return std::nullopt;
+}
+
+bool is_rate_unit(std::string_view unit) { return unit.size() > 2 && unit.ends_with("/s"); }
+
+namespace {
+
+// "latency_p99.9" -> 99.9; nullopt when the name is not a latency percentile.
+std::optional<double> latency_percentile(std::string_view name) {
+  const auto at = name.rfind("_p");
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string number(name.substr(at + 2));
+  if (number.empty()) return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec != std::errc{} || end != number.data() + number.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<Better> gated_direction(const Metric& m) {
+  if (is_rate_unit(m.unit)) return Better::higher;
+  if (!time_unit_seconds(m.unit) || !m.name.starts_with("latency")) return std::nullopt;
+  if (m.name.ends_with("_avg")) return Better::lower;
+  if (const auto p = latency_percentile(m.name); p && *p <= 99.0) return Better::lower;
+  return std::nullopt;
+}
+
+}  // namespace xb

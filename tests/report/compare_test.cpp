@@ -1,0 +1,158 @@
+// compare's arithmetic: matching, the ratio's orientation per unit, the threshold, statuses,
+// zeros, unit conversion, unmatched cases.
+#include "report/compare.hpp"
+
+#include <gtest/gtest.h>
+
+namespace xb {
+namespace {
+
+CaseResult io_case(const std::string& name, double gib_s, double p50_us) {
+  CaseResult c;
+  c.job = "io";
+  c.name = name;
+  c.labels = {{"rw", "read"}, {"io_size", "4K"}};
+  c.metrics = {{"throughput", gib_s, "GiB/s", ""}, {"iops", gib_s * 262144, "IO/s", ""},
+               {"ops", 1000, "IOs", ""},            {"bytes", 4096000, "B", ""},
+               {"latency_min", p50_us / 2, "us", ""}, {"latency_avg", p50_us, "us", ""},
+               {"latency_p50", p50_us, "us", ""},     {"latency_p99.9", p50_us * 10, "us", ""},
+               {"latency_max", p50_us * 100, "us", ""}, {"wall_time", 1, "s", ""}};
+  return c;
+}
+
+ResultDocument doc_of(std::vector<CaseResult> cases) {
+  ResultDocument d;
+  d.cases = std::move(cases);
+  return d;
+}
+
+const CompareRow* row(const CompareResult& r, const std::string& metric, std::size_t nth = 0) {
+  for (const auto& x : r.rows) {
+    if (x.metric == metric && nth-- == 0) return &x;
+  }
+  return nullptr;
+}
+
+TEST(Compare, AnEqualRunHasRatiosOfOneAndNothingBelow) {
+  const auto d = doc_of({io_case("a", 2, 30), io_case("b", 1, 50)});
+  const CompareResult r = compare_results(d, d, 0.9);
+  EXPECT_EQ(r.below, 0u);
+  EXPECT_TRUE(r.only_in_base.empty());
+  EXPECT_TRUE(r.only_in_new.empty());
+  // Gated per case: throughput, iops (higher), latency_avg, latency_p50 (lower); not ops, bytes,
+  // min, max, p99.9 or wall_time.
+  ASSERT_EQ(r.rows.size(), 8u);
+  for (const auto& x : r.rows) {
+    ASSERT_TRUE(x.ratio) << x.metric;
+    EXPECT_DOUBLE_EQ(*x.ratio, 1.0);
+    EXPECT_FALSE(x.below);
+  }
+  EXPECT_EQ(row(r, "throughput")->better, Better::higher);
+  EXPECT_EQ(row(r, "latency_p50")->better, Better::lower);
+  EXPECT_EQ(row(r, "latency_max"), nullptr);
+  EXPECT_EQ(row(r, "wall_time"), nullptr);
+}
+
+TEST(Compare, HalfTheBandwidthAndTwiceTheLatencyAreBothRatioOneHalf) {
+  const CompareResult r =
+      compare_results(doc_of({io_case("a", 2, 30)}), doc_of({io_case("a", 1, 60)}), 0.9);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 0.5);
+  EXPECT_DOUBLE_EQ(*row(r, "latency_p50")->ratio, 0.5);
+  EXPECT_TRUE(row(r, "throughput")->below);
+  EXPECT_TRUE(row(r, "latency_p50")->below);
+  EXPECT_EQ(r.below, 4u);
+}
+
+TEST(Compare, ImprovementsAreAboveOne) {
+  const CompareResult r =
+      compare_results(doc_of({io_case("a", 1, 60)}), doc_of({io_case("a", 2, 30)}), 0.9);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 2.0);
+  EXPECT_DOUBLE_EQ(*row(r, "latency_avg")->ratio, 2.0);
+  EXPECT_EQ(r.below, 0u);
+}
+
+TEST(Compare, TheThresholdItselfPasses) {
+  const CompareResult r = compare_results(doc_of({io_case("a", 1, 30)}), doc_of({io_case("a", 0.75, 40)}), 0.75);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 0.75);
+  EXPECT_FALSE(row(r, "throughput")->below);
+  EXPECT_EQ(r.below, 0u);
+  // Above 1, the gate asks for an improvement.
+  EXPECT_EQ(compare_results(doc_of({io_case("a", 1, 30)}), doc_of({io_case("a", 1, 30)}), 1.1).below, 4u);
+}
+
+TEST(Compare, CasesMatchByJobNameAndLabels) {
+  CaseResult other_labels = io_case("a", 1, 30);
+  other_labels.labels[0].second = "write";
+  CaseResult other_job = io_case("a", 1, 30);
+  other_job.job = "kv";
+  const CompareResult r = compare_results(doc_of({io_case("a", 1, 30), io_case("gone", 1, 30)}),
+                                          doc_of({other_labels, other_job, io_case("a", 1, 30)}), 0.9);
+  ASSERT_EQ(r.only_in_base.size(), 1u);
+  EXPECT_EQ(r.only_in_base[0].name, "gone");
+  ASSERT_EQ(r.only_in_new.size(), 2u);
+  EXPECT_EQ(r.only_in_new[0].labels[0].second, "write");
+  EXPECT_EQ(r.only_in_new[1].job, "kv");
+  EXPECT_EQ(r.rows.size(), 4u);
+  EXPECT_EQ(r.below, 0u);
+}
+
+TEST(Compare, RepeatedCasesMatchInOrder) {
+  const CompareResult r = compare_results(doc_of({io_case("a", 1, 30), io_case("a", 2, 30)}),
+                                          doc_of({io_case("a", 1, 30), io_case("a", 1, 30)}), 0.9);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput", 0)->ratio, 1.0);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput", 1)->ratio, 0.5);
+}
+
+TEST(Compare, APathLostInNewIsBelowAndOneMissingInBaseIsNotCompared) {
+  CaseResult failed = io_case("a", 0, 0);
+  failed.status = CaseStatus::failed;
+  failed.status_reason = "open failed";
+  CaseResult waived = io_case("b", 0, 0);
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "no GPU";
+  const CompareResult r = compare_results(doc_of({io_case("a", 1, 30), waived}), doc_of({failed, io_case("b", 1, 30)}), 0.9);
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_TRUE(r.rows[0].below);
+  EXPECT_EQ(r.rows[0].note, "failed in NEW (open failed)");
+  EXPECT_FALSE(r.rows[1].below);
+  EXPECT_EQ(r.rows[1].note, "waived in BASE (no GPU): not compared");
+  EXPECT_EQ(r.below, 1u);
+}
+
+TEST(Compare, ZerosAndUnits) {
+  CaseResult base = io_case("a", 0, 30);
+  CaseResult now = io_case("a", 0, 0);
+  base.metrics.push_back({"bandwidth", 1.073741824, "GB/s", ""});
+  now.metrics.push_back({"bandwidth", 0.5, "GiB/s", ""});
+  base.metrics.push_back({"rate", 10, "blocks/s", ""});
+  now.metrics.push_back({"rate", 0, "transfers/s", ""});
+  const CompareResult r = compare_results(doc_of({base}), doc_of({now}), 0.9);
+  // 0 -> 0 is no change; a latency of 0 in NEW cannot be a drop.
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 1.0);
+  EXPECT_FALSE(row(r, "latency_p50")->ratio);
+  EXPECT_EQ(row(r, "latency_p50")->note, "NEW is 0");
+  EXPECT_FALSE(row(r, "latency_p50")->below);
+  // GiB/s against GB/s: converted into BASE's unit.
+  EXPECT_NEAR(*row(r, "bandwidth")->now, 0.536870912, 1e-12);
+  EXPECT_NEAR(*row(r, "bandwidth")->ratio, 0.5, 1e-12);
+  // Units that cannot be converted are not compared.
+  EXPECT_FALSE(row(r, "rate")->ratio);
+  EXPECT_NE(row(r, "rate")->note.find("transfers/s"), std::string::npos);
+}
+
+TEST(Compare, GatedMetricsByUnitAndName) {
+  EXPECT_EQ(gated_direction({"throughput", 1, "GiB/s", ""}), Better::higher);
+  EXPECT_EQ(gated_direction({"bandwidth", 1, "Gb/s", ""}), Better::higher);
+  EXPECT_EQ(gated_direction({"blocks_per_s", 1, "blocks/s", ""}), Better::higher);
+  EXPECT_EQ(gated_direction({"latency_avg", 1, "us", ""}), Better::lower);
+  EXPECT_EQ(gated_direction({"latency_p99", 1, "ns", ""}), Better::lower);
+  EXPECT_FALSE(gated_direction({"latency_p99.9", 1, "us", ""}));
+  EXPECT_FALSE(gated_direction({"latency_max", 1, "us", ""}));
+  EXPECT_FALSE(gated_direction({"latency_min", 1, "us", ""}));
+  EXPECT_FALSE(gated_direction({"time_cost", 1, "us", ""}));
+  EXPECT_FALSE(gated_direction({"cpu_user", 1, "%", ""}));
+  EXPECT_FALSE(gated_direction({"latency_p50", 1, "B", ""}));
+}
+
+}  // namespace
+}  // namespace xb
