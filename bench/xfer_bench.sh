@@ -15,6 +15,7 @@
 #
 #   bash bench/xfer_bench.sh                                   # builds build/release
 #   BUILD=build/helper-ucx ROUNDS=6 bash bench/xfer_bench.sh    # an existing build directory
+#   BYTES_PER_RUN=67108864 ROUNDS=2 …                           # quick (a busy machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ SHM_TLS=posix,sysv,cma,self
 PORT=${PORT:-13447}
 WINDOW=${WINDOW:-64}
 TCP_SECONDS=${TCP_SECONDS:-4}
+BYTES_PER_RUN=${BYTES_PER_RUN:-2147483648}  # moved per run by each shared-memory/tcp transfer test
 
 for tool in ucx_perftest iperf3; do
   command -v "$tool" >/dev/null || bash scripts/setup.sh
@@ -39,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-iters_for() { awk -v s="$1" 'BEGIN { n = int(2 * 1073741824 / s); print (n < 100 ? 100 : n) }'; }  # ~2 GiB per run
+iters_for() { awk -v s="$1" -v b="$BYTES_PER_RUN" 'BEGIN { n = int(b / s); print (n < 8 ? 8 : n) }'; }
 
 # perftest TEST TLS SIZE: MiB/s (perftest's "MB/s" is 2^20 bytes per second), overall figure.
 perftest() {

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "transport/ucx/ucx_bootstrap.hpp"
@@ -9,6 +10,12 @@
 #include "transport/ucx/ucx_sockaddr.hpp"
 
 namespace xb::ucx {
+namespace {
+
+// The least time a connected peer gets to send its worker address.
+constexpr std::chrono::seconds kExchangeBound{10};
+
+}  // namespace
 
 UcxListener::UcxListener(std::shared_ptr<Worker> worker, const SocketAddress& address, std::optional<Protocol> forced)
     : worker_(std::move(worker)), forced_(forced), socket_(listen_on(address)) {}
@@ -21,8 +28,11 @@ std::unique_ptr<Endpoint> UcxListener::accept(std::chrono::milliseconds timeout)
     UniqueFd connection = accept_one(socket_.get());
     if (connection.valid()) {
       const std::string name = format_address(remote_address(connection.get()));
+      // A peer that connected gets its exchange finished even when accept's own wait is short
+      // (a server polling accept with small timeouts must not drop a slow but real peer).
+      const auto exchange_deadline = std::max(deadline, std::chrono::steady_clock::now() + kExchangeBound);
       try {
-        const auto theirs = exchange_addresses(connection.get(), worker_->address(), deadline, name);
+        const auto theirs = exchange_addresses(connection.get(), worker_->address(), exchange_deadline, name);
         return UcxEndpoint::create(worker_, theirs, name, std::move(connection), forced_);
       } catch (const TransportError&) {
         // Not a UCX peer of ours (a port scan, garbage, a peer that vanished): wait for the next.

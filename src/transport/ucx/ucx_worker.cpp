@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string_view>
+#include <thread>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -18,8 +19,10 @@ namespace {
 // How long a region waits for the get replies still reading it, and the worker for endpoints
 // closing when it goes. Bounded so a vanished peer cannot hang a destructor.
 constexpr std::chrono::milliseconds kDrainBound{2000};
-// Idle progress rounds before progress_until sleeps on the event fd instead of spinning.
-constexpr int kSpinRounds = 256;
+// Idle progress rounds before progress_until yields the CPU.
+constexpr int kSpinRounds = 64;
+// How long wait() polls before it sleeps on the event fd.
+constexpr std::chrono::microseconds kSpinBeforeSleep{1000};
 
 // Whether UCX_TLS lets the shared-memory transports in (unset, "^…" exclusions, "all", "sm",
 // "shm", "mm", "posix", "sysv"): setting their options otherwise draws UCX's "invalid
@@ -147,6 +150,13 @@ void Worker::run_deferred() {
 
 void Worker::wait(std::chrono::milliseconds timeout) {
   if (!deferred_.empty()) return;
+  // Poll a moment before sleeping: not every UCX transport signals the event fd for everything a
+  // passive side must serve (shared-memory RMA emulation does not wake it here), and a peer in
+  // the middle of a transfer sends again within microseconds.
+  const auto spin_until = std::chrono::steady_clock::now() + std::min<std::chrono::microseconds>(kSpinBeforeSleep, timeout);
+  do {
+    if (progress()) return;
+  } while (std::chrono::steady_clock::now() < spin_until);
   const ucs_status_t status = ucp_worker_arm(worker_);
   if (status == UCS_ERR_BUSY) return;  // events already pending: the caller progresses again
   check(status, "ucp_worker_arm");
@@ -156,16 +166,16 @@ void Worker::wait(std::chrono::milliseconds timeout) {
 }
 
 bool Worker::progress_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline) {
+  // Busy progress, as UCX's own benchmarks do: the event fd is not signalled when send resources
+  // free up (a full shared-memory FIFO), so a side with data still to push must never sleep on it.
+  // It yields the CPU when idle, which the peer on the same machine may need.
   int idle = 0;
   while (!done()) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) return done();
+    if (std::chrono::steady_clock::now() >= deadline) return done();
     if (progress()) {
       idle = 0;
     } else if (++idle >= kSpinRounds) {
-      // Nothing for a while: sleep on the event fd rather than spin a core away from the peer.
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-      wait(std::min(left + std::chrono::milliseconds(1), std::chrono::milliseconds(100)));
+      std::this_thread::yield();
       idle = 0;
     }
   }

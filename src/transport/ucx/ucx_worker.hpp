@@ -78,7 +78,7 @@ class Worker {
   bool progress();
   // Sleeps on the worker's event fd (ucp_worker_arm + poll) up to `timeout`, unless work is ready.
   void wait(std::chrono::milliseconds timeout);
-  // Progresses until `done()` or the deadline; returns done().
+  // Progresses (busy, yielding when idle) until `done()` or the deadline; returns done().
   bool progress_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline);
 
   std::uint64_t add_region(std::byte* data, std::size_t size, ucp_mem_h memh);
