@@ -1,14 +1,207 @@
-// Placeholder until this command lands (issue 4): replaced by its real implementation.
-#include <ostream>
+// `xferbench xfer server|client`: the native command line of the xfer job (one endpoint's memory
+// into or out of another's, over UCX or TCP).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "core/cleanup.hpp"
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/xfer/xfer_job.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
-int run_placeholder(const std::vector<std::string>&, CommandContext& ctx) {
-  ctx.err << "xfer: not built yet\n";
-  return kExitUnavailable;
+
+struct XferArgs {
+  std::string role, listen = "127.0.0.1", data_port = "0", peer, transport, mode = "h2h", op = "write",
+              block = "1M,2M,4M,8M", total = "128M", pool_chunk = "4M", wait = "20", token, backend, device = "0",
+              iters = "1", warmup = "1", ready_file;
+  bool pool = false, verify = false, no_latency = false;
+};
+
+std::string default_transport() {
+  const auto names = transport_names();
+  for (const auto& n : names) {
+    if (n == "ucx") return n;
+  }
+  return names.empty() ? "tcp" : names.front();
 }
+
+// The flags that only one role takes, so a misplaced one is named instead of silently ignored.
+void refuse_other_role_flags(const CLI::App& app, XferRole role) {
+  static const char* const kClientOnly[] = {"--peer", "--mode",   "--op",    "--block",      "--total", "--pool",
+                                            "--pool-chunk", "--iters", "--warmup", "--no-latency", "--verify"};
+  static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file"};
+  const auto check = [&](const auto& flags, std::string_view owner) {
+    for (const char* f : flags) {
+      if (app.count(f) > 0) {
+        throw UsageError(fmt::format("{}: a {} flag (the {} {})", f, owner, to_string(role),
+                                     role == XferRole::server ? "learns mode and sizes from the client"
+                                                              : "connects with --peer HOST:PORT"));
+      }
+    }
+  };
+  if (role == XferRole::server) check(kClientOnly, "client");
+  else check(kServerOnly, "server");
+}
+
+// Whether HOST[:PORT] text names a port: "[v6]:port", or one colon (a bare IPv6 address has more).
+bool names_port(std::string_view text) {
+  if (!text.empty() && text.front() == '[') return text.find("]:") != std::string_view::npos;
+  return std::count(text.begin(), text.end(), ':') == 1;
+}
+
+XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
+  XferPlan p;
+  if (a.role == "server") p.role = XferRole::server;
+  else if (a.role == "client") p.role = XferRole::client;
+  else if (a.role.empty()) throw UsageError("xfer: expected server or client first (xferbench xfer server|client …)");
+  else throw UsageError(fmt::format("xfer {}: expected server or client", a.role));
+  refuse_other_role_flags(app, p.role);
+
+  p.transport = a.transport.empty() ? default_transport() : a.transport;
+  p.token = a.token.empty() ? default_session_token() : a.token;
+  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  p.backend = a.backend;
+  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
+  if (p.role == XferRole::server) {
+    p.control = parse_address(a.listen, "--listen", false, true);
+    if (!names_port(a.listen)) p.control.port = kXferDefaultControlPort;  // ":0" asks for any port
+    p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
+    return p;
+  }
+  if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
+  p.control = parse_address(a.peer, "--peer", false);
+  if (p.control.port == 0) p.control.port = kXferDefaultControlPort;
+  const auto mode = xfer_mode_from(a.mode);
+  if (!mode) throw UsageError(fmt::format("--mode {}: expected d2d, h2d, d2h or h2h (client memory 2 server memory)", a.mode));
+  p.mode = *mode;
+  const auto op = xfer_op_from(a.op);
+  if (!op) throw UsageError(fmt::format("--op {}: expected write (client into server) or read", a.op));
+  p.op = *op;
+  p.blocks = parse_block_sizes(a.block, "--block");
+  p.total = parse_size(a.total, "--total");
+  p.pool = a.pool;
+  p.pool_chunk = parse_size(a.pool_chunk, "--pool-chunk");
+  p.iters = static_cast<unsigned>(parse_count(a.iters, "--iters", 1, 1'000'000));
+  p.warmup = static_cast<unsigned>(parse_count(a.warmup, "--warmup", 0, 1'000'000));
+  p.latency = !a.no_latency;
+  p.verify = a.verify;
+  return p;
+}
+
+// --ready-file: the bound addresses, for scripts that start a server on port 0. Written whole under
+// a temporary name and renamed, removed when the server ends (and on SIGINT/SIGTERM).
+class ReadyFile {
+ public:
+  explicit ReadyFile(std::string path) : path_(std::move(path)) {}
+  ~ReadyFile() {
+    if (written_) std::remove(path_.c_str());
+  }
+  ReadyFile(const ReadyFile&) = delete;
+  ReadyFile& operator=(const ReadyFile&) = delete;
+
+  void write(const SocketAddress& control, const SocketAddress& data) {
+    if (path_.empty()) return;
+    cleanup_.emplace(CleanupKind::file, path_);
+    const std::string tmp = fmt::format("{}.tmp-{}", path_, getpid());
+    {
+      ScopedCleanup tmp_cleanup(CleanupKind::file, tmp);
+      std::ofstream f(tmp, std::ios::trunc);
+      f << "control " << control.to_string() << "\ndata " << data.to_string() << "\n";
+      f.close();
+      if (!f || std::rename(tmp.c_str(), path_.c_str()) != 0) {
+        const int err = errno;
+        std::remove(tmp.c_str());
+        throw SystemError(fmt::format("--ready-file: write({})", path_), err);
+      }
+    }
+    written_ = true;
+  }
+
+ private:
+  std::string path_;
+  bool written_ = false;
+  std::optional<ScopedCleanup> cleanup_;
+};
+
+int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"Move one endpoint's memory into (write) or out of (read) another's over UCX or TCP, per block size",
+               "xfer"};
+  XferArgs a;
+  OutputOptions out;
+  app.add_option("role", a.role, "server or client");
+  app.add_option("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
+  app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any, announced)");
+  app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  app.add_option("--peer", a.peer, "client: the server's control address HOST:PORT");
+  app.add_option("--transport", a.transport, "ucx or tcp (default ucx where built)");
+  app.add_option("--mode", a.mode, "client memory 2 server memory: d2d, h2d, d2h or h2h (default h2h)");
+  app.add_option("--op", a.op, "write (client into server, default) or read (server into client)");
+  app.add_option("--block", a.block, "block sizes: a list 1M,2M or a doubling range 1M:8M (default 1M,2M,4M,8M)");
+  app.add_option("--total", a.total, "bytes moved per block size: total/block transfers (default 128M)");
+  app.add_flag("--pool", a.pool, "move the data through a registered staging pool (client memory unregistered)");
+  app.add_option("--pool-chunk", a.pool_chunk, "bytes per pool slot (default 4M; two slots)");
+  app.add_option("--wait", a.wait, "seconds the side started first waits for its peer (default 20)");
+  app.add_option("--token", a.token, "shared token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--backend", a.backend, "device backend (default: an accelerator where there is one, else cpu)");
+  app.add_option("--device", a.device, "device index (default 0)");
+  app.add_option("--iters", a.iters, "client: timed passes per block size (default 1)");
+  app.add_option("--warmup", a.warmup, "client: untimed passes before them (default 1)");
+  app.add_flag("--no-latency", a.no_latency, "client: skip the per-transfer latency pass");
+  app.add_flag("--verify", a.verify, "client: check the data the timed passes moved");
+  add_output_options(app, out);
+  parse_args(app, args);
+
+  const XferPlan plan = to_plan(a, app);
+  validate_xfer_plan(plan);
+  if (!a.ready_file.empty()) {
+    const auto parent = std::filesystem::absolute(a.ready_file).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("--ready-file {}: directory {} does not exist", a.ready_file, parent.string()));
+    }
+  }
+  resolve_output(out);
+  std::string why_cpu;
+  Backend& backend = plan.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(plan.backend);
+  const bool device_memory = plan.role == XferRole::server || plan.mode.local == RegionPlace::device;
+  if (!why_cpu.empty() && device_memory && !out.quiet) {
+    ctx.err << fmt::format("xferbench xfer: device memory is a cpu backend arena ({})\n", why_cpu);
+  }
+
+  ResultDocument doc = new_result_document(ctx);
+  if (plan.role == XferRole::server) {
+    ReadyFile ready(a.ready_file);
+    doc.cases.push_back(run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
+      ready.write(control, data);
+      if (!out.quiet) {
+        ctx.err << fmt::format("xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for a client\n",
+                               control.to_string(), plan.transport, data.to_string(),
+                               std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count())
+                << std::flush;
+      }
+    }));
+  } else {
+    doc.cases = run_xfer_client(plan, backend);
+  }
+  deliver(doc, out, ctx);
+  return kExitOk;
+}
+
 }  // namespace
-extern const Command kXferCommand{"xfer", "one endpoint's memory into another's over UCX or TCP (server|client)", run_placeholder};
+
+extern const Command kXferCommand{"xfer", "one endpoint's memory into another's over UCX or TCP (server|client)",
+                                  run_xfer_command};
+
 }  // namespace xb

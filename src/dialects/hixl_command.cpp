@@ -1,14 +1,61 @@
-// Placeholder until this command lands (issue 4): replaced by its real implementation.
+// `xferbench hixl …` (and a link named hixl): parse HIXL's seven arguments, run the xfer job's
+// client or server, print HIXL's line per block size as each completes.
+#include <fmt/format.h>
+
+#include <cstdlib>
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "dialects/hixl.hpp"
+#include "jobs/xfer/xfer_job.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
-int run_placeholder(const std::vector<std::string>&, CommandContext& ctx) {
-  ctx.err << "hixl: not built yet\n";
-  return kExitUnavailable;
+
+// HIXL's source constants, settable here through the environment instead of a rebuild.
+HixlSettings settings_from_environment() {
+  HixlSettings s;
+  if (const char* total = std::getenv("XFERBENCH_HIXL_TOTAL"); total != nullptr && *total != '\0') {
+    s.total = parse_size(total, "XFERBENCH_HIXL_TOTAL (kTransferMemSize)");
+  }
+  if (const char* wait = std::getenv("XFERBENCH_HIXL_WAIT"); wait != nullptr && *wait != '\0') {
+    s.wait = std::chrono::seconds(parse_count(wait, "XFERBENCH_HIXL_WAIT (kWaitTransTime, seconds)", 1, 24 * 3600));
+  }
+  const char* transport = std::getenv("XFERBENCH_HIXL_TRANSPORT");
+  if (transport != nullptr && *transport != '\0') {
+    s.transport = transport;
+  } else {
+    const auto names = transport_names();
+    s.transport = names.empty() ? "tcp" : names.front();
+    for (const auto& n : names) {
+      if (n == "ucx") s.transport = n;
+    }
+  }
+  s.token = default_session_token();
+  return s;
 }
+
+int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
+  const XferPlan plan = parse_hixl(args, settings_from_environment());
+  validate_xfer_plan(plan, hixl_flag_names());
+  Backend& backend = ctx.registry.preferred();
+  if (plan.role == XferRole::client) {
+    run_xfer_client(plan, backend, [&](const CaseResult& c) { ctx.out << render_hixl_line(c) << std::flush; });
+    return kExitOk;
+  }
+  const CaseResult served = run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
+    ctx.out << render_hixl_server_ready(control.port, data.to_string()) << std::flush;
+  });
+  ctx.out << render_hixl_server_done(served) << std::flush;
+  return kExitOk;
+}
+
 }  // namespace
-extern const Command kHixlCommand{"hixl", "the HIXL benchmark's command line and output", run_placeholder};
+
+extern const Command kHixlCommand{"hixl", "Huawei HIXL benchmark dialect (xfer job: its arguments and line)", run_hixl};
+
 }  // namespace xb

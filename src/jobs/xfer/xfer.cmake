@@ -1,2 +1,5 @@
 # xfer job, `xferbench xfer`, and the HIXL dialect.
-target_sources(xferbench_lib PRIVATE cli/xfer_command.cpp dialects/hixl_command.cpp)
+target_sources(xferbench_lib PRIVATE
+  jobs/xfer/xfer_plan.cpp jobs/xfer/xfer_metrics.cpp jobs/xfer/xfer_direct_mover.cpp jobs/xfer/xfer_pool_mover.cpp
+  jobs/xfer/xfer_client.cpp jobs/xfer/xfer_server.cpp
+  cli/xfer_command.cpp dialects/hixl.cpp dialects/hixl_command.cpp)

@@ -1,0 +1,45 @@
+#pragma once
+// The HIXL dialect (Huawei HIXL's benchmark): its seven positional arguments in, its one line per
+// block size out. A thin translator: argv -> XferPlan, run the xfer job, CaseResult -> HIXL's
+// line. No measurement here.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "jobs/xfer/xfer_plan.hpp"
+
+namespace xb {
+
+// What HIXL fixes in its source (kTransferMemSize, kWaitTransTime) and xferbench lets the
+// environment set (XFERBENCH_HIXL_TOTAL, XFERBENCH_HIXL_WAIT, XFERBENCH_HIXL_TRANSPORT), read by
+// the command, so the parser stays a pure function of its inputs.
+struct HixlSettings {
+  std::uint64_t total = kXferDefaultTotal;
+  std::chrono::seconds wait = kXferDefaultWait;
+  std::string transport;  // the plan's transport (the command resolves the default)
+  std::string token;
+};
+
+// HIXL's argument names, as the xfer job's messages name them.
+XferFlagNames hixl_flag_names();
+
+// `benchmark DEVICE_ID LOCAL_ENGINE REMOTE_ENGINE TCP_PORT MODE OP USE_BUFFER_POOL`. The role
+// follows from which engine carries a port: client (local `ip`, remote `ip:port`) or server
+// (local `ip:port`, remote `ip`). Client: control to remote ip:TCP_PORT. Server: control on local
+// ip:TCP_PORT, the transport on the local engine's ip:port. UsageError worded with HIXL's names.
+XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings);
+
+// "[INFO] Transfer success, block size: 8388608 Bytes, transfer num: 16, time cost: 1044 us,
+//  throughput: 119.732 GB/s" with its newline, from one client case of the xfer job: the block
+// (config), the metrics transfers, time_cost (printed in whole microseconds) and throughput
+// (GiB/s, as HIXL's "GB/s", three decimals).
+std::string render_hixl_line(const CaseResult& client_case);
+
+// The server's lines (HIXL's documentation shows none; see docs/xfer.md): once listening, and
+// once its client is done.
+std::string render_hixl_server_ready(std::uint16_t tcp_port, const std::string& engine);
+std::string render_hixl_server_done(const CaseResult& server_case);
+
+}  // namespace xb

@@ -1,0 +1,127 @@
+// The client side of the xfer job: the measurement loop over block sizes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/clock.hpp"
+#include "core/size.hpp"
+#include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/xfer/xfer_job.hpp"
+#include "jobs/xfer/xfer_metrics.hpp"
+#include "jobs/xfer/xfer_mover.hpp"
+#include "transport/session.hpp"
+
+namespace xb {
+namespace {
+
+// Where the first wrong byte is, in words a user can act on.
+std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64_t offset, std::string_view where) {
+  return fmt::format("--verify: {} {} with {} blocks: {} differs from the pattern at byte {} (block {}, byte {} in it)",
+                     to_string(plan.op), to_string(plan.mode), format_size(block), where, offset, offset / block,
+                     offset % block);
+}
+
+class BlockSizeRun {
+ public:
+  BlockSizeRun(const XferPlan& plan, XferMover& mover, ClientSession& session, const PeerRegion& region,
+               EndpointMemory& local)
+      : plan_(plan), mover_(mover), session_(session), region_(region), local_(local) {}
+
+  XferMeasurement run(std::uint64_t block, std::uint64_t seed) {
+    XferMeasurement m;
+    m.block = block;
+    m.transfers = xfer_transfer_count(plan_.total, block);
+    for (unsigned w = 0; w < plan_.warmup; ++w) mover_.move(block, 0, m.transfers);
+    if (plan_.latency) {
+      for (std::uint64_t i = 0; i < m.transfers; ++i) {
+        const std::uint64_t t0 = now_ns();
+        mover_.move(block, i, 1);
+        m.latency.record(now_ns() - t0);
+      }
+    }
+    // The pattern is laid down after the untimed passes, so what is checked is what the timed
+    // passes moved; the seed differs per block size, so a block size that moved nothing fails.
+    const std::uint64_t bytes = block * m.transfers;
+    if (plan_.verify) {
+      if (plan_.op == XferOp::write) {
+        local_.fill(0, bytes, seed);
+      } else {
+        session_.fill(region_, 0, bytes, seed);
+      }
+    }
+    for (unsigned i = 0; i < plan_.iters; ++i) {
+      const std::uint64_t t0 = now_ns();
+      mover_.move(block, 0, m.transfers);
+      m.time_us.push_back(ns_to_us(now_ns() - t0));
+    }
+    if (plan_.verify) {
+      if (plan_.op == XferOp::write) {
+        if (auto at = session_.verify(region_, 0, bytes, seed)) {
+          throw std::runtime_error(mismatch_text(plan_, block, *at, "the server's " + region_.description));
+        }
+      } else if (auto at = local_.verify(0, bytes, seed)) {
+        throw std::runtime_error(mismatch_text(plan_, block, *at, "the client's " + local_.description()));
+      }
+      m.verified = true;
+    }
+    return m;
+  }
+
+ private:
+  const XferPlan& plan_;
+  XferMover& mover_;
+  ClientSession& session_;
+  const PeerRegion& region_;
+  EndpointMemory& local_;
+};
+
+}  // namespace
+
+std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
+                                        const std::function<void(const CaseResult&)>& on_case) {
+  validate_xfer_plan(plan);
+  // Everything local is made before the first connection: memory failures never leave a server
+  // waiting on a half-started client.
+  std::unique_ptr<Device> device = backend.open_device(plan.device);
+  std::unique_ptr<EndpointMemory> local = EndpointMemory::make(backend, *device, plan.mode.local, plan.total);
+  std::unique_ptr<Transport> transport = make_transport(plan.transport);
+
+  ClientSession session(*transport, plan.control, xfer_session_options(plan));
+  const PeerRegion region = session.expose(plan.total, plan.mode.remote);
+  const XferLink link{*transport, session.endpoint(), *region.remote, *local, plan.op, plan.wait};
+  const std::uint64_t largest = *std::max_element(plan.blocks.begin(), plan.blocks.end());
+  const std::string engine = backend.capabilities().engines.empty() ? "" : backend.capabilities().engines.front();
+  std::unique_ptr<XferMover> mover = plan.pool ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest)
+                                               : make_direct_mover(link);
+
+  XferSetting setting;
+  setting.peer = plan.control.to_string();
+  setting.server = session.server_description();
+  setting.remote_memory = region.description;
+  setting.local_memory = local->description();
+  setting.backend = std::string(backend.name());
+  setting.device = plan.device;
+  setting.device_name = device->info().name;
+  setting.mover = mover->describe();
+
+  BlockSizeRun runner(plan, *mover, session, region, *local);
+  std::vector<CaseResult> cases;
+  for (std::size_t k = 0; k < plan.blocks.size(); ++k) {
+    XferMeasurement m;
+    try {
+      m = runner.run(plan.blocks[k], plan.seed + k);
+    } catch (const TransportError& e) {
+      // Say which run broke: the transport's message names the peer and the call.
+      throw TransportError(fmt::format("{} {} with {} blocks, server {}: {}", to_string(plan.op), to_string(plan.mode),
+                                       format_size(plan.blocks[k]), setting.peer, e.what()));
+    }
+    setting.transport = transport->info();  // lanes are known once data moved
+    cases.push_back(xfer_case_result(plan, setting, m));
+    if (on_case) on_case(cases.back());
+  }
+  session.finish();
+  return cases;
+}
+
+}  // namespace xb

@@ -1,0 +1,51 @@
+#pragma once
+// How the client's blocks reach the server's region: directly from registered client memory, or
+// through a registered staging pool (--pool). Block i of a block size sits at offset i × block on
+// both sides, so every transfer of a pass touches its own bytes.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/device.hpp"
+#include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/xfer/xfer_plan.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+
+class XferMover {
+ public:
+  virtual ~XferMover() = default;
+  // Moves blocks [first, first + count) and returns once every one is complete (a write visible at
+  // the server, a read in client memory). Throws TransportError naming the peer.
+  virtual void move(std::uint64_t block, std::uint64_t first, std::uint64_t count) = 0;
+  // For the result's config: how the data moved.
+  virtual nlohmann::json describe() const = 0;
+};
+
+// What both movers work on: the endpoint to the server, its region, the client's memory.
+struct XferLink {
+  Transport& transport;
+  Endpoint& endpoint;
+  RemoteRegion& remote;
+  EndpointMemory& local;
+  XferOp op;
+  std::chrono::milliseconds timeout;  // a flush that takes longer means the peer is gone
+};
+
+// Registers the client's memory with the transport and queues every block of a call as one put or
+// get each, then one flush: pipelined, as a transfer engine moves a batch.
+std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
+
+// The client's memory stays unregistered. A pool of kXferPoolSlots chunks of pinned host memory
+// (from `device`) is registered instead, and the data goes through it: a write copies chunk k+1
+// into one slot with the device stream while chunk k is put from the other; a read gets chunk k+1
+// into one slot while chunk k is copied out of the other. `chunk` bytes per slot at most (a block
+// larger than that is moved as several chunks); `largest_block` sizes the slots.
+std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
+                                           std::uint64_t chunk, std::uint64_t largest_block);
+
+}  // namespace xb

@@ -1,0 +1,124 @@
+#include "jobs/xfer/xfer_plan.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+namespace {
+
+// Limits past which no run has a use for the value; they keep every product inside 64 bits and a
+// mistyped flag from allocating the machine away before the first byte moves.
+constexpr std::uint64_t kMaxTotal = std::uint64_t{1} << 40;  // 1 TiB on each side
+constexpr unsigned kMaxIters = 1'000'000;
+constexpr std::chrono::hours kMaxWait{24};
+constexpr int kMaxDevice = 1023;
+constexpr std::size_t kMaxBlockSizes = 64;
+
+char place_letter(RegionPlace p) { return p == RegionPlace::device ? 'd' : 'h'; }
+
+std::optional<RegionPlace> place_from(char c) {
+  if (c == 'd') return RegionPlace::device;
+  if (c == 'h') return RegionPlace::host;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view to_string(XferRole role) { return role == XferRole::server ? "server" : "client"; }
+std::string_view to_string(XferOp op) { return op == XferOp::write ? "write" : "read"; }
+
+std::string to_string(XferMode mode) {
+  return fmt::format("{}2{}", place_letter(mode.local), place_letter(mode.remote));
+}
+
+std::optional<XferOp> xfer_op_from(std::string_view name) {
+  if (name == "write") return XferOp::write;
+  if (name == "read") return XferOp::read;
+  return std::nullopt;
+}
+
+std::optional<XferMode> xfer_mode_from(std::string_view name) {
+  if (name.size() != 3 || name[1] != '2') return std::nullopt;
+  const auto local = place_from(name[0]);
+  const auto remote = place_from(name[2]);
+  if (!local || !remote) return std::nullopt;
+  return XferMode{*local, *remote};
+}
+
+std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag) {
+  std::vector<std::uint64_t> sizes;
+  if (text.find(':') != std::string_view::npos) {
+    if (text.find(',') != std::string_view::npos) {
+      throw UsageError(fmt::format("{} {}: either a list (1M,2M,4M) or a range (1M:8M), not both", flag, text));
+    }
+    const SizeRange r = parse_size_range(text, flag);
+    for (std::uint64_t s = r.min; s <= r.max; s *= 2) sizes.push_back(s);
+  } else {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = text.find(',', start);
+      const std::string_view item = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+      if (item.empty()) throw UsageError(fmt::format("{} {}: an empty size in the list", flag, text));
+      sizes.push_back(parse_size(item, flag));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (sizes.size() > kMaxBlockSizes) {
+    throw UsageError(fmt::format("{} {}: at most {} block sizes", flag, text, kMaxBlockSizes));
+  }
+  return sizes;
+}
+
+SessionOptions xfer_session_options(const XferPlan& plan) {
+  SessionOptions options;
+  options.token = plan.token;
+  options.wait = plan.wait;
+  return options;
+}
+
+void validate_xfer_plan(const XferPlan& plan, const XferFlagNames& flags) {
+  const auto names = transport_names();
+  if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
+    throw UsageError(fmt::format("{} {}: expected one of {} (this build's transports)", flags.transport,
+                                 plan.transport, fmt::join(names, ", ")));
+  }
+  if (plan.wait < std::chrono::seconds(1) || plan.wait > kMaxWait) {
+    throw UsageError(fmt::format("{}: expected 1 to {} seconds", flags.wait, kMaxWait.count() * 3600));
+  }
+  if (plan.device < 0 || plan.device > kMaxDevice) {
+    throw UsageError(fmt::format("{} {}: expected a device index from 0 to {}", flags.device, plan.device, kMaxDevice));
+  }
+  // A server on port 0 gets one from the kernel and announces it (stderr, --ready-file).
+  if (plan.role == XferRole::server) return;
+  if (plan.control.port == 0) {
+    throw UsageError(fmt::format("{} {}: expected the server's control port (1..65535)", flags.control_client,
+                                 plan.control.to_string()));
+  }
+  if (plan.total == 0 || plan.total > kMaxTotal) {
+    throw UsageError(fmt::format("{} {}: expected 1 byte to {}", flags.total, plan.total, format_size(kMaxTotal)));
+  }
+  if (plan.blocks.empty()) throw UsageError(fmt::format("{}: at least one block size", flags.block));
+  for (std::uint64_t b : plan.blocks) {
+    if (b == 0) throw UsageError(fmt::format("{} 0: a block is at least 1 byte", flags.block));
+    if (b > plan.total) {
+      throw UsageError(fmt::format("{} {}: larger than {} {} (each block size moves the total in whole blocks)",
+                                   flags.block, format_size(b), flags.total, format_size(plan.total)));
+    }
+  }
+  if (plan.iters < 1 || plan.iters > kMaxIters) {
+    throw UsageError(fmt::format("{} {}: expected 1 to {}", flags.iters, plan.iters, kMaxIters));
+  }
+  if (plan.warmup > kMaxIters) throw UsageError(fmt::format("--warmup {}: expected 0 to {}", plan.warmup, kMaxIters));
+  if (plan.pool && plan.pool_chunk == 0) {
+    throw UsageError(fmt::format("{} 0: a pool chunk is at least 1 byte", flags.pool_chunk));
+  }
+}
+
+}  // namespace xb

@@ -1,0 +1,89 @@
+// The HIXL dialect end to end: a server and a client started with HIXL's own seven arguments, both
+// through `xferbench hixl` and through the `hixl` link, their lines parsed. XFERBENCH_HIXL_TOTAL
+// keeps the runs small (HIXL's kTransferMemSize, set without a rebuild).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "transport/transport.hpp"
+#include "xfer_processes.hpp"
+
+namespace xb {
+namespace {
+
+struct HixlCase {
+  std::string transport, mode, op, pool;
+  bool link;  // through the `hixl` link instead of `xferbench hixl`
+};
+
+std::string name_of(const ::testing::TestParamInfo<HixlCase>& info) {
+  const auto& c = info.param;
+  return c.transport + "_" + c.mode + "_" + c.op + (c.pool == "true" ? "_pool" : "") + (c.link ? "_link" : "");
+}
+
+class HixlCli : public ::testing::TestWithParam<HixlCase> {};
+
+TEST_P(HixlCli, ClientPrintsOneSeedLinePerBlockSizeServerItsTwoLines) {
+  const HixlCase& c = GetParam();
+  bool built = false;
+  for (const auto& n : transport_names()) built = built || n == c.transport;
+  if (!built) GTEST_SKIP() << c.transport << " is not built here";
+
+  xbtest::RunOptions options = xbtest::default_options();
+  options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=20", "XFERBENCH_HIXL_TRANSPORT=" + c.transport};
+  const std::string port = std::to_string(test::free_tcp_port());
+  const std::string program = c.link ? XB_HIXL_LINK : XB_BINARY;
+  const auto args = [&](std::vector<std::string> a) {
+    if (!c.link) a.insert(a.begin(), "hixl");
+    return a;
+  };
+  // Server: local engine ip:port (port 0: any, announced), remote engine ip; client: the reverse.
+  auto server = xbtest::start_binary(program, args({"1", "127.0.0.1:0", "127.0.0.1", port, c.mode, c.op, c.pool}), options);
+  const auto client =
+      xbtest::run_binary(program, args({"0", "127.0.0.1", "127.0.0.1:16000", port, c.mode, c.op, c.pool}), options);
+  ASSERT_TRUE(client.exited && client.exit_code == 0) << client.describe();
+
+  const std::regex line(
+      R"(\[INFO\] Transfer success, block size: (\d+) Bytes, transfer num: (\d+), time cost: (\d+) us, throughput: (\d+\.\d{3}) GB/s)");
+  const auto lines = xbtest::split_lines(client.out);
+  ASSERT_EQ(lines.size(), 4u) << client.out;
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(lines[k], m, line)) << lines[k];
+    const std::uint64_t block = std::stoull(m[1]), num = std::stoull(m[2]), us = std::stoull(m[3]);
+    EXPECT_EQ(block, (1ull << 20) << k);
+    EXPECT_EQ(num, (8ull << 20) / block);
+    // The throughput agrees with the printed figures (time cost is rounded to whole microseconds).
+    const double gib = std::stod(m[4]);
+    if (us >= 10) {
+      const double lo = static_cast<double>(block * num) / ((static_cast<double>(us) + 0.5) / 1e6) / (1 << 30);
+      const double hi = static_cast<double>(block * num) / ((static_cast<double>(us) - 0.5) / 1e6) / (1 << 30);
+      EXPECT_GE(gib, lo - 0.0005) << lines[k];
+      EXPECT_LE(gib, hi + 0.0005) << lines[k];
+    }
+  }
+
+  const auto served = server.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(served.has_value()) << "the server did not end";
+  ASSERT_TRUE(served->exited && served->exit_code == 0) << served->describe();
+  const auto server_lines = xbtest::split_lines(served->out);
+  ASSERT_EQ(server_lines.size(), 2u) << served->out;
+  EXPECT_EQ(server_lines[0].rfind("[INFO] Server ready, tcp port: " + port + ", local engine: 127.0.0.1:", 0), 0u)
+      << server_lines[0];
+  EXPECT_EQ(server_lines[1].rfind("[INFO] Server finished, remote engine: 127.0.0.1:", 0), 0u) << server_lines[1];
+  EXPECT_NE(server_lines[1].find("bytes: 8388608"), std::string::npos) << server_lines[1];
+}
+
+INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
+                         ::testing::Values(HixlCase{"tcp", "d2d", "write", "false", false},
+                                           HixlCase{"tcp", "h2d", "read", "true", true},
+                                           HixlCase{"ucx", "d2d", "write", "false", true},
+                                           HixlCase{"ucx", "d2h", "read", "true", false},
+                                           HixlCase{"ucx", "h2h", "write", "true", false}),
+                         name_of);
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,104 @@
+// The HIXL dialect against the seed document (shared/seeds/003): the seed's line rendered byte for
+// byte from its raw figures (block, transfer num, time cost) through the xfer job's own result
+// builder and throughput function, and the seed's command lines parsed onto the plan.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "dialects/hixl.hpp"
+#include "jobs/xfer/xfer_metrics.hpp"
+#include "support/job_helpers.hpp"
+
+namespace xb {
+namespace {
+
+using test::error_of;
+
+const std::vector<std::string> kSeedClient{"0", "10.10.10.0", "10.10.10.0:16000", "20000", "d2d", "write", "false"};
+const std::vector<std::string> kSeedServer{"1", "10.10.10.0:16000", "10.10.10.0", "20000", "d2d", "write", "false"};
+
+HixlSettings tcp_settings() {
+  HixlSettings s;
+  s.transport = "tcp";
+  return s;
+}
+
+TEST(HixlGolden, RendersTheSeedLineFromItsRawFigures) {
+  XferPlan plan = parse_hixl(kSeedClient, tcp_settings());
+  XferSetting setting;
+  setting.transport = TransportInfo{"tcp", "x", "tcp", ""};
+  XferMeasurement m;
+  m.block = 8388608;
+  m.transfers = 16;
+  m.time_us = {1044};
+  EXPECT_EQ(render_hixl_line(xfer_case_result(plan, setting, m)),
+            "[INFO] Transfer success, block size: 8388608 Bytes, transfer num: 16, time cost: 1044 us, throughput: "
+            "119.732 GB/s\n");
+}
+
+TEST(HixlGolden, TimeCostIsWholeMicroseconds) {
+  XferPlan plan = parse_hixl(kSeedClient, tcp_settings());
+  XferMeasurement m;
+  m.block = 1048576;
+  m.transfers = 128;
+  m.time_us = {4000.6};
+  const std::string line = render_hixl_line(xfer_case_result(plan, XferSetting{}, m));
+  EXPECT_NE(line.find("time cost: 4001 us"), std::string::npos) << line;
+  EXPECT_NE(line.find("transfer num: 128,"), std::string::npos) << line;
+}
+
+TEST(HixlGolden, SeedClientCommandLine) {
+  const XferPlan p = parse_hixl(kSeedClient, tcp_settings());
+  EXPECT_EQ(p.role, XferRole::client);
+  EXPECT_EQ(p.device, 0);
+  EXPECT_EQ(p.control.to_string(), "10.10.10.0:20000");  // remote ip : tcp_port
+  EXPECT_EQ(to_string(p.mode), "d2d");
+  EXPECT_EQ(p.op, XferOp::write);
+  EXPECT_FALSE(p.pool);
+  EXPECT_EQ(p.total, kXferDefaultTotal);
+  EXPECT_EQ(p.wait, std::chrono::milliseconds(20000));
+  EXPECT_EQ(p.blocks, (std::vector<std::uint64_t>{1 << 20, 2 << 20, 4 << 20, 8 << 20}));
+  EXPECT_NO_THROW(validate_xfer_plan(p, hixl_flag_names()));
+}
+
+TEST(HixlGolden, SeedServerCommandLine) {
+  const XferPlan p = parse_hixl(kSeedServer, tcp_settings());
+  EXPECT_EQ(p.role, XferRole::server);
+  EXPECT_EQ(p.device, 1);
+  EXPECT_EQ(p.control.to_string(), "10.10.10.0:20000");  // local ip : tcp_port
+  EXPECT_EQ(p.data.to_string(), "10.10.10.0:16000");     // the local engine: the transport's listener
+}
+
+TEST(HixlGolden, OtherModesOpsAndThePool) {
+  const XferPlan p = parse_hixl({"3", "10.10.10.0", "10.10.10.1:16000", "20001", "h2d", "read", "true"}, tcp_settings());
+  EXPECT_EQ(to_string(p.mode), "h2d");
+  EXPECT_EQ(p.op, XferOp::read);
+  EXPECT_TRUE(p.pool);
+  EXPECT_EQ(p.control.to_string(), "10.10.10.1:20001");
+}
+
+TEST(HixlGolden, BadArgumentsNameHixlsArguments) {
+  const struct {
+    std::vector<std::string> args;
+    const char* names;
+  } cases[] = {
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "20000", "d2d", "write"}, "expected 7 arguments, got 6"},
+      {{"x", "10.10.10.0", "10.10.10.0:16000", "20000", "d2d", "write", "false"}, "device_id"},
+      {{"0", "10.10.10.0", "10.10.10.0", "20000", "d2d", "write", "false"}, "local_engine"},
+      {{"0", "10.10.10.0:1", "10.10.10.0:16000", "20000", "d2d", "write", "false"}, "remote_engine"},
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "0", "d2d", "write", "false"}, "tcp_port"},
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "70000", "d2d", "write", "false"}, "tcp_port"},
+      {{"0", "10.10.10.0", "10.10.10.0:99999", "20000", "d2d", "write", "false"}, "remote_engine"},
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "20000", "d2x", "write", "false"}, "transfer_mode d2x"},
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "20000", "d2d", "copy", "false"}, "transfer_op copy"},
+      {{"0", "10.10.10.0", "10.10.10.0:16000", "20000", "d2d", "write", "yes"}, "use_buffer_pool"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = error_of([&] { parse_hixl(c.args, tcp_settings()); });
+    EXPECT_NE(e.find(c.names), std::string::npos) << c.names << ": " << e;
+  }
+  // Every one of them is bad input (exit 2), not a run failure.
+  EXPECT_THROW(parse_hixl({"0"}, tcp_settings()), UsageError);
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,114 @@
+// `xferbench xfer` end to end: a real server and client process, every mode x op with --verify,
+// with and without the staging pool, on both transports, over loopback and across two network
+// namespaces joined by a veth pair (root; skipped with the reason otherwise). Small totals, so the
+// whole matrix stays quick; the server listens on port 0 and announces it (--ready-file).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "support/temp_dir.hpp"
+#include "transport/transport.hpp"
+#include "xfer_processes.hpp"
+
+namespace xb {
+namespace {
+
+using Params = std::tuple<std::string /*transport*/, std::string /*mode*/, std::string /*op*/, bool /*pool*/>;
+
+bool has_transport(const std::string& name) {
+  for (const auto& n : transport_names()) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+// 2 MiB per block size in 256 KiB and 1 MiB blocks; the pool's 256 KiB slots split a 1 MiB block
+// into four chunks, so both the chunking and the double buffering run.
+std::vector<std::string> client_args(const Params& p, const std::string& peer) {
+  const auto& [transport, mode, op, pool] = p;
+  std::vector<std::string> a{XB_BINARY, "xfer",    "client",        "--peer",      peer,    "--transport",
+                             transport, "--mode",  mode,            "--op",        op,      "--block",
+                             "256K,1M", "--total", "2M",            "--verify",    "--wait", "20",
+                             "--format", "json",   "--iters",       "2"};
+  if (pool) {
+    a.insert(a.end(), {"--pool", "--pool-chunk", "256K"});
+  }
+  return a;
+}
+
+void check_client_result(const Params& p, const xbtest::RunResult& r) {
+  const auto& [transport, mode, op, pool] = p;
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& cases = doc.at("cases");
+  ASSERT_EQ(cases.size(), 2u);
+  const std::uint64_t blocks[] = {256 << 10, 1 << 20};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& c = cases[k];
+    const auto& config = c.at("config");
+    EXPECT_EQ(c.at("job"), "xfer");
+    EXPECT_EQ(config.at("block"), blocks[k]);
+    EXPECT_EQ(config.at("transfers"), (2u << 20) / blocks[k]);
+    EXPECT_EQ(config.at("mode"), mode);
+    EXPECT_EQ(config.at("op"), op);
+    EXPECT_EQ(config.at("verified"), true) << "block " << blocks[k];
+    EXPECT_EQ(config.at("pool"), pool);
+    EXPECT_EQ(config.at("mover").at("path"), pool ? "staging pool" : "direct");
+    EXPECT_EQ(config.at("transport").at("name"), transport);
+    EXPECT_FALSE(config.at("transport").at("lanes").get<std::string>().empty());
+    EXPECT_FALSE(config.at("server").get<std::string>().empty());
+    bool throughput = false, latency = false;
+    for (const auto& m : c.at("metrics")) {
+      if (m.at("name") == "throughput") throughput = m.at("value").get<double>() > 0;
+      if (m.at("name") == "latency_p99") latency = m.at("value").get<double>() > 0;
+    }
+    EXPECT_TRUE(throughput);
+    EXPECT_TRUE(latency);
+  }
+}
+
+class XferEndToEnd : public ::testing::TestWithParam<Params> {
+ protected:
+  void SetUp() override {
+    if (!has_transport(std::get<0>(GetParam()))) GTEST_SKIP() << std::get<0>(GetParam()) << " is not built here";
+  }
+
+  void run_pair(const test::Place& server_at, const test::Place& client_at, const std::string& host) {
+    test::TempDir dir;
+    auto server = test::start_xfer_server(server_at, host, dir.path(), {"--transport", std::get<0>(GetParam()),
+                                                                        "--wait", "20", "--format", "json"});
+    const auto client = test::run_in(client_at, client_args(GetParam(), server.control));
+    check_client_result(GetParam(), client);
+    const auto served = server.process.wait_for(std::chrono::seconds(30));
+    ASSERT_TRUE(served.has_value()) << "the server did not end after its client was done";
+    ASSERT_TRUE(served->exited && served->exit_code == 0) << served->describe();
+    const auto doc = nlohmann::json::parse(served->out);
+    EXPECT_EQ(doc.at("cases").at(0).at("config").at("role"), "server");
+  }
+};
+
+TEST_P(XferEndToEnd, Loopback) { run_pair({}, {}, "127.0.0.1"); }
+
+TEST_P(XferEndToEnd, AcrossTwoNetworkNamespaces) {
+  std::string why;
+  const auto ns = test::NetnsPair::create(&why);
+  if (!ns) GTEST_SKIP() << why;
+  // The server in namespace b listens on its veth address; the client in a reaches it over the veth.
+  run_pair({ns.get(), 1}, {ns.get(), 0}, ns->address(1));
+}
+
+std::string name_of(const ::testing::TestParamInfo<Params>& info) {
+  const auto& [transport, mode, op, pool] = info.param;
+  return transport + "_" + mode + "_" + op + (pool ? "_pool" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryModeOpAndPool, XferEndToEnd,
+                         ::testing::Combine(::testing::Values("tcp", "ucx"), ::testing::Values("d2d", "h2d", "d2h", "h2h"),
+                                            ::testing::Values("write", "read"), ::testing::Bool()),
+                         name_of);
+
+}  // namespace
+}  // namespace xb
