@@ -6,10 +6,12 @@
 #  (b) tcp (UCX_TLS=tcp): our UCX transport's put with active messages (the automatic choice over
 #      tcp; XFERBENCH_UCX_PROTOCOL=am) against iperf3 with one stream (target >= 0.9); UCX's own
 #      emulated one-sided put (XFERBENCH_UCX_PROTOCOL=rma) is measured beside it for the record.
-# Fairness: perftest reuses one buffer of SIZE bytes on each side, and so does ours
-# (bench/ucx_transport_bench.cpp: one registered buffer per side, every transfer the same SIZE
-# bytes at offset 0, a flush every WINDOW transfers and at the end); both time ITERS transfers
-# after a warm-up, both run client and server as two processes on this machine.
+# Ours is `xferbench xfer server|client` (h2h, --block SIZE, --total BYTES_PER_RUN, --no-latency:
+# the throughput figure of its timed pass). Fairness: the same bytes per transfer and per run;
+# perftest reuses one buffer of SIZE bytes on each side while xfer moves through a region of
+# BYTES_PER_RUN (so xfer also pays cache misses perftest does not); both run client and server as
+# two processes. OURS=transport runs bench/ucx_transport_bench instead (one buffer per side reused
+# like perftest's, a flush every WINDOW transfers), the transport alone.
 # Each pair runs alternately ROUNDS times (ABBA: the peer tool first in odd rounds); medians and
 # per-round ratios are printed.
 #
@@ -32,10 +34,11 @@ done
 if [[ -z "${BUILD:-}" ]]; then
   bash scripts/setup.sh
   cmake --preset release >/dev/null
-  cmake --build --preset release --target ucx_transport_bench >/dev/null
+  cmake --build --preset release --target ucx_transport_bench xferbench >/dev/null
   BUILD=build/release
 fi
 BENCH=$BUILD/bench/ucx_transport_bench
+XB=$BUILD/src/xferbench
 work=$(mktemp -d /tmp/xferbench-xfer-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -53,8 +56,24 @@ perftest() {
     | awk 'NF == 8 && $1 ~ /^[0-9]+$/ { v = $6 } END { print v }'
   wait "$server" || true
 }
-# ours OP TLS PROTOCOL SIZE: MiB/s of our UCX transport (the line also says lanes and protocol).
+# ours OP TLS PROTOCOL SIZE: MiB/s of `xferbench xfer` (client and server, h2h, one block size,
+# BYTES_PER_RUN moved, no latency pass); OURS=transport runs bench/ucx_transport_bench instead.
 ours() {
+  [[ ${OURS:-xfer} == transport ]] && { ours_transport "$@"; return; }
+  local xop=write; [[ $1 == get ]] && xop=read
+  rm -f "$work/ready"
+  UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer server --listen 127.0.0.1:0 --ready-file "$work/ready" -q \
+    >"$work/xfer-server.txt" 2>&1 &
+  local server=$! n=0
+  while [[ ! -s $work/ready ]] && (( n++ < 200 )); do sleep 0.05; done
+  UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer client --peer "$(awk '/control/ { print $2 }' "$work/ready")" \
+    --transport ucx --op "$xop" --block "$4" --total "$BYTES_PER_RUN" --no-latency --format csv -q >"$work/ours.csv"
+  wait "$server" || true
+  echo "xfer $xop $4 B: UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=${3:-auto}" >>"$work/lines.txt"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "throughput(GiB/s)") c = i; next }
+           c { printf "%.1f", $c * 1024 }' "$work/ours.csv"
+}
+ours_transport() {
   local iters; iters=$(iters_for "$4")
   UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$BENCH" "$1" "$4" "$iters" $((iters / 10)) "$WINDOW" >"$work/ours.txt"
   echo "$(head -1 "$work/ours.txt")" >>"$work/lines.txt"
