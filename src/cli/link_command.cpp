@@ -4,21 +4,16 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <optional>
 #include <ostream>
 #include <tuple>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "core/cleanup.hpp"
+#include "cli/ready_file.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
@@ -74,40 +69,6 @@ LinkPlan to_plan(const LinkArgs& a, const CLI::App& app) {
   return p;
 }
 
-// --ready-file: the bound addresses ("control HOST:PORT", "data HOST:PORT"), for scripts and tests
-// that start a server on port 0. Written whole under a temporary name and renamed; removed when
-// the server ends (and on SIGINT/SIGTERM). The same format as `xfer server --ready-file`.
-class ReadyFile {
- public:
-  explicit ReadyFile(std::string path) : path_(std::move(path)) {}
-  ~ReadyFile() {
-    if (written_) std::remove(path_.c_str());
-  }
-  ReadyFile(const ReadyFile&) = delete;
-  ReadyFile& operator=(const ReadyFile&) = delete;
-
-  void write(const SocketAddress& control, const SocketAddress& data) {
-    if (path_.empty()) return;
-    cleanup_.emplace(CleanupKind::file, path_);
-    const std::string tmp = fmt::format("{}.tmp-{}", path_, getpid());
-    ScopedCleanup tmp_cleanup(CleanupKind::file, tmp);
-    std::ofstream f(tmp, std::ios::trunc);
-    f << "control " << control.to_string() << "\ndata " << data.to_string() << "\n";
-    f.close();
-    if (!f || std::rename(tmp.c_str(), path_.c_str()) != 0) {
-      const int err = errno;
-      std::remove(tmp.c_str());
-      throw SystemError(fmt::format("--ready-file: write({})", path_), err);
-    }
-    written_ = true;
-  }
-
- private:
-  std::string path_;
-  bool written_ = false;
-  std::optional<ScopedCleanup> cleanup_;
-};
-
 LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
   for (const char* f : kClientOnly) {
     if (app.count(f) > 0) {
@@ -128,13 +89,7 @@ LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
   p.token = a.token.empty() ? default_session_token() : a.token;
   p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
-  if (!a.ready_file.empty()) {
-    const auto parent = std::filesystem::absolute(a.ready_file).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(parent, ec)) {
-      throw UsageError(fmt::format("--ready-file {}: directory {} does not exist", a.ready_file, parent.string()));
-    }
-  }
+  check_ready_file_path(a.ready_file);
   return p;
 }
 

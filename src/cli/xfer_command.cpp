@@ -2,18 +2,13 @@
 // into or out of another's, over UCX or TCP).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <optional>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "core/cleanup.hpp"
+#include "cli/ready_file.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
@@ -100,41 +95,6 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
   return p;
 }
 
-// --ready-file: the bound addresses, for scripts that start a server on port 0. Written whole under
-// a temporary name and renamed, removed when the server ends (and on SIGINT/SIGTERM).
-class ReadyFile {
- public:
-  explicit ReadyFile(std::string path) : path_(std::move(path)) {}
-  ~ReadyFile() {
-    if (written_) std::remove(path_.c_str());
-  }
-  ReadyFile(const ReadyFile&) = delete;
-  ReadyFile& operator=(const ReadyFile&) = delete;
-
-  void write(const SocketAddress& control, const SocketAddress& data) {
-    if (path_.empty()) return;
-    cleanup_.emplace(CleanupKind::file, path_);
-    const std::string tmp = fmt::format("{}.tmp-{}", path_, getpid());
-    {
-      ScopedCleanup tmp_cleanup(CleanupKind::file, tmp);
-      std::ofstream f(tmp, std::ios::trunc);
-      f << "control " << control.to_string() << "\ndata " << data.to_string() << "\n";
-      f.close();
-      if (!f || std::rename(tmp.c_str(), path_.c_str()) != 0) {
-        const int err = errno;
-        std::remove(tmp.c_str());
-        throw SystemError(fmt::format("--ready-file: write({})", path_), err);
-      }
-    }
-    written_ = true;
-  }
-
- private:
-  std::string path_;
-  bool written_ = false;
-  std::optional<ScopedCleanup> cleanup_;
-};
-
 int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Move one endpoint's memory into (write) or out of (read) another's over UCX or TCP, per block size",
                "xfer"};
@@ -165,13 +125,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
 
   const XferPlan plan = to_plan(a, app);
   validate_xfer_plan(plan);
-  if (!a.ready_file.empty()) {
-    const auto parent = std::filesystem::absolute(a.ready_file).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(parent, ec)) {
-      throw UsageError(fmt::format("--ready-file {}: directory {} does not exist", a.ready_file, parent.string()));
-    }
-  }
+  check_ready_file_path(a.ready_file);
   resolve_output(out);
   std::string why_cpu;
   Backend& backend = plan.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(plan.backend);
