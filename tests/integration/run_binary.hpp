@@ -82,5 +82,7 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
 
 // Splits text into lines (without the '\n'); a last line without '\n' counts too.
 std::vector<std::string> split_lines(const std::string& text);
+// Splits a command line written as one string ("-s 4:1M -i 3") into its words at whitespace.
+std::vector<std::string> split_words(const std::string& text);
 
 }  // namespace xbtest

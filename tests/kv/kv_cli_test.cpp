@@ -24,15 +24,8 @@ namespace {
 
 using test::TempDir;
 
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> v;
-  for (std::string w; in >> w;) v.push_back(w);
-  return v;
-}
-
 xbtest::RunResult kv(const std::string& args) {
-  auto a = words(args);
+  auto a = xbtest::split_words(args);
   a.insert(a.begin(), "kv");
   return xbtest::run_binary(XB_BINARY, a);
 }
@@ -151,7 +144,7 @@ void expect_aio_table(const std::vector<std::string>& lines, std::size_t at, con
   EXPECT_EQ(row.substr(38, 10), "DIO-W2    ");
   EXPECT_EQ(row.substr(48, 10), "64        ");
   EXPECT_EQ(row.substr(58, 8), count + std::string(8 - count.size(), ' '));
-  const auto stats = words(row.substr(66, 40));
+  const auto stats = xbtest::split_words(row.substr(66, 40));
   ASSERT_EQ(stats.size(), 9u) << row;  // five numbers, four slashes
   for (std::size_t i = 1; i < stats.size(); i += 2) EXPECT_EQ(stats[i], "/");
   const std::string bw = row.substr(106);

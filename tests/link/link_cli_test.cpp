@@ -23,15 +23,8 @@ namespace {
 
 using test::TempDir;
 
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> v;
-  for (std::string w; in >> w;) v.push_back(w);
-  return v;
-}
-
 xbtest::RunResult link(const std::string& args) {
-  auto a = words(args);
+  auto a = xbtest::split_words(args);
   a.insert(a.begin(), "link");
   return xbtest::run_binary(XB_BINARY, a);
 }

@@ -16,18 +16,11 @@
 namespace xb {
 namespace {
 
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> v;
-  for (std::string w; in >> w;) v.push_back(w);
-  return v;
-}
-
 std::string link_path() { return (std::filesystem::path(XB_BINARY).parent_path() / "sharp_coll_test").string(); }
 
 // Through `xferbench sharp_coll_test ARGS` or, with `via_link`, the sharp_coll_test link.
 xbtest::RunResult sharp(const std::string& args, bool via_link = false) {
-  auto a = words(args);
+  auto a = xbtest::split_words(args);
   if (via_link) return xbtest::run_binary(link_path(), a);
   a.insert(a.begin(), "sharp_coll_test");
   return xbtest::run_binary(XB_BINARY, a);
