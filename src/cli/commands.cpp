@@ -5,23 +5,28 @@
 
 namespace xb {
 
+extern const Command kAscendDmiCommand;
 extern const Command kCompareCommand;
 extern const Command kCopyCommand;
 extern const Command kDevSandboxCommand;
 extern const Command kDevicesCommand;
+extern const Command kFleetCommand;
 extern const Command kGdsioCommand;
 extern const Command kHixlCommand;
 extern const Command kIoCommand;
 extern const Command kKvCommand;
 extern const Command kLinkCommand;
+extern const Command kP2pCommand;
 extern const Command kReportCommand;
 extern const Command kSharpCollTestCommand;
+extern const Command kSurveyCommand;
 extern const Command kXferCommand;
 
 namespace {
-const std::array<const Command*, 12> kCommands{
-    &kCompareCommand, &kCopyCommand, &kDevSandboxCommand, &kDevicesCommand, &kGdsioCommand,         &kHixlCommand,
-    &kIoCommand,      &kKvCommand,   &kLinkCommand,       &kReportCommand,  &kSharpCollTestCommand, &kXferCommand};
+const std::array<const Command*, 16> kCommands{
+    &kAscendDmiCommand, &kCompareCommand, &kCopyCommand,   &kDevSandboxCommand,    &kDevicesCommand, &kFleetCommand,
+    &kGdsioCommand,     &kHixlCommand,    &kIoCommand,     &kKvCommand,            &kLinkCommand,    &kP2pCommand,
+    &kReportCommand,    &kSharpCollTestCommand, &kSurveyCommand, &kXferCommand};
 }  // namespace
 
 std::span<const Command> commands() {
