@@ -5,7 +5,9 @@
 #      ucx_perftest ucp_put_bw / ucp_get at 1 MiB and 8 MiB (target ratio >= 0.95);
 #  (b) tcp (UCX_TLS=tcp): our UCX transport's put with active messages (the automatic choice over
 #      tcp; XFERBENCH_UCX_PROTOCOL=am) against iperf3 with one stream (target >= 0.9); UCX's own
-#      emulated one-sided put (XFERBENCH_UCX_PROTOCOL=rma) is measured beside it for the record.
+#      emulated one-sided put (XFERBENCH_UCX_PROTOCOL=rma) is measured beside it for the record;
+#  (c) tcp: `xferbench xfer --transport tcp` (the plain TCP transport, no UCX) against iperf3 with
+#      one stream at 1 MiB and 8 MiB blocks (target >= 0.9), so every ratio comes from one run.
 # Ours is `xferbench xfer server|client` (h2h, --block SIZE, --total BYTES_PER_RUN, --no-latency:
 # the throughput figure of its timed pass). Fairness: the same bytes per transfer and per run;
 # perftest reuses one buffer of SIZE bytes on each side while xfer moves through a region of
@@ -13,7 +15,9 @@
 # two processes. OURS=transport runs bench/ucx_transport_bench instead (one buffer per side reused
 # like perftest's, a flush every WINDOW transfers), the transport alone.
 # Each pair runs alternately ROUNDS times (ABBA: the peer tool first in odd rounds); medians and
-# per-round ratios are printed.
+# per-round ratios are printed. WARMUP=1 (the default) runs every case once, untimed, first: the
+# first runs on a machine pay page-cache, shm-segment and CPU-frequency warm-up that the later
+# rounds do not.
 #
 #   bash bench/xfer_bench.sh                                   # builds build/release
 #   BUILD=build/helper-ucx ROUNDS=6 bash bench/xfer_bench.sh    # an existing build directory
@@ -56,20 +60,28 @@ perftest() {
     | awk 'NF == 8 && $1 ~ /^[0-9]+$/ { v = $6 } END { print v }'
   wait "$server" || true
 }
-# ours OP TLS PROTOCOL SIZE: MiB/s of `xferbench xfer` (client and server, h2h, one block size,
-# BYTES_PER_RUN moved, no latency pass); OURS=transport runs bench/ucx_transport_bench instead.
+# ours OP TLS PROTOCOL SIZE [TRANSPORT]: MiB/s of `xferbench xfer` (client and server, h2h, one
+# block size, BYTES_PER_RUN moved, no latency pass) over TRANSPORT (ucx unless given: tcp is the
+# plain TCP transport, which ignores TLS and PROTOCOL); OURS=transport runs
+# bench/ucx_transport_bench instead (UCX only).
 ours() {
-  [[ ${OURS:-xfer} == transport ]] && { ours_transport "$@"; return; }
+  local transport=${5:-ucx}
+  [[ ${OURS:-xfer} == transport && $transport == ucx ]] && { ours_transport "$@"; return; }
   local xop=write; [[ $1 == get ]] && xop=read
   rm -f "$work/ready"
-  UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer server --listen 127.0.0.1:0 --ready-file "$work/ready" -q \
-    >"$work/xfer-server.txt" 2>&1 &
+  UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer server --listen 127.0.0.1:0 --ready-file "$work/ready" \
+    --transport "$transport" -q >"$work/xfer-server.txt" 2>&1 &
   local server=$! n=0
   while [[ ! -s $work/ready ]] && (( n++ < 200 )); do sleep 0.05; done
   UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer client --peer "$(awk '/control/ { print $2 }' "$work/ready")" \
-    --transport ucx --op "$xop" --block "$4" --total "$BYTES_PER_RUN" --no-latency --format csv -q >"$work/ours.csv"
+    --transport "$transport" --op "$xop" --block "$4" --total "$BYTES_PER_RUN" --no-latency --format csv -q \
+    >"$work/ours.csv"
   wait "$server" || true
-  echo "xfer $xop $4 B: UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=${3:-auto}" >>"$work/lines.txt"
+  if [[ $transport == ucx ]]; then
+    echo "xfer $xop $4 B ucx UCX_TLS=$2: XFERBENCH_UCX_PROTOCOL=${3:-auto}" >>"$work/lines.txt"
+  else
+    echo "xfer $xop $4 B $transport: --transport $transport" >>"$work/lines.txt"
+  fi
   awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "throughput(GiB/s)") c = i; next }
            c { printf "%.1f", $c * 1024 }' "$work/ours.csv"
 }
@@ -103,15 +115,23 @@ pair() {  # pair KEY PEER-COMMAND... -- OURS-COMMAND...
   s[peer_$key]+="$p "; s[ours_$key]+="$m "; s[pair_$key]+="$(ratio "$m" "$p") "
 }
 
-cases=(put_1M put_8M get_1M get_8M tcp_am tcp_rma)
-for r in $(seq "$ROUNDS"); do
-  pair put_1M "$r" perftest ucp_put_bw $SHM_TLS 1048576 -- ours put $SHM_TLS "" 1048576
-  pair put_8M "$r" perftest ucp_put_bw $SHM_TLS 8388608 -- ours put $SHM_TLS "" 8388608
-  pair get_1M "$r" perftest ucp_get $SHM_TLS 1048576 -- ours get $SHM_TLS "" 1048576
-  pair get_8M "$r" perftest ucp_get $SHM_TLS 8388608 -- ours get $SHM_TLS "" 8388608
-  pair tcp_am "$r" iperf -- ours put tcp am 8388608
-  pair tcp_rma "$r" iperf -- ours put tcp rma 8388608
-done
+cases=(put_1M put_8M get_1M get_8M tcp_am tcp_rma tcp_1M tcp_8M)
+round() {
+  pair put_1M "$1" perftest ucp_put_bw $SHM_TLS 1048576 -- ours put $SHM_TLS "" 1048576
+  pair put_8M "$1" perftest ucp_put_bw $SHM_TLS 8388608 -- ours put $SHM_TLS "" 8388608
+  pair get_1M "$1" perftest ucp_get $SHM_TLS 1048576 -- ours get $SHM_TLS "" 1048576
+  pair get_8M "$1" perftest ucp_get $SHM_TLS 8388608 -- ours get $SHM_TLS "" 8388608
+  pair tcp_am "$1" iperf -- ours put tcp am 8388608
+  pair tcp_rma "$1" iperf -- ours put tcp rma 8388608
+  pair tcp_1M "$1" iperf -- ours put "" "" 1048576 tcp
+  pair tcp_8M "$1" iperf -- ours put "" "" 8388608 tcp
+}
+if [[ ${WARMUP:-1} == 1 ]]; then
+  round 1 >/dev/null
+  for k in "${!s[@]}"; do s[$k]=""; done  # the warm-up pass counts for nothing
+  : >"$work/lines.txt"
+fi
+for r in $(seq "$ROUNDS"); do round "$r"; done
 
 med() { tr ' ' '\n' <<<"${s[$1]}" | grep . | median; }
 label() {
@@ -119,9 +139,10 @@ label() {
     put_1M) echo "put 1 MiB shm  vs ucp_put_bw" ;; put_8M) echo "put 8 MiB shm  vs ucp_put_bw" ;;
     get_1M) echo "get 1 MiB shm  vs ucp_get" ;; get_8M) echo "get 8 MiB shm  vs ucp_get" ;;
     tcp_am) echo "put 8 MiB tcp am  vs iperf3 -P1" ;; tcp_rma) echo "put 8 MiB tcp rma vs iperf3 -P1" ;;
+    tcp_1M) echo "put 1 MiB --transport tcp vs iperf3" ;; tcp_8M) echo "put 8 MiB --transport tcp vs iperf3" ;;
   esac
 }
-target() { case $1 in tcp_am) echo ">= 0.9" ;; tcp_rma) echo "(record)" ;; *) echo ">= 0.95" ;; esac; }
+target() { case $1 in tcp_am | tcp_1M | tcp_8M) echo ">= 0.9" ;; tcp_rma) echo "(record)" ;; *) echo ">= 0.95" ;; esac; }
 printf '%-34s %12s %12s %8s %8s  %s\n' "case (MiB/s)" "peer (median)" "ours" "ratio" "paired" "target"
 for c in "${cases[@]}"; do
   printf '%-34s %12s %12s %8s %8s  %s\n' "$(label $c)" "$(med peer_$c)" "$(med ours_$c)" \
