@@ -1,44 +1,210 @@
-// `xferbench devices`: the backends found (and why a module was refused), and their devices.
+// `xferbench devices`: what this machine has for data to move through — the backends found (and why
+// a module was refused) with their devices' memory, NUMA node and PCI address; the host's NUMA
+// nodes, cores and memory and the PCI devices on data paths (hwloc); the storage under --dir; the
+// transports (UCX's, as ucx_info -d lists them, and the plain TCP one). Text, or --json for scripts.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <filesystem>
+#include <optional>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/survey/storage_inventory.hpp"
+#include "jobs/survey/topology_inventory.hpp"
+#include "jobs/survey/transport_inventory.hpp"
 
 namespace xb {
 namespace {
 
-int run_devices(const std::vector<std::string>& args, CommandContext& ctx) {
-  CLI::App app{"List backends, modules and devices", "devices"};
-  parse_args(app, args);
-  for (const auto& m : ctx.registry.modules()) {
+namespace fs = std::filesystem;
+
+struct DeviceRow {
+  std::string name;  // "cpu::device::0"
+  DeviceInfo info;
+};
+
+struct BackendRow {
+  std::string name, where, status;  // where: "built in" or the module file
+  bool available = false;
+  std::vector<std::string> engines;
+  std::vector<DeviceRow> devices;
+};
+
+// Everything is gathered first (facts), then rendered as text or JSON.
+struct Inventory {
+  std::vector<BackendRow> backends;
+  std::vector<std::string> refused;  // "module PATH: refused: why"
+  std::optional<TopologyInfo> topology;
+  std::string topology_problem;
+  std::optional<StorageInfo> storage;
+  TransportInventory transports;
+};
+
+Inventory gather(BackendRegistry& registry, const fs::path& dir) {
+  Inventory inv;
+  try {
+    inv.topology = inspect_topology();
+  } catch (const std::exception& e) {
+    inv.topology_problem = e.what();
+  }
+  for (const auto& m : registry.modules()) {
     if (!m.loaded) {
-      ctx.out << fmt::format("module {}: refused: {}\n", m.path.string(), m.reason);
+      inv.refused.push_back(fmt::format("module {}: refused: {}", m.path.string(), m.reason));
       continue;
     }
-    Backend& b = ctx.registry.get(m.name);
+    Backend& b = registry.get(m.name);
+    BackendRow row{std::string(b.name()), m.path.empty() ? "built in" : m.path.string(), "", false, {}, {}};
     const Support s = b.availability();
-    ctx.out << fmt::format("backend {}{}: {}\n", b.name(), m.path.empty() ? " (built in)" : " (" + m.path.string() + ")",
-                           s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason);
-    if (!s.ok) continue;
-    std::string engines;
-    for (const auto& e : b.capabilities().engines) engines += (engines.empty() ? "" : ", ") + e;
-    ctx.out << fmt::format("  engines: {}\n", engines);
-    for (int i = 0; i < b.device_count(); ++i) {
-      const auto dev = b.open_device(i);
-      const auto& info = dev->info();
-      ctx.out << fmt::format("  {}::device::{}  {}{}{}\n", b.name(), i, info.name,
-                             info.memory_bytes ? ", " + format_bytes_human(info.memory_bytes) : "",
-                             info.pci_address.empty() ? "" : ", PCI " + info.pci_address);
+    row.available = s.ok;
+    row.status = s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason;
+    if (s.ok) {
+      row.engines = b.capabilities().engines;
+      for (int i = 0; i < b.device_count(); ++i) {
+        DeviceRow d{fmt::format("{}::device::{}", b.name(), i), b.open_device(i)->info()};
+        // A backend that knows the PCI address but not the NUMA node: ask hwloc.
+        if (d.info.numa_node < 0 && !d.info.pci_address.empty() && inv.topology) {
+          d.info.numa_node = numa_node_of_pci(*inv.topology, d.info.pci_address);
+        }
+        // Device memory taken from host RAM (the cpu backend's arenas): its NUMA node's memory.
+        if (d.info.memory_bytes == 0 && b.capabilities().device_memory_in_host_ram && inv.topology) {
+          for (const auto& n : inv.topology->numa_nodes) {
+            if (static_cast<int>(n.os_index) == d.info.numa_node) d.info.memory_bytes = n.memory_bytes;
+          }
+        }
+        row.devices.push_back(std::move(d));
+      }
     }
+    inv.backends.push_back(std::move(row));
+  }
+  inv.storage = inspect_storage(dir);
+  inv.transports = inspect_transports();
+  return inv;
+}
+
+std::string storage_line(const StorageInfo& s) {
+  std::string disk = "no block device";
+  if (!s.block_device.empty()) {
+    disk = fmt::format("block device {}{}: {}, logical block {} B, physical block {} B{}{}", s.block_device,
+                       s.partition.empty() ? "" : " (partition " + s.partition + ")",
+                       !s.rotational ? "rotational unknown" : *s.rotational ? "rotational" : "not rotational",
+                       s.logical_block_bytes, s.physical_block_bytes, s.model.empty() ? "" : ", model " + s.model,
+                       s.scheduler.empty() ? "" : ", scheduler " + s.scheduler);
+  }
+  return fmt::format("  file system {} from {} mounted at {}; {} free of {}\n  {}\n", s.fs_type, s.source,
+                     s.mount_point, format_bytes_human(s.free_bytes), format_bytes_human(s.capacity_bytes), disk);
+}
+
+void render_text(const Inventory& inv, std::ostream& out) {
+  for (const auto& r : inv.refused) out << r << '\n';
+  for (const auto& b : inv.backends) {
+    out << fmt::format("backend {} ({}): {}\n", b.name, b.where, b.status);
+    if (!b.available) continue;
+    out << fmt::format("  engines: {}\n", fmt::join(b.engines, ", "));
+    for (const auto& d : b.devices) {
+      const auto& i = d.info;
+      out << fmt::format("  {}  {}{}{}{}\n", d.name, i.name,
+                         i.memory_bytes ? ", memory " + format_bytes_human(i.memory_bytes) : "",
+                         i.numa_node >= 0 ? fmt::format(", NUMA node {}", i.numa_node) : ", NUMA node unknown",
+                         i.pci_address.empty() ? "" : ", PCI " + i.pci_address);
+    }
+  }
+  if (inv.topology) {
+    const auto& t = *inv.topology;
+    out << fmt::format("host: {} package(s), {} core(s), {} hardware thread(s), memory {}\n", t.packages, t.cores,
+                       t.pus, format_bytes_human(t.memory_bytes));
+    for (const auto& n : t.numa_nodes) {
+      out << fmt::format("  NUMA node {}: memory {}, {} core(s), CPUs {}\n", n.os_index, format_bytes_human(n.memory_bytes),
+                         n.cores, n.cpus);
+    }
+    for (const auto& p : t.pci_devices) {
+      out << fmt::format("  PCI {} {} {:04x}:{:04x}{}{}\n", p.address, p.kind, p.vendor_id, p.device_id,
+                         p.numa_node >= 0 ? fmt::format(", NUMA node {}", p.numa_node) : "",
+                         p.os_names.empty() ? "" : " (" + p.os_names + ")");
+    }
+  } else {
+    out << "host: topology unknown: " << inv.topology_problem << '\n';
+  }
+  out << fmt::format("storage under {}:\n{}", inv.storage->directory.string(), storage_line(*inv.storage));
+  const auto& tr = inv.transports;
+  out << fmt::format("transports: {}{}\n", fmt::join(tr.built, ", "),
+                     tr.ucx_version.empty() ? "" : fmt::format(" (UCX {})", tr.ucx_version));
+  for (const auto& r : tr.rows) {
+    out << fmt::format("  {}{}  {}\n", r.transport, r.device.empty() ? "" : "/" + r.device, r.kind);
+  }
+  for (const auto& p : tr.problems) out << "  (" << p << ")\n";
+}
+
+nlohmann::json to_json(const Inventory& inv) {
+  using nlohmann::json;
+  json backends = json::array();
+  for (const auto& b : inv.backends) {
+    json devices = json::array();
+    for (const auto& d : b.devices) {
+      devices.push_back({{"name", d.name}, {"description", d.info.name}, {"memory_bytes", d.info.memory_bytes},
+                         {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address}});
+    }
+    backends.push_back({{"name", b.name}, {"where", b.where}, {"available", b.available}, {"status", b.status},
+                        {"engines", b.engines}, {"devices", devices}});
+  }
+  json j = {{"backends", backends}, {"refused_modules", inv.refused}};
+  if (inv.topology) {
+    const auto& t = *inv.topology;
+    json nodes = json::array(), pci = json::array();
+    for (const auto& n : t.numa_nodes) {
+      nodes.push_back({{"os_index", n.os_index}, {"memory_bytes", n.memory_bytes}, {"cores", n.cores}, {"pus", n.pus},
+                       {"cpus", n.cpus}});
+    }
+    for (const auto& p : t.pci_devices) {
+      pci.push_back({{"address", p.address}, {"kind", p.kind}, {"class_id", p.class_id}, {"vendor_id", p.vendor_id},
+                     {"device_id", p.device_id}, {"numa_node", p.numa_node}, {"os_names", p.os_names}});
+    }
+    j["host"] = {{"packages", t.packages}, {"cores", t.cores},   {"pus", t.pus},
+                 {"memory_bytes", t.memory_bytes}, {"numa_nodes", nodes}, {"pci_devices", pci}};
+  } else {
+    j["host"] = {{"problem", inv.topology_problem}};
+  }
+  const auto& s = *inv.storage;
+  j["storage"] = {{"directory", s.directory.string()}, {"fs_type", s.fs_type}, {"mount_point", s.mount_point},
+                  {"source", s.source}, {"capacity_bytes", s.capacity_bytes}, {"free_bytes", s.free_bytes},
+                  {"block_device", s.block_device}, {"partition", s.partition},
+                  {"rotational", s.rotational ? json(*s.rotational) : json(nullptr)},
+                  {"logical_block_bytes", s.logical_block_bytes}, {"physical_block_bytes", s.physical_block_bytes},
+                  {"model", s.model}, {"scheduler", s.scheduler}};
+  json rows = json::array();
+  for (const auto& r : inv.transports.rows) rows.push_back({{"transport", r.transport}, {"device", r.device}, {"kind", r.kind}});
+  j["transports"] = {{"built", inv.transports.built}, {"ucx_version", inv.transports.ucx_version}, {"resources", rows},
+                     {"problems", inv.transports.problems}};
+  return j;
+}
+
+int run_devices(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"List backends, devices and their placement, storage and transports", "devices"};
+  std::string dir = ".";
+  bool json = false;
+  app.add_option("--dir", dir, "describe the storage under this directory (default: the working directory)");
+  app.add_flag("--json", json, "one JSON object instead of text, for scripts");
+  parse_args(app, args);
+  std::error_code ec;
+  if (dir.empty() || !fs::exists(dir, ec)) throw UsageError(fmt::format("--dir '{}': no such directory", dir));
+  if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("--dir {}: not a directory", dir));
+
+  const Inventory inv = gather(ctx.registry, dir);
+  if (json) {
+    ctx.out << to_json(inv).dump(2) << '\n';
+  } else {
+    render_text(inv, ctx.out);
   }
   return kExitOk;
 }
 
 }  // namespace
 
-extern const Command kDevicesCommand{"devices", "list backends, modules and devices", run_devices};
+extern const Command kDevicesCommand{"devices", "backends, devices and placement (NUMA, PCI), storage, transports",
+                                     run_devices};
 
 }  // namespace xb

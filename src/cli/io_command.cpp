@@ -1,10 +1,12 @@
 // `xferbench io`: the native command line of the io job (file IO through psync, libaio, io_uring).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/io/io_job.hpp"
@@ -80,12 +82,19 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     throw UsageError(fmt::format("--backend {}: only used with --xfer cpu-gpu or gpu-direct", a.backend));
   }
   validate_io_plan(plan, {}, backend);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && plan.transfer == IoTransfer::cpu_gpu && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }
   ResultDocument doc = new_result_document(ctx);
-  doc.cases.push_back(run_io(plan, backend));
+  {
+    // A line on a terminal while a run lasts more than two seconds (a shorter one shows nothing).
+    Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
+                      std::chrono::seconds(2));
+    Progress::Step step(progress, fmt::format("io: {} {} with {}, {} thread(s)…", to_string(plan.pattern),
+                                              format_size(plan.io_bytes), plan.engine, plan.threads));
+    doc.cases.push_back(run_io(plan, backend));
+  }
   deliver(doc, out, ctx);
   return kExitOk;
 }

@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(all.begin() + 1, all.end());
   std::string prog = invoked;
   if (command == nullptr) {
-    // Until `survey` exists, no arguments runs the copy job on its defaults.
-    const std::string name = args.empty() ? "copy" : args.front();
+    // No arguments: the survey, every data path of this machine (the product's main job).
+    const std::string name = args.empty() ? "survey" : args.front();
     if (name == "--help" || name == "-h" || name == "help") {
       print_usage(std::cout);
       return xb::kExitOk;

@@ -1,10 +1,100 @@
-// Scaffolding: replaced by the real command in this session's work on it.
+// `xferbench survey` (and `xferbench` with no arguments): every data path of this machine measured
+// briefly by the job that owns it, one summary table on stdout, the results JSON in a file.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <ostream>
+
+#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "core/error.hpp"
+#include "jobs/survey/survey_job.hpp"
+#include "report/renderer.hpp"
+#include "report/survey_table.hpp"
 
 namespace xb {
 namespace {
-int run_stub(const std::vector<std::string>&, CommandContext&) { throw Unavailable("survey is not built yet"); }
+
+namespace fs = std::filesystem;
+
+// Where the results JSON goes when --json is not given (docs/survey.md: why the working directory).
+constexpr const char* kDefaultJson = "xferbench-survey.json";
+
+struct SurveyArgs {
+  std::string dir, json = kDefaultJson;
+  bool quick = false, full = false, quiet = false;
+};
+
+// Every rule is checked before anything is made, so bad input leaves nothing behind.
+SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
+  if (a.quick && a.full) throw UsageError("--quick and --full: choose one of them (or neither, for the default survey)");
+  SurveyPlan p;
+  p.level = a.quick ? SurveyLevel::quick : a.full ? SurveyLevel::full : SurveyLevel::standard;
+  p.budget = survey_budget(p.level);
+  if (app.count("--dir") > 0) {
+    std::error_code ec;
+    if (a.dir.empty() || !fs::exists(a.dir, ec)) throw UsageError(fmt::format("--dir '{}': no such directory", a.dir));
+    if (!fs::is_directory(a.dir, ec)) throw UsageError(fmt::format("--dir {}: not a directory", a.dir));
+    if (::access(a.dir.c_str(), W_OK | X_OK) != 0) {
+      throw UsageError(fmt::format("--dir {}: not writable (the survey makes its storage file there)", a.dir));
+    }
+    p.directory = fs::absolute(a.dir);
+  }
+  if (a.json.empty()) throw UsageError("--json: expected a file name, or - for the JSON on stdout");
+  if (a.json != "-") {
+    std::error_code ec;
+    if (fs::is_directory(a.json, ec)) throw UsageError(fmt::format("--json {}: is a directory", a.json));
+    const auto parent = fs::absolute(a.json).parent_path();
+    if (!fs::is_directory(parent, ec)) {
+      throw UsageError(fmt::format("--json {}: directory {} does not exist", a.json, parent.string()));
+    }
+  }
+  return p;
+}
+
+int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"Every data path of this machine, measured briefly: one summary table and a results JSON", "survey"};
+  SurveyArgs a;
+  app.add_option("--dir", a.dir, "measure storage in a temporary directory made here (default: the working directory)");
+  app.add_flag("--quick", a.quick, "about 10 s: fewer iterations, a smaller file");
+  app.add_flag("--full", a.full, "the sweeps: copy and link over sizes, storage reads over IO sizes, the tcp transport");
+  app.add_option("--json", a.json, fmt::format("write the results here (default {}); - prints the JSON instead of the table",
+                                               kDefaultJson));
+  app.add_flag("--quiet,-q", a.quiet, "no progress on stderr");
+  parse_args(app, args);
+  const SurveyPlan plan = to_plan(a, app);
+  const bool json_mode = a.json == "-";
+
+  ResultDocument doc = new_result_document(ctx);
+  {
+    Survey survey(plan, ctx.registry);  // its temporary storage directory goes at the end of this scope
+    Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
+    for (std::size_t i = 0; i < survey.size(); ++i) {
+      Progress::Step step(progress, fmt::format("survey: [{}/{}] {}…", i + 1, survey.size(), survey.title(i)));
+      for (CaseResult& c : survey.run(i)) doc.cases.push_back(std::move(c));
+    }
+  }
+
+  if (json_mode) {
+    render_json(doc, ctx.out);
+  } else {
+    render_survey_table(doc, ctx.out);
+    OutputOptions file{"json", a.json, a.quiet};
+    deliver(doc, file, ctx);
+    ctx.out << fmt::format("\nresults: {} (xferbench report / compare read it)\n", a.json);
+  }
+  const bool failed =
+      std::any_of(doc.cases.begin(), doc.cases.end(), [](const CaseResult& c) { return c.status == CaseStatus::failed; });
+  return failed ? kExitFailure : kExitOk;
+}
+
 }  // namespace
-extern const Command kSurveyCommand{"survey", "every data path of this machine, one summary table", run_stub};
+
+extern const Command kSurveyCommand{"survey", "every data path of this machine, one summary table (the default)",
+                                    run_survey_command};
+
 }  // namespace xb

@@ -1,0 +1,92 @@
+#include "cli/progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace xb {
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(500);
+constexpr const char* kEraseLine = "\r\033[K";
+
+// write(2) straight to the descriptor: the line must not mix into buffered stream output, and a
+// short write or EINTR on a terminal is retried.
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // progress is best effort: a closed terminal must not fail the run
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+bool Progress::is_terminal(int fd) { return ::isatty(fd) == 1; }
+
+Progress::Progress(int fd, bool enabled, std::chrono::milliseconds show_after)
+    : fd_(fd), enabled_(enabled), show_after_(show_after) {
+  if (enabled_) ticker_ = std::thread([this] { tick_loop(); });
+}
+
+Progress::~Progress() {
+  if (!enabled_) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    erase_locked();
+  }
+  wake_.notify_all();
+  ticker_.join();
+}
+
+void Progress::begin(std::string text) {
+  if (!enabled_) return;
+  {
+    std::lock_guard lock(mutex_);
+    erase_locked();
+    text_ = std::move(text);
+    started_ = std::chrono::steady_clock::now();
+    draw_locked(false);
+  }
+  wake_.notify_all();
+}
+
+void Progress::end() {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  erase_locked();
+  text_.clear();
+}
+
+void Progress::tick_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    wake_.wait_for(lock, kTick);
+    if (!stop_) draw_locked(false);
+  }
+}
+
+void Progress::draw_locked(bool force) {
+  if (text_.empty()) return;
+  const auto ran = std::chrono::steady_clock::now() - started_;
+  if (!force && ran < show_after_) return;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ran).count();
+  write_all(fd_, fmt::format("{}{}{}", kEraseLine, text_, seconds > 0 ? fmt::format(" {} s", seconds) : ""));
+  drawn_ = true;
+}
+
+void Progress::erase_locked() {
+  if (!drawn_) return;
+  write_all(fd_, kEraseLine);
+  drawn_ = false;
+}
+
+Progress::Step::Step(Progress& owner, std::string text) : owner_(owner) { owner_.begin(std::move(text)); }
+
+Progress::Step::~Step() { owner_.end(); }
+
+}  // namespace xb

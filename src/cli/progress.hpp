@@ -1,0 +1,62 @@
+#pragma once
+// Progress on a terminal: one line on stderr ("survey: [3/9] storage randread 4K… 2 s"), redrawn
+// in place while a step runs and erased when it ends, so the terminal is left with the command's
+// real output only. Off (no line, no thread) when stderr is not a terminal, with --quiet and in
+// JSON mode: the caller says which through `enabled`, and is_terminal() checks the first.
+//
+// No global state: a Progress belongs to one command run. Each Step is RAII: its destructor erases
+// the line, also when the step throws.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace xb {
+
+class Progress {
+ public:
+  // `fd` is where the line goes (STDERR_FILENO). `enabled` false makes every call a no-op.
+  // A step's line appears only once it has run `show_after` (0: at once), so quick runs stay quiet.
+  Progress(int fd, bool enabled, std::chrono::milliseconds show_after = std::chrono::milliseconds(0));
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  bool enabled() const { return enabled_; }
+
+  // One running step. While it lives a ticker thread redraws "<text> N s" every half second.
+  class Step {
+   public:
+    Step(Progress& owner, std::string text);
+    ~Step();
+    Step(const Step&) = delete;
+    Step& operator=(const Step&) = delete;
+
+   private:
+    Progress& owner_;
+  };
+
+  // Whether `fd` is a terminal (isatty), the first condition of `enabled`.
+  static bool is_terminal(int fd);
+
+ private:
+  void begin(std::string text);
+  void end();
+  void tick_loop();
+  void draw_locked(bool force);
+  void erase_locked();
+
+  int fd_;
+  bool enabled_;
+  std::chrono::milliseconds show_after_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::string text_;  // the running step's text; empty when none runs
+  std::chrono::steady_clock::time_point started_;
+  bool drawn_ = false;
+  bool stop_ = false;
+  std::thread ticker_;
+};
+
+}  // namespace xb

@@ -1,0 +1,92 @@
+// The survey's memory copies: H2D, D2H and D2D on every available backend (all its devices at once,
+// one process each, as the copy job runs them), and a host memory copy; through run_copy.
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/copy/copy_job.hpp"
+#include "jobs/survey/survey_steps.hpp"
+#include "runtime/fork_launcher.hpp"
+
+namespace xb {
+namespace {
+
+struct Direction {
+  CopyDirection direction;
+  const char* name;  // the row's path starts with it
+};
+constexpr Direction kDirections[] = {
+    {CopyDirection::h2d, "H2D"}, {CopyDirection::d2h, "D2H"}, {CopyDirection::d2d, "D2D"}};
+
+CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direction, std::uint64_t size, int devices) {
+  CopyPlan p;
+  p.backend = std::string(backend.name());
+  p.direction = direction;
+  p.host_kind = HostMemoryKind::pinned;
+  p.engine = backend.capabilities().engines.front();
+  p.block_bytes = size;
+  p.blocks = b.copy_blocks;
+  p.iterations = b.copy_iterations;
+  p.warmup = b.copy_warmup;
+  p.devices = devices;
+  return p;
+}
+
+std::vector<CaseResult> run_copy_step(const CopyPlan& plan, Backend& backend, const SurveyRow& row) {
+  validate_copy_plan(plan, backend);
+  ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
+  CaseResult c = run_copy(plan, backend, launcher);
+  annotate_survey_row(c, row);
+  return {std::move(c)};
+}
+
+// Backend modules that could not be loaded, or that cannot run here: one row each, saying why.
+void add_unusable_backends(SurveyState& state, std::vector<SurveyStep>& steps) {
+  for (const auto& m : state.registry.modules()) {
+    std::string reason;
+    if (!m.loaded) {
+      reason = fmt::format("backend module {} refused: {}", m.path.string(), m.reason);
+    } else {
+      const Support s = state.registry.get(m.name).availability();
+      if (s.ok) continue;
+      reason = fmt::format("backend {} not available: {}", m.name, s.reason);
+    }
+    SurveyStep step{fmt::format("copy {}", m.name), "copy", fmt::format("survey_copy_{}", m.name),
+                    SurveyRow{fmt::format("H2D/D2H/D2D {}", m.name), 0, ""}, nullptr};
+    step.run = [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); };
+    steps.push_back(std::move(step));
+  }
+}
+
+}  // namespace
+
+void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps) {
+  const SurveyBudget& b = state.plan.budget;
+  for (const auto& m : state.registry.modules()) {
+    if (!m.loaded) continue;
+    Backend& backend = state.registry.get(m.name);
+    if (!backend.availability().ok) continue;
+    const int devices = std::max(1, backend.device_count());
+    const std::string who = fmt::format("{} ({} device{})", backend.name(), devices, devices == 1 ? "" : "s, all at once");
+    for (const Direction& d : kDirections) {
+      for (const std::uint64_t size : b.copy_sizes) {
+        const SurveyRow row{fmt::format("{} {}", d.name, who), size, "bandwidth"};
+        const CopyPlan plan = copy_plan(b, backend, d.direction, size, devices);
+        steps.push_back({fmt::format("{} {} {}", d.name, backend.name(), format_size(size)), "copy",
+                         fmt::format("survey_{}_{}_{}", to_string(d.direction), backend.name(), size), row,
+                         [plan, &backend, row] { return run_copy_step(plan, backend, row); }});
+      }
+    }
+  }
+  add_unusable_backends(state, steps);
+  // Host memory to host memory: the cpu backend's copy stream, pinned to pinned.
+  Backend& cpu = state.registry.get("cpu");
+  for (const std::uint64_t size : b.copy_sizes) {
+    const SurveyRow row{"host memory copy", size, "bandwidth"};
+    const CopyPlan plan = copy_plan(b, cpu, CopyDirection::h2h, size, 1);
+    steps.push_back({fmt::format("host memory copy {}", format_size(size)), "copy",
+                     fmt::format("survey_h2h_{}", size), row, [plan, &cpu, row] { return run_copy_step(plan, cpu, row); }});
+  }
+}
+
+}  // namespace xb

@@ -1,0 +1,24 @@
+#include "jobs/survey/survey_scratch.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace xb {
+
+SurveyScratch::SurveyScratch(const std::filesystem::path& parent) {
+  std::string templ = (parent / fmt::format(".xferbench-survey-{}-XXXXXX", getpid())).string();
+  if (mkdtemp(templ.data()) == nullptr) throw_errno(fmt::format("mkdtemp in {}", parent.string()));
+  path_ = templ;
+}
+
+SurveyScratch::~SurveyScratch() {
+  std::error_code ec;  // a destructor must not throw; what cannot be removed stays, visibly named
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace xb

@@ -1,0 +1,74 @@
+// `xferbench devices` through the real binary: the cpu backend and its device, hwloc's NUMA nodes,
+// the storage under a temporary directory, UCX's transports; and the --json form.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "support/temp_dir.hpp"
+#include "survey_test_support.hpp"
+
+namespace xb {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_xferbench;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(DevicesCli, ListsBackendPlacementStorageAndTransports) {
+  test::TempDir dir;
+  const auto r = run_xferbench({"devices", "--dir", dir.path().string()});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_EQ(r.err, "");
+  const std::string& o = r.out;
+  EXPECT_TRUE(has(o, "backend cpu (built in): ")) << o;
+  EXPECT_TRUE(has(o, "cpu::device::0  cpu arena 0")) << o;
+  EXPECT_TRUE(has(o, ", NUMA node 0")) << o;
+  EXPECT_TRUE(has(o, "\n  NUMA node 0: memory ")) << o;
+  EXPECT_TRUE(has(o, "core(s), CPUs ")) << o;
+  EXPECT_TRUE(has(o, "storage under " + fs::canonical(dir.path()).string() + ":\n  file system ")) << o;
+  EXPECT_TRUE(has(o, " free of ")) << o;
+  EXPECT_TRUE(has(o, "\ntransports: ")) << o;
+  EXPECT_TRUE(has(o, "\n  tcp  network\n")) << o;  // the plain TCP transport, always
+#ifdef XB_HAVE_UCX
+  EXPECT_TRUE(has(o, "\n  ucx/tcp/lo  network\n")) << o;
+  EXPECT_TRUE(has(o, "\n  ucx/self/")) << o;
+  EXPECT_TRUE(has(o, "(UCX 1.")) << o;
+#endif
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{});  // looking leaves nothing
+}
+
+TEST(DevicesCli, JsonHasTheSameFacts) {
+  test::TempDir dir;
+  const auto r = run_xferbench({"devices", "--dir", dir.path().string(), "--json"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j.at("backends").empty());
+  EXPECT_EQ(j["backends"][0]["name"], "cpu");
+  EXPECT_EQ(j["backends"][0]["devices"][0]["name"], "cpu::device::0");
+  EXPECT_GE(j["backends"][0]["devices"][0]["numa_node"].get<int>(), 0);
+  EXPECT_GT(j["backends"][0]["devices"][0]["memory_bytes"].get<std::uint64_t>(), 0u);
+  ASSERT_FALSE(j.at("host").at("numa_nodes").empty());
+  EXPECT_GT(j["host"]["numa_nodes"][0]["memory_bytes"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(j.at("storage").at("directory"), fs::canonical(dir.path()).string());
+  EXPECT_FALSE(j["storage"]["fs_type"].get<std::string>().empty());
+  bool tcp_lo = false, self = false;
+  for (const auto& row : j.at("transports").at("resources")) {
+    tcp_lo |= row["transport"] == "ucx/tcp" && row["device"] == "lo";
+    self |= row["transport"] == "ucx/self";
+  }
+#ifdef XB_HAVE_UCX
+  EXPECT_TRUE(tcp_lo && self) << j["transports"].dump();
+#endif
+}
+
+TEST(DevicesCli, StorageOnTmpfsSaysThereIsNoBlockDevice) {
+  const auto r = run_xferbench({"devices", "--dir", "/dev/shm"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_TRUE(has(r.out, "storage under /dev/shm:\n  file system tmpfs ")) << r.out;
+  EXPECT_TRUE(has(r.out, "\n  no block device\n")) << r.out;
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,92 @@
+// The progress facility on a pipe (what it writes, and that it writes nothing when off or before
+// its delay), without a terminal; survey_pty_test.cpp checks it on a real one.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "cli/progress.hpp"
+
+namespace xb {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Both ends of a pipe, closed at the end; drain() reads what was written so far.
+struct Pipe {
+  int fd[2] = {-1, -1};
+  Pipe() {
+    EXPECT_EQ(pipe2(fd, O_NONBLOCK), 0);
+  }
+  ~Pipe() {
+    close(fd[0]);
+    close(fd[1]);
+  }
+  std::string drain() const {
+    std::string s;
+    char buf[4096];
+    for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) s.append(buf, static_cast<std::size_t>(n));
+    return s;
+  }
+};
+
+TEST(Progress, DrawsTheStepAndErasesItAfterwards) {
+  Pipe p;
+  {
+    Progress progress(p.fd[1], true);
+    {
+      Progress::Step step(progress, "survey: [1/2] storage write…");
+      EXPECT_EQ(p.drain(), "\r\033[Ksurvey: [1/2] storage write…");
+    }
+    EXPECT_EQ(p.drain(), "\r\033[K");  // the line is gone once the step ends
+    {
+      Progress::Step step(progress, "survey: [2/2] p2p…");
+      std::this_thread::sleep_for(1200ms);  // the ticker adds the seconds the step has run
+    }
+    const std::string text = p.drain();
+    EXPECT_NE(text.find("survey: [2/2] p2p… 1 s"), std::string::npos) << text;
+    EXPECT_EQ(text.substr(text.size() - 4), "\r\033[K");
+  }
+  EXPECT_EQ(p.drain(), "");
+}
+
+TEST(Progress, OffWritesNothing) {
+  Pipe p;
+  {
+    Progress progress(p.fd[1], false);
+    Progress::Step step(progress, "never shown");
+  }
+  EXPECT_EQ(p.drain(), "");
+}
+
+TEST(Progress, AStepShorterThanTheDelayWritesNothing) {
+  Pipe p;
+  {
+    Progress progress(p.fd[1], true, 2000ms);
+    Progress::Step step(progress, "io: read…");
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(p.drain(), "");
+}
+
+TEST(Progress, AStepThatThrowsStillErasesItsLine) {
+  Pipe p;
+  Progress progress(p.fd[1], true);
+  try {
+    Progress::Step step(progress, "failing step");
+    throw std::runtime_error("boom");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(p.drain(), "\r\033[Kfailing step\r\033[K");
+}
+
+TEST(Progress, APipeIsNotATerminal) {
+  Pipe p;
+  EXPECT_FALSE(Progress::is_terminal(p.fd[1]));
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,51 @@
+// Bad input to `survey` and `devices`: exit 2, one line on stderr naming the flag and the rule,
+// nothing on stdout, nothing left in the working directory or in --dir.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/temp_dir.hpp"
+#include "survey_test_support.hpp"
+
+namespace xb {
+namespace {
+
+TEST(SurveyBadInput, ExitTwoOneLineNothingLeft) {
+  test::TempDir cwd, dir;
+  const auto file = (dir.path() / "a-file").string();
+  std::ofstream(file) << "x";
+  const std::string missing = (dir.path() / "missing").string();
+  const struct {
+    std::vector<std::string> args;
+    std::string prefix, expected;
+  } cases[] = {
+      {{"survey", "--bogus"}, "xferbench survey: ", "--bogus"},
+      {{"survey", "--quick", "--full"}, "xferbench survey: ", "--quick and --full: choose one"},
+      {{"survey", "--dir", missing}, "xferbench survey: ", "--dir '" + missing + "': no such directory"},
+      {{"survey", "--dir", file}, "xferbench survey: ", "--dir " + file + ": not a directory"},
+      {{"survey", "--dir", ""}, "xferbench survey: ", "--dir '': no such directory"},
+      {{"survey", "--json", missing + "/r.json"}, "xferbench survey: ", "--json " + missing + "/r.json: directory"},
+      {{"survey", "--json", dir.path().string()}, "xferbench survey: ", "is a directory"},
+      {{"survey", "--json", ""}, "xferbench survey: ", "--json: expected a file name"},
+      {{"survey", "--quick", "extra"}, "xferbench survey: ", "extra"},
+      {{"devices", "--dir", missing}, "xferbench devices: ", "--dir '" + missing + "': no such directory"},
+      {{"devices", "--dir", file}, "xferbench devices: ", "--dir " + file + ": not a directory"},
+      {{"devices", "--bogus"}, "xferbench devices: ", "--bogus"},
+  };
+  for (const auto& c : cases) {
+    const auto r = test::run_xferbench_in(cwd.path(), c.args);
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.exit_code, 2) << c.expected << ": " << r.err;
+    const auto lines = xbtest::split_lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_EQ(lines[0].rfind(c.prefix, 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(c.expected), std::string::npos) << lines[0];
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(cwd.entries(), std::vector<std::string>{}) << c.expected;
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"a-file"}) << c.expected;
+  }
+}
+
+}  // namespace
+}  // namespace xb

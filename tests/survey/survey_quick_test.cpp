@@ -1,0 +1,87 @@
+// `xferbench survey --quick` end to end: the real jobs on real files in a temporary directory. The
+// table has one row per path with a figure (or why not), the results file is a result document
+// that `report` and `compare` take, and nothing but the results file is left behind.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "jobs/survey/survey_row.hpp"
+#include "support/temp_dir.hpp"
+#include "survey_test_support.hpp"
+
+namespace xb {
+namespace {
+
+bool positive_number(const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size() && v > 0;
+}
+
+TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
+  test::TempDir cwd, dir;
+  const auto json = cwd.path() / "quick.json";
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--dir", dir.path().string(), "--json",
+                                                     json.string()});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << r.out;
+  EXPECT_EQ(r.err, "");  // stderr is a pipe here: no progress
+  const auto rows = test::table_rows(r.out);
+  // Measured rows: a positive figure in the job's unit.
+  const struct {
+    std::string path, size, unit;
+  } measured[] = {
+      {"H2D cpu (1 device)", "4M", "GiB/s"},           {"D2H cpu (1 device)", "4M", "GiB/s"},
+      {"D2D cpu (1 device)", "4M", "GiB/s"},           {"host memory copy", "4M", "GiB/s"},
+      {"storage write (O_DIRECT)", "1M", "GiB/s"},     {"storage read (O_DIRECT)", "1M", "GiB/s"},
+      {"storage randread (O_DIRECT)", "4K", "IO/s"},
+#ifdef XB_HAVE_UCX
+      {"ucx loopback", "8", "us"},                     {"ucx loopback", "1M", "Gb/s"},
+#endif
+  };
+  for (const auto& m : measured) {
+    const auto* row = test::find_row(rows, m.path, m.size);
+    ASSERT_NE(row, nullptr) << m.path << " " << m.size << " in:\n" << r.out;
+    EXPECT_TRUE(positive_number(row->figure)) << row->line;
+    EXPECT_EQ(row->unit, m.unit) << row->line;
+  }
+  // One backend with one device: P2P is a row saying why it was not measured.
+  const auto* p2p = test::find_row(rows, "P2P", "-");
+  ASSERT_NE(p2p, nullptr) << r.out;
+  EXPECT_NE(p2p->line.find("not measured: needs two devices of one backend (devices: cpu: 1)"), std::string::npos)
+      << p2p->line;
+  EXPECT_NE(r.out.find("\nresults: " + json.string() + " "), std::string::npos) << r.out;
+
+  const ResultDocument doc = test::check_results_file(json, rows.size());
+  for (const CaseResult& c : doc.cases) {
+    const auto row = survey_row_of(c);
+    ASSERT_TRUE(row);
+    if (c.job == "p2p") {
+      EXPECT_EQ(c.status, CaseStatus::waived);
+      continue;
+    }
+    EXPECT_EQ(c.status, CaseStatus::ok) << c.name << ": " << c.status_reason;
+    EXPECT_NE(c.find_metric(row->metric), nullptr) << c.name << " " << row->metric;
+    if (c.job == "io") {
+      const auto where = c.config.at("survey").at("storage").at("directory").get<std::string>();
+      EXPECT_EQ(where.rfind(std::filesystem::canonical(dir.path()).string(), 0), 0u) << where;
+    }
+  }
+  // The storage file went with the survey's temporary directory; the results file stays.
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{});
+  EXPECT_EQ(cwd.entries(), std::vector<std::string>{"quick.json"});
+}
+
+TEST(SurveyQuick, JsonOnStdoutInsteadOfTheTable) {
+  test::TempDir cwd;
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--json", "-"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_EQ(r.err, "");
+  const ResultDocument doc = result_from_json(nlohmann::json::parse(r.out));
+  EXPECT_GE(doc.cases.size(), 8u);
+  // The storage steps ran in a temporary directory of the working directory, now gone.
+  EXPECT_EQ(cwd.entries(), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace xb
