@@ -11,6 +11,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_layout.hpp"
+#include "jobs/copy/device_pattern.hpp"
 
 namespace xb {
 
@@ -121,7 +122,17 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   // shared buffer was filled by the parent; everything else is filled here.
   const bool prefilled = (shared_host != nullptr && src == shared_host->data()) ||
                          (host_source(plan.direction) && !shared && kind == HostMemoryKind::odirect);
-  if (!prefilled) fill_pattern({src, bytes}, seed, 0);
+  // Device memory the CPU cannot address (a GPU's) is filled and checked through a stream.
+  const bool device_in_host_ram = backend.capabilities().device_memory_in_host_ram;
+  const bool device_src = !host_source(plan.direction) && !device_in_host_ram;
+  const bool device_dst = !host_destination(plan.direction) && !device_in_host_ram;
+  if (!prefilled) {
+    if (device_src) {
+      fill_device_pattern(*dev, plan.engine, src, bytes, seed);
+    } else {
+      fill_pattern({src, bytes}, seed, 0);
+    }
+  }
 
   std::vector<std::unique_ptr<Stream>> streams;
   for (int s = 0; s < plan.streams; ++s) streams.push_back(dev->create_stream(plan.engine));
@@ -150,12 +161,18 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   }
 
   if (plan.verify) {
-    if (auto bad = find_pattern_mismatch({dst, bytes}, seed, 0)) {
+    std::optional<DeviceMismatch> bad;
+    if (device_dst) {
+      bad = find_device_pattern_mismatch(*dev, plan.engine, dst, bytes, seed);
+    } else if (auto at = find_pattern_mismatch({dst, bytes}, seed, 0)) {
+      bad = DeviceMismatch{*at, static_cast<std::uint8_t>(dst[*at])};
+    }
+    if (bad) {
       throw std::runtime_error(fmt::format(
           "verify failed on {}: destination byte at offset {} (block {}, offset {} in the block) is 0x{:02x}, "
           "expected 0x{:02x}",
-          samples.device, *bad, *bad / plan.block_bytes, *bad % plan.block_bytes,
-          static_cast<unsigned>(dst[*bad]), pattern_byte(seed, *bad)));
+          samples.device, bad->offset, bad->offset / plan.block_bytes, bad->offset % plan.block_bytes,
+          static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
   return nlohmann::json{{"device", samples.device}, {"submit", samples.submit_us}, {"copy", samples.copy_us}}.dump();
@@ -221,6 +238,11 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNa
   }
   if (plan.streams < 1 || plan.streams > kMaxStreams) {
     throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.streams, plan.streams, kMaxStreams));
+  }
+  // A backend that cannot run here (a CUDA module without a driver or GPU) is "not available", not
+  // bad input: say why before anything else is checked against its device count.
+  if (const Support s = backend.availability(); !s.ok) {
+    throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
   const Capabilities& caps = backend.capabilities();
   const int max_devices = caps.virtual_devices ? kMaxDevices : backend.device_count();

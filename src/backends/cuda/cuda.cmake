@@ -1,0 +1,38 @@
+# The CUDA backend module, built when CMake finds a CUDA toolkit (nvcc) and loaded at run time: the
+# xferbench binary itself never links CUDA, so it runs on machines without a GPU or driver. The
+# module links the CUDA runtime statically and needs only the driver's libcuda.so.1 where it runs.
+include(CheckLanguage)
+# The toolkit's default place, also when it is not on PATH.
+if(NOT DEFINED ENV{CUDACXX} AND NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+  set(ENV{CUDACXX} /usr/local/cuda/bin/nvcc)
+endif()
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER AND NOT XB_NO_CUDA)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    # Turing to Hopper as machine code, Hopper's PTX for anything newer (JIT-compiled there).
+    set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 90)
+  endif()
+  set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA20 for nvcc 13; the .cu needs none
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  # The host-side arithmetic, without the CUDA runtime: also compiled into tests/cuda.
+  add_library(xb_cuda_plan STATIC backends/cuda/cuda_copy_plan.cpp backends/cuda/cuda_probe_format.cpp)
+  target_include_directories(xb_cuda_plan PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(xb_cuda_plan PUBLIC fmt::fmt)
+  add_library(xferbench_backend_cuda MODULE
+    backends/cuda/cuda_backend.cpp backends/cuda/cuda_error.cpp backends/cuda/cuda_probe.cpp
+    backends/cuda/cuda_memory.cpp backends/cuda/cuda_stream.cpp backends/cuda/cuda_batch_submitter.cpp
+    backends/cuda/cuda_sm_copy.cu)
+  target_link_libraries(xferbench_backend_cuda PRIVATE xb_cuda_plan xferbench_lib CUDA::cudart_static)
+  set_target_properties(xferbench_backend_cuda PROPERTIES
+    OUTPUT_NAME xferbench-backend-cuda PREFIX "lib" SUFFIX ".so"
+    # <dir of the binary>/modules is one of the places the registry looks (registry.hpp).
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/modules
+    CUDA_SEPARABLE_COMPILATION OFF)
+  # Built with the binary, so `xferbench` finds it next to itself.
+  add_dependencies(xferbench xferbench_backend_cuda)
+  message(STATUS "xferbench: CUDA backend module enabled (nvcc ${CMAKE_CUDA_COMPILER_VERSION})")
+else()
+  message(STATUS "xferbench: no CUDA toolkit found; the CUDA backend module is not built")
+endif()

@@ -1,0 +1,123 @@
+#include "backends/cuda/cuda_batch_submitter.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "backends/cuda/cuda_copy_plan.hpp"
+#include "backends/cuda/cuda_error.hpp"
+
+namespace xb::cuda {
+namespace {
+// Distinct batches a stream keeps graphs for; a job replays a handful, so more means it never repeats.
+constexpr std::size_t kMaxGraphs = 64;
+}  // namespace
+
+BatchSubmitter::BatchSubmitter(cudaStream_t stream) : stream_(stream) {
+  if (const char* f = std::getenv("XFERBENCH_CUDA_BATCH"); f != nullptr && *f != '\0') {
+    forced_ = f;
+    if (forced_ != "api" && forced_ != "graph" && forced_ != "loop") {
+      throw std::invalid_argument(fmt::format("XFERBENCH_CUDA_BATCH={}: expected api, graph or loop", forced_));
+    }
+  }
+}
+
+BatchSubmitter::~BatchSubmitter() {
+  for (auto& [key, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+}
+
+void BatchSubmitter::submit(std::span<const CopyOp> ops) {
+  if (ops.empty()) return;
+  std::string why_api, why_graph;
+  const std::string want = !forced_.empty() ? forced_ : path_;
+  if (want == "api") {
+    if (!try_api(ops, why_api)) throw std::runtime_error(why_api);
+    return;
+  }
+  if (want == "graph") {
+    if (!try_graph(ops, why_graph)) throw std::runtime_error(why_graph);
+    return;
+  }
+  if (want == "loop") return loop(ops);
+  // First batch on this stream: the best path that works.
+  if (try_api(ops, why_api)) {
+    path_ = "api";
+  } else if (try_graph(ops, why_graph)) {
+    path_ = "graph";
+  } else {
+    path_ = "loop";
+    loop(ops);
+  }
+}
+
+bool BatchSubmitter::try_api(std::span<const CopyOp> ops, std::string& why) {
+  const BatchArrays a = make_batch_arrays(ops);
+  if (a.count() == 0) return true;
+  cudaMemcpyAttributes attr{};
+  attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;  // sources are read in stream order
+  std::size_t attr_index = 0;                            // one attribute for every copy
+  const cudaError_t e = cudaMemcpyBatchAsync(a.dsts.data(), a.srcs.data(), a.sizes.data(), a.count(), &attr,
+                                             &attr_index, 1, stream_);
+  if (e == cudaSuccess) return true;
+  (void)cudaGetLastError();
+  why = fmt::format("cudaMemcpyBatchAsync of {} copies failed: {}", a.count(), error_text(e));
+  return false;
+}
+
+bool BatchSubmitter::try_graph(std::span<const CopyOp> ops, std::string& why) {
+  const std::uint64_t key = batch_key(ops);
+  auto it = graphs_.find(key);
+  if (it == graphs_.end()) {
+    if (graphs_.size() >= kMaxGraphs) {
+      for (auto& [k, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+      graphs_.clear();
+    }
+    cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess) {
+      why = fmt::format("cudaStreamBeginCapture failed: {}", error_text(e));
+      return false;
+    }
+    cudaError_t first_error = cudaSuccess;
+    for (const CopyOp& op : ops) {
+      if (op.bytes == 0) continue;
+      e = cudaMemcpyAsync(op.dst, op.src, op.bytes, cudaMemcpyDefault, stream_);
+      if (e != cudaSuccess && first_error == cudaSuccess) first_error = e;
+    }
+    cudaGraph_t graph = nullptr;
+    e = cudaStreamEndCapture(stream_, &graph);
+    if (first_error != cudaSuccess || e != cudaSuccess) {
+      if (graph != nullptr) (void)cudaGraphDestroy(graph);
+      (void)cudaGetLastError();
+      why = fmt::format("capturing {} copies into a CUDA graph failed: {}", ops.size(),
+                        error_text(first_error != cudaSuccess ? first_error : e));
+      return false;
+    }
+    cudaGraphExec_t exec = nullptr;
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    (void)cudaGraphDestroy(graph);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      why = fmt::format("cudaGraphInstantiate of {} copies failed: {}", ops.size(), error_text(e));
+      return false;
+    }
+    it = graphs_.emplace(key, exec).first;
+  }
+  const cudaError_t e = cudaGraphLaunch(it->second, stream_);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    why = fmt::format("cudaGraphLaunch failed: {}", error_text(e));
+    return false;
+  }
+  return true;
+}
+
+void BatchSubmitter::loop(std::span<const CopyOp> ops) {
+  for (const CopyOp& op : ops) {
+    if (op.bytes == 0) continue;
+    check(cudaMemcpyAsync(op.dst, op.src, op.bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync",
+          fmt::format("{} bytes, in a batch submitted one by one", op.bytes));
+  }
+}
+
+}  // namespace xb::cuda

@@ -1,0 +1,86 @@
+#include "backends/cuda/cuda_copy_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+
+namespace xb::cuda {
+namespace {
+
+std::byte* at(std::uintptr_t a) { return reinterpret_cast<std::byte*>(a); }
+
+TEST(CudaBatchArrays, KeepsOrderAndDropsEmptyCopies) {
+  const std::array<CopyOp, 4> ops{CopyOp{at(0x1000), at(0x9000), 64}, CopyOp{at(0x2000), at(0xa000), 0},
+                                  CopyOp{at(0x3000), at(0xb000), 4096}, CopyOp{at(0x4000), at(0xc000), 1}};
+  const BatchArrays a = make_batch_arrays(ops);
+  ASSERT_EQ(a.count(), 3u);
+  EXPECT_EQ(a.dsts, (std::vector<void*>{at(0x1000), at(0x3000), at(0x4000)}));
+  EXPECT_EQ(a.srcs, (std::vector<const void*>{at(0x9000), at(0xb000), at(0xc000)}));
+  EXPECT_EQ(a.sizes, (std::vector<std::size_t>{64, 4096, 1}));
+}
+
+TEST(CudaBatchArrays, EmptyListGivesEmptyArrays) { EXPECT_EQ(make_batch_arrays({}).count(), 0u); }
+
+TEST(CudaBatchKey, SameOpsSameKeyAnyChangeAnotherKey) {
+  std::array<CopyOp, 2> ops{CopyOp{at(0x1000), at(0x9000), 64}, CopyOp{at(0x2000), at(0xa000), 128}};
+  const auto base = batch_key(ops);
+  EXPECT_EQ(batch_key(ops), base);
+  auto changed = ops;
+  changed[1].bytes = 129;
+  EXPECT_NE(batch_key(changed), base);
+  changed = ops;
+  changed[0].dst = at(0x1010);
+  EXPECT_NE(batch_key(changed), base);
+  changed = ops;
+  changed[0].src = at(0x9010);
+  EXPECT_NE(batch_key(changed), base);
+  // Order matters: a graph replays its copies in capture order.
+  const std::array<CopyOp, 2> swapped{ops[1], ops[0]};
+  EXPECT_NE(batch_key(swapped), base);
+  EXPECT_NE(batch_key(std::span(ops).first(1)), base);
+}
+
+TEST(CudaSmLaunch, AlignedCopyIsAllWordsButTheTail) {
+  const SmLaunch l = sm_launch_for(at(0x10000), at(0x20000), (64u << 20) + 5, 132);
+  EXPECT_EQ(l.vector_bytes, 64u << 20);
+  EXPECT_EQ(l.tail_bytes, 5u);
+  EXPECT_EQ(l.threads, 512u);
+  EXPECT_EQ(l.blocks, 132u * 4);  // capped at the device's width, the grid-stride loop does the rest
+}
+
+TEST(CudaSmLaunch, MisalignedEndGoesByteByByte) {
+  for (std::uintptr_t skew : {1u, 8u, 15u}) {
+    const SmLaunch d = sm_launch_for(at(0x10000 + skew), at(0x20000), 4096, 132);
+    EXPECT_EQ(d.vector_bytes, 0u) << skew;
+    EXPECT_EQ(d.tail_bytes, 4096u) << skew;
+    const SmLaunch s = sm_launch_for(at(0x10000), at(0x20000 + skew), 4096, 132);
+    EXPECT_EQ(s.vector_bytes, 0u) << skew;
+    EXPECT_EQ(s.tail_bytes, 4096u) << skew;
+  }
+}
+
+TEST(CudaSmLaunch, SmallCopiesLaunchNoMoreBlocksThanWork) {
+  const SmLaunch one = sm_launch_for(at(0x10000), at(0x20000), 16, 132);
+  EXPECT_EQ(one.blocks, 1u);
+  EXPECT_EQ(one.vector_bytes, 16u);
+  const SmLaunch some = sm_launch_for(at(0x10000), at(0x20000), 16 * 512 * 3 + 16, 132);
+  EXPECT_EQ(some.blocks, 4u);  // 3 full blocks of 512 words and one more word
+  const SmLaunch bytes = sm_launch_for(at(0x10001), at(0x20000), 3, 132);
+  EXPECT_EQ(bytes.blocks, 1u);
+  EXPECT_EQ(bytes.tail_bytes, 3u);
+  // An unknown multiprocessor count still launches something.
+  EXPECT_GE(sm_launch_for(at(0x10000), at(0x20000), 1u << 30, 0).blocks, 1u);
+}
+
+TEST(CudaSmLaunch, EveryByteIsCoveredOnce) {
+  for (std::size_t bytes : {0ul, 1ul, 15ul, 16ul, 17ul, 4095ul, 1000003ul}) {
+    const SmLaunch l = sm_launch_for(at(0x10000), at(0x20000), bytes, 8);
+    EXPECT_EQ(l.vector_bytes + l.tail_bytes, bytes);
+    EXPECT_EQ(l.vector_bytes % 16, 0u);
+    EXPECT_LT(l.tail_bytes, l.vector_bytes == 0 ? bytes + 1 : 16u);
+  }
+}
+
+}  // namespace
+}  // namespace xb::cuda
