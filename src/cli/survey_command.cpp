@@ -52,6 +52,10 @@ SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
     if (!fs::is_directory(parent, ec)) {
       throw UsageError(fmt::format("--json {}: directory {} does not exist", a.json, parent.string()));
     }
+    // Found out now, not after the survey ran (a read-only working directory, say).
+    if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+      throw UsageError(fmt::format("--json {}: directory {} is not writable", a.json, parent.string()));
+    }
   }
   return p;
 }

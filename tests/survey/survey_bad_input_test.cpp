@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "support/temp_dir.hpp"
+#include "test_mount.hpp"
 #include "survey_test_support.hpp"
 
 namespace xb {
@@ -44,6 +45,32 @@ TEST(SurveyBadInput, ExitTwoOneLineNothingLeft) {
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(cwd.entries(), std::vector<std::string>{}) << c.expected;
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"a-file"}) << c.expected;
+  }
+}
+
+// A read-only file system (root ignores permission bits, not MS_RDONLY) for --dir and --json: found
+// before the survey runs, not after.
+TEST(SurveyBadInput, ReadOnlyDirectoriesAreRefusedUpFront) {
+  test::TempDir cwd;
+  test::TmpfsMount ro("size=1m", true);
+  if (!ro.available()) GTEST_SKIP() << ro.why();
+  const struct {
+    std::vector<std::string> args;
+    std::string expected;
+  } cases[] = {
+      {{"survey", "--dir", ro.path().string()}, "--dir " + ro.path().string() + ": not writable"},
+      {{"survey", "--json", (ro.path() / "r.json").string()},
+       "--json " + (ro.path() / "r.json").string() + ": directory " + ro.path().string() + " is not writable"},
+  };
+  for (const auto& c : cases) {
+    const auto r = test::run_xferbench_in(cwd.path(), c.args);
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    const auto lines = xbtest::split_lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_NE(lines[0].find(c.expected), std::string::npos) << lines[0];
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(cwd.entries(), std::vector<std::string>{});
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "jobs/survey/survey_row.hpp"
 #include "support/temp_dir.hpp"
+#include "test_mount.hpp"
 #include "survey_test_support.hpp"
 
 namespace xb {
@@ -81,6 +82,36 @@ TEST(SurveyQuick, JsonOnStdoutInsteadOfTheTable) {
   EXPECT_GE(doc.cases.size(), 8u);
   // The storage steps ran in a temporary directory of the working directory, now gone.
   EXPECT_EQ(cwd.entries(), std::vector<std::string>{});
+}
+
+// Storage that cannot hold the survey's file: its rows say why, the other paths are measured, the
+// run succeeds and leaves nothing on that file system.
+TEST(SurveyQuick, StorageTooSmallIsANotMeasuredRowNotAFailure) {
+  test::TempDir cwd;
+  test::TmpfsMount small("size=8m");
+  if (!small.available()) GTEST_SKIP() << small.why();
+  const auto json = cwd.path() / "small.json";
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--dir", small.path().string(), "--json",
+                                                     json.string()});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << r.out;
+  const auto rows = test::table_rows(r.out);
+  for (const std::string path : {"storage write (O_DIRECT)", "storage read (O_DIRECT)"}) {
+    const auto* row = test::find_row(rows, path, "1M");
+    ASSERT_NE(row, nullptr) << path << " in:\n" << r.out;
+    EXPECT_EQ(row->figure, "-") << row->line;
+    EXPECT_NE(row->line.find("not measured: " + small.path().string() + " has 8.0 MiB free, the survey's file needs "
+                             "128.0 MiB"),
+              std::string::npos)
+        << row->line;
+  }
+  const auto* copy = test::find_row(rows, "H2D cpu (1 device)", "4M");
+  ASSERT_NE(copy, nullptr) << r.out;
+  EXPECT_TRUE(positive_number(copy->figure)) << copy->line;
+  const ResultDocument doc = test::check_results_file(json, rows.size());
+  std::size_t waived = 0;
+  for (const auto& c : doc.cases) waived += c.job == "io" && c.status == CaseStatus::waived;
+  EXPECT_EQ(waived, 3u);
+  EXPECT_TRUE(std::filesystem::is_empty(small.path()));
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ void prepare_storage(SurveyState& st) {
   }
   const std::uint64_t need = st.plan.budget.storage_file_bytes + (64u << 20);
   if (st.storage->free_bytes < need) {
-    st.storage_unavailable = fmt::format("{} has {} free, the survey's file needs {}", st.storage->directory.string(),
+    st.storage_unavailable = fmt::format("{} has {} free, the survey's file needs {}", st.storage_dir.parent_path().string(),
                                          format_bytes_human(st.storage->free_bytes), format_bytes_human(need));
   }
 }
