@@ -81,5 +81,24 @@ TEST(SurveyPty, ProgressOnATerminalAndNotWithQuiet) {
   EXPECT_NE(quiet.output.find("path"), std::string::npos);
 }
 
+// `xferbench io` shows its line once a run has lasted two seconds (a -T 3 run does), and erases it
+// before its table; a --format json run shows none.
+TEST(SurveyPty, IoShowsProgressPastTwoSeconds) {
+  test::TempDir dir;
+  const PtyRun write = run_on_pty({"io", "-D", dir.path().string(), "--rw", "write", "-s", "16M", "-q"});
+  ASSERT_TRUE(WIFEXITED(write.status) && WEXITSTATUS(write.status) == 0) << write.output;
+  EXPECT_EQ(write.output.find("io: "), std::string::npos) << write.output;  // -q (and short)
+  const std::vector<std::string> read{"io", "-D", dir.path().string(), "--rw", "randread", "-s", "16M", "-i", "4K", "-T", "3"};
+  const PtyRun shown = run_on_pty(read);
+  ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
+  EXPECT_NE(shown.output.find("\r\033[Kio: randread 4K with psync, 1 thread(s)… 2 s"), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("\r\033[K[[ io ]] randread"), std::string::npos) << shown.output;
+  auto json_args = read;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const PtyRun json = run_on_pty(json_args);
+  ASSERT_TRUE(WIFEXITED(json.status) && WEXITSTATUS(json.status) == 0) << json.output;
+  EXPECT_EQ(json.output.find("io: randread"), std::string::npos) << json.output;
+}
+
 }  // namespace
 }  // namespace xb
