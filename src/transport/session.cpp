@@ -59,6 +59,8 @@ class HandshakeRefused : public std::runtime_error {
 struct ServedRegion {
   std::unique_ptr<ExposedMemory> memory;
   std::unique_ptr<LocalRegion> registration;  // declared after: released before the memory
+  // What peers see: `registration`, or the memory's own (memory the transport allocated).
+  const LocalRegion* exposed() const { return registration ? registration.get() : memory->registration(); }
 };
 
 std::string describe(const TransportInfo& info, const std::string& job_description) {
@@ -267,7 +269,9 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
         if (region.memory->size() < bytes) {
           throw std::runtime_error(fmt::format("got {} bytes of the {} asked", region.memory->size(), bytes));
         }
-        region.registration = transport.register_memory(region.memory->data(), region.memory->size());
+        if (region.memory->registration() == nullptr) {
+          region.registration = transport.register_memory(region.memory->data(), region.memory->size());
+        }
       } catch (const Unavailable& e) {
         failed(FailureKind::unavailable, e.what());
         return true;
@@ -277,7 +281,7 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
         failed(FailureKind::other, e.what());
         return true;
       }
-      const RegionDescriptor descriptor = region.registration->describe();
+      const RegionDescriptor descriptor = region.exposed()->describe();
       const std::string description = region.memory->description();
       regions.push_back(std::move(region));
       report.regions = regions.size();

@@ -47,6 +47,9 @@ class ExposedMemory {
   // The first offset whose byte differs from the pattern, or nullopt when all match.
   virtual std::optional<std::uint64_t> verify(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) = 0;
   virtual std::string description() const = 0;  // "cpu::device::1", "host pinned"
+  // The memory's own registration when the transport allocated it (Transport::allocate_memory):
+  // the session exposes that one instead of registering data() a second time. Null by default.
+  virtual LocalRegion* registration() const { return nullptr; }
 };
 using ExposedMemoryFactory = std::function<std::unique_ptr<ExposedMemory>(std::uint64_t bytes, RegionPlace place)>;
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,13 +29,17 @@ struct RegionDescriptor {
 };
 
 // Memory registered with a transport (ucp_mem_map; the TCP transport's region table). Peers may
-// put into and get from it until it is destroyed. Does not own the memory, which must outlive it.
+// put into and get from it until it is destroyed. A region from register_memory does not own the
+// memory, which must outlive it; one from allocate_memory owns it (freed with the region).
 class LocalRegion {
  public:
   virtual ~LocalRegion() = default;
   virtual void* data() const = 0;
   virtual std::size_t size() const = 0;
   virtual RegionDescriptor describe() const = 0;
+  // Who allocated the memory, for descriptions: empty for memory registered as it is, e.g.
+  // "ucx sysv" for memory the transport allocated (allocate_memory).
+  virtual std::string origin() const { return {}; }
 };
 
 // A peer's region, attached to one endpoint (ucp_ep_rkey_unpack).
@@ -90,6 +95,20 @@ class Transport {
   virtual ~Transport() = default;
   virtual std::string_view name() const = 0;
   virtual std::unique_ptr<LocalRegion> register_memory(void* data, std::size_t bytes) = 0;
+  // Host memory allocated and registered by the transport in one step (owned by the region), or
+  // null where the transport has no allocator of its own (the TCP transport): register_memory
+  // then. Why it exists: UCX's shared-memory transports can expose to a peer only memory UCX
+  // allocated (a sysv/posix segment the peer maps), so a put into it is one copy with no work by
+  // the target; into registered memory it is UCX's emulation through a FIFO. Never pass the
+  // returned data() to register_memory again (a second registration is a different, slower key).
+  virtual std::unique_ptr<LocalRegion> allocate_memory(std::size_t bytes) {
+    (void)bytes;
+    return nullptr;
+  }
+  // The memory types register_memory accepts besides host memory, by UCX's names ("cuda",
+  // "rocm", ...: ucp_context_query's memory_types); empty for a transport that reaches host memory
+  // only (the TCP transport). A job never hands it device memory of another type.
+  virtual std::vector<std::string> device_memory_types() const { return {}; }
   virtual std::unique_ptr<Listener> listen(const SocketAddress& address) = 0;
   virtual std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout) = 0;
   // Makes progress on this side's part of every endpoint: the passive side of a peer's put/get

@@ -11,6 +11,7 @@
 #include "core/pattern.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "support/job_helpers.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
@@ -130,6 +131,36 @@ TEST(EndpointMemory, RefusesEmptyRegionsAndDeviceMemoryWithoutItsBackend) {
   // Without the backend, host and null memory are made the same way.
   EXPECT_EQ(EndpointMemory::make(*cpu.device, RegionPlace::host, 4096)->description(), "host pinned");
   EXPECT_EQ(EndpointMemory::make(*cpu.device, RegionPlace::null, 4096)->description(), "null");
+}
+
+// Host memory for a transport that allocates (UCX: a shared-memory segment a peer maps) comes from
+// it, registered, and says so; for one that does not (tcp), it is the pinned memory of before.
+// Device and null memory never come from the transport.
+TEST(EndpointMemory, HostMemoryComesFromTheTransportWhereItAllocates) {
+  CpuDevice cpu;
+  for (const std::string& name : transport_names()) {
+    SCOPED_TRACE(name);
+    auto transport = make_transport(name);
+    auto host = EndpointMemory::make(*cpu.backend, *cpu.device, RegionPlace::host, kBytes, *transport);
+    ASSERT_EQ(host->size(), kBytes);
+    if (name == "ucx") {
+      ASSERT_NE(host->registration(), nullptr);
+      EXPECT_EQ(host->registration()->data(), host->data());
+      EXPECT_EQ(host->registration()->size(), kBytes);
+      EXPECT_EQ(host->description(), "host (" + host->registration()->origin() + ")");
+      EXPECT_EQ(host->description().rfind("host (ucx ", 0), 0u) << host->description();
+    } else {
+      EXPECT_EQ(host->registration(), nullptr);
+      EXPECT_EQ(host->description(), "host pinned");
+    }
+    host->fill(0, kBytes, 5);
+    EXPECT_EQ(host->verify(0, kBytes, 5), std::nullopt);
+    static_cast<std::byte*>(host->data())[kBytes - 2] ^= std::byte{1};
+    EXPECT_EQ(host->verify(0, kBytes, 5), std::optional<std::uint64_t>(kBytes - 2));
+    for (RegionPlace place : {RegionPlace::device, RegionPlace::null}) {
+      EXPECT_EQ(EndpointMemory::make(*cpu.backend, *cpu.device, place, 4096, *transport)->registration(), nullptr);
+    }
+  }
 }
 
 }  // namespace

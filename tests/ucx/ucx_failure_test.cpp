@@ -129,7 +129,10 @@ bool read_all(int fd, void* data, std::size_t n) {
   return true;
 }
 
-ChildServer fork_server(std::size_t bytes) {
+// `allocated`: the child's region is memory the transport allocated (allocate_memory), which a
+// shared-memory peer writes with no work by the child, so only the bootstrap connection tells the
+// parent the child is gone.
+ChildServer fork_server(std::size_t bytes, bool allocated) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = ::fork();
@@ -138,8 +141,8 @@ ChildServer fork_server(std::size_t bytes) {
     ::close(fds[0]);
     try {
       auto transport = make_ucx_transport();
-      PatternBuffer memory(bytes, 7);
-      auto region = transport->register_memory(memory.data(), memory.size());
+      PatternBuffer memory(allocated ? 1 : bytes, 7);
+      auto region = allocated ? transport->allocate_memory(bytes) : transport->register_memory(memory.data(), bytes);
       auto listener = transport->listen(SocketAddress{"127.0.0.1", 0});
       const RegionDescriptor d = region->describe();
       const std::uint16_t port = listener->address().port;
@@ -183,6 +186,7 @@ struct KillSetup {
   const char* name;
   const char* tls;
   const char* protocol;
+  bool allocated = false;  // both sides' regions from allocate_memory
 };
 class UcxKilledPeer : public ::testing::TestWithParam<KillSetup> {};
 
@@ -190,10 +194,10 @@ TEST_P(UcxKilledPeer, FlushThrowsNamingThePeerWithinItsTimeout) {
   ScopedEnv tls("UCX_TLS", GetParam().tls);
   ScopedEnv protocol("XFERBENCH_UCX_PROTOCOL", GetParam().protocol);
   constexpr std::size_t kBytes = 64 << 20;
-  ChildServer child = fork_server(kBytes);  // before this process starts UCX or any thread
+  ChildServer child = fork_server(kBytes, GetParam().allocated);  // before this process starts UCX or any thread
   auto client = make_ucx_transport();
-  PatternBuffer local(kBytes, 3);
-  auto region = client->register_memory(local.data(), local.size());
+  PatternBuffer local(GetParam().allocated ? 1 : kBytes, 3);
+  auto region = GetParam().allocated ? client->allocate_memory(kBytes) : client->register_memory(local.data(), kBytes);
   std::string error;
   {
     auto endpoint = client->connect(child.address, 20s);
@@ -221,7 +225,8 @@ TEST_P(UcxKilledPeer, FlushThrowsNamingThePeerWithinItsTimeout) {
 
 INSTANTIATE_TEST_SUITE_P(Tls, UcxKilledPeer,
                          ::testing::Values(KillSetup{"tcp_am", "tcp", "am"}, KillSetup{"tcp_rma", "tcp", "rma"},
-                                           KillSetup{"shared_memory", "posix,sysv,cma,self", ""}),
+                                           KillSetup{"shared_memory", "posix,sysv,cma,self", ""},
+                                           KillSetup{"shared_memory_allocated", "posix,sysv,cma,self", "", true}),
                          [](const auto& p) { return std::string(p.param.name); });
 
 TEST(UcxConnect, NobodyListeningFailsAtTheTimeoutNamingTheAddress) {

@@ -20,27 +20,36 @@ namespace {
 
 using endpoint_detail::check_range;
 
+// Pinned, as a NIC or GPU reads locked pages without faults; where the device runtime refuses
+// (an mlock limit, cudaHostAlloc out of memory) the run goes on with pageable memory and says so.
+std::unique_ptr<Allocation> allocate_host(Device& device, std::uint64_t bytes, std::string& description) {
+  try {
+    description = "host pinned";
+    return device.allocate_host(bytes, true);
+  } catch (const SystemError& e) {
+    description = fmt::format("host pageable (pinning refused: {})", e.what());
+  } catch (const Unavailable& e) {
+    description = fmt::format("host pageable (pinning refused: {})", e.what());
+  }
+  return device.allocate_host(bytes, false);
+}
+
 class HostEndpointMemory final : public EndpointMemory {
  public:
-  HostEndpointMemory(Device& device, std::uint64_t bytes) : bytes_(bytes) {
-    // Pinned, as a NIC or GPU reads locked pages without faults; where the device runtime refuses
-    // (an mlock limit, cudaHostAlloc out of memory) the run goes on with pageable memory and says so.
-    try {
-      memory_ = device.allocate_host(bytes, true);
-      description_ = "host pinned";
-    } catch (const SystemError& e) {
-      memory_ = device.allocate_host(bytes, false);
-      description_ = fmt::format("host pageable (pinning refused: {})", e.what());
-    } catch (const Unavailable& e) {
-      memory_ = device.allocate_host(bytes, false);
-      description_ = fmt::format("host pageable (pinning refused: {})", e.what());
-    }
-  }
+  HostEndpointMemory(Device& device, std::uint64_t bytes)
+      : memory_(allocate_host(device, bytes, description_)), data_(memory_->data()), bytes_(bytes) {}
 
-  void* data() const override { return memory_->data(); }
+  // Memory the transport allocated and registered (Transport::allocate_memory): "host (ucx sysv)".
+  HostEndpointMemory(std::unique_ptr<LocalRegion> region, std::uint64_t bytes)
+      : description_(fmt::format("host ({})", region->origin().empty() ? "allocated by the transport"
+                                                                       : region->origin())),
+        region_(std::move(region)), data_(region_->data()), bytes_(bytes) {}
+
+  void* data() const override { return data_; }
   std::size_t size() const override { return bytes_; }
   std::string description() const override { return description_; }
   RegionPlace place() const override { return RegionPlace::host; }
+  LocalRegion* registration() const override { return region_.get(); }
 
   void fill(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
     check_range("fill", offset, bytes, bytes_, description_);
@@ -60,11 +69,13 @@ class HostEndpointMemory final : public EndpointMemory {
   }
 
  private:
-  std::byte* byte_at(std::uint64_t offset) const { return static_cast<std::byte*>(memory_->data()) + offset; }
+  std::byte* byte_at(std::uint64_t offset) const { return static_cast<std::byte*>(data_) + offset; }
 
-  std::unique_ptr<Allocation> memory_;
+  std::string description_;              // first: allocate_host writes it
+  std::unique_ptr<Allocation> memory_;  // from the device, or
+  std::unique_ptr<LocalRegion> region_;  // from the transport (owning)
+  void* data_ = nullptr;
   std::uint64_t bytes_;
-  std::string description_;
 };
 
 // sharp_coll_test's "null": data that no CPU produced or consumes, so the transfer is measured
@@ -123,6 +134,17 @@ std::unique_ptr<EndpointMemory> EndpointMemory::make(Device& device, RegionPlace
   throw std::invalid_argument(
       "endpoint memory: device memory needs the backend (its copy engine): use EndpointMemory::make(backend, "
       "device, place, bytes)");
+}
+
+std::unique_ptr<EndpointMemory> EndpointMemory::make(Backend& backend, Device& device, RegionPlace place,
+                                                     std::uint64_t bytes, Transport& transport) {
+  check_size(bytes);
+  if (place == RegionPlace::host) {
+    if (std::unique_ptr<LocalRegion> region = transport.allocate_memory(bytes)) {
+      return std::make_unique<HostEndpointMemory>(std::move(region), bytes);
+    }
+  }
+  return make(backend, device, place, bytes);
 }
 
 std::unique_ptr<EndpointMemory> EndpointMemory::make(Backend& backend, Device& device, RegionPlace place,

@@ -38,6 +38,14 @@ class EndpointMemory : public ExposedMemory {
   static std::unique_ptr<EndpointMemory> make(Backend& backend, Device& device, RegionPlace place,
                                               std::uint64_t bytes);
 
+  // The same, for memory a transport moves: host memory is allocated by the transport where it
+  // has an allocator (Transport::allocate_memory: UCX's shared-memory segments, which a peer maps
+  // so a put is one copy), described "host (ucx sysv)" and already registered (registration());
+  // elsewhere (the TCP transport) and for the other places, as the overload above. Jobs use the
+  // registration() when there is one and register data() only otherwise.
+  static std::unique_ptr<EndpointMemory> make(Backend& backend, Device& device, RegionPlace place,
+                                              std::uint64_t bytes, Transport& transport);
+
   virtual RegionPlace place() const = 0;
   // Copies between this memory and host memory, through the device stream where needed (the
   // staging pool's copy engine; verification reads device memory back this way).

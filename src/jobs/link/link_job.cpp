@@ -124,8 +124,11 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
   // its client leave and ends), the registration before the memory.
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   std::unique_ptr<Device> device = backend.open_device(plan.device);
-  std::unique_ptr<EndpointMemory> src = EndpointMemory::make(backend, *device, plan.src, plan.max_bytes);
-  std::unique_ptr<LocalRegion> local = transport->register_memory(src->data(), src->size());
+  std::unique_ptr<EndpointMemory> src = EndpointMemory::make(backend, *device, plan.src, plan.max_bytes, *transport);
+  // Memory the transport allocated brings its registration; other memory is registered here.
+  std::unique_ptr<LocalRegion> owned =
+      src->registration() != nullptr ? nullptr : transport->register_memory(src->data(), src->size());
+  LocalRegion& local = owned ? *owned : *src->registration();
   std::optional<LoopbackLinkServer> loopback;
   SocketAddress control;
   std::string peer;
@@ -143,7 +146,7 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
   ClientSession session(*transport, control, options);
   PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
 
-  Sweep sweep{plan, backend, *transport, session, *src, *local, dst, peer};
+  Sweep sweep{plan, backend, *transport, session, *src, local, dst, peer};
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
     results.push_back(sweep.measure(bytes));

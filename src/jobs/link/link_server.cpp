@@ -12,9 +12,10 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   Device& dev = *device;
-  const ExposedMemoryFactory factory = [&backend, &dev](std::uint64_t bytes,
-                                                        RegionPlace place) -> std::unique_ptr<ExposedMemory> {
-    return EndpointMemory::make(backend, dev, place, bytes);
+  Transport& tr = *transport;
+  const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
+                                                             RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+    return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
   SessionOptions options;
   options.token = plan.token;

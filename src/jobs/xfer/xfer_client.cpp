@@ -84,16 +84,22 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
   // Everything local is made before the first connection: memory failures never leave a server
   // waiting on a half-started client.
   std::unique_ptr<Device> device = backend.open_device(plan.device);
-  std::unique_ptr<EndpointMemory> local = EndpointMemory::make(backend, *device, plan.mode.local, plan.total);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
+  std::unique_ptr<EndpointMemory> local =
+      EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
 
   ClientSession session(*transport, plan.control, xfer_session_options(plan));
   const PeerRegion region = session.expose(plan.total, plan.mode.remote);
   const XferLink link{*transport, session.endpoint(), *region.remote, *local, plan.op, plan.wait};
   const std::uint64_t largest = *std::max_element(plan.blocks.begin(), plan.blocks.end());
   const std::string engine = backend.capabilities().engines.empty() ? "" : backend.capabilities().engines.front();
-  std::unique_ptr<XferMover> mover = plan.pool ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest)
-                                               : make_direct_mover(link);
+  // The pool is the transport's memory unless the stream copies device memory of a GPU, which
+  // needs host memory its runtime pinned to copy asynchronously.
+  const bool transport_pool =
+      plan.mode.local != RegionPlace::device || backend.capabilities().device_memory_in_host_ram;
+  std::unique_ptr<XferMover> mover = plan.pool
+                                         ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool)
+                                         : make_direct_mover(link);
 
   XferSetting setting;
   setting.peer = plan.control.to_string();

@@ -1,4 +1,5 @@
-// The direct path: client memory registered as it is, every transfer of a call queued, one flush.
+// The direct path: the client's memory itself (its own registration where the transport allocated
+// it, registered as it is otherwise), every transfer of a call queued, one flush.
 #include <fmt/format.h>
 
 #include "jobs/xfer/xfer_mover.hpp"
@@ -9,7 +10,11 @@ namespace {
 class DirectMover final : public XferMover {
  public:
   explicit DirectMover(const XferLink& link)
-      : link_(link), region_(link.transport.register_memory(link.local.data(), link.local.size())) {}
+      : link_(link),
+        owned_(link.local.registration() != nullptr
+                   ? nullptr
+                   : link.transport.register_memory(link.local.data(), link.local.size())),
+        region_(owned_ ? owned_.get() : link.local.registration()) {}
 
   void move(std::uint64_t block, std::uint64_t first, std::uint64_t count) override {
     for (std::uint64_t i = first; i < first + count; ++i) {
@@ -25,13 +30,15 @@ class DirectMover final : public XferMover {
 
   nlohmann::json describe() const override {
     return {{"path", "direct"},
-            {"registered", fmt::format("the client's {} memory itself, {} bytes", to_string(link_.local.place()),
-                                       link_.local.size())}};
+            {"registered", fmt::format("the client's {} memory itself ({}), {} bytes{}", to_string(link_.local.place()),
+                                       link_.local.description(), link_.local.size(),
+                                       owned_ ? "" : ", registered by the transport that allocated it")}};
   }
 
  private:
   XferLink link_;
-  std::unique_ptr<LocalRegion> region_;
+  std::unique_ptr<LocalRegion> owned_;  // null when the memory brought its own registration
+  LocalRegion* region_;
 };
 
 }  // namespace

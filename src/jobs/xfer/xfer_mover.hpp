@@ -36,16 +36,21 @@ struct XferLink {
   std::chrono::milliseconds timeout;  // a flush that takes longer means the peer is gone
 };
 
-// Registers the client's memory with the transport and queues every block of a call as one put or
-// get each, then one flush: pipelined, as a transfer engine moves a batch.
+// Queues every block of a call as one put or get each, then one flush: pipelined, as a transfer
+// engine moves a batch. Uses the client memory's own registration where the transport allocated it
+// (EndpointMemory::registration()), registers the memory otherwise.
 std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 
 // The client's memory stays unregistered. A pool of kXferPoolSlots chunks of pinned host memory
 // (from `device`) is registered instead, and the data goes through it: a write copies chunk k+1
 // into one slot with the device stream while chunk k is put from the other; a read gets chunk k+1
 // into one slot while chunk k is copied out of the other. `chunk` bytes per slot at most (a block
-// larger than that is moved as several chunks); `largest_block` sizes the slots.
+// larger than that is moved as several chunks); `largest_block` sizes the slots. `transport_pool`:
+// the pool is allocated by the transport where it can (Transport::allocate_memory: a peer maps it,
+// so a shared-memory put from it is one copy) rather than pinned by the device; the caller passes
+// false where the device's copies need memory its runtime pinned (a GPU's device memory).
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
-                                           std::uint64_t chunk, std::uint64_t largest_block);
+                                           std::uint64_t chunk, std::uint64_t largest_block,
+                                           bool transport_pool = true);
 
 }  // namespace xb

@@ -17,11 +17,14 @@ static_assert(kXferPoolSlots == 2, "the pipeline below alternates between two sl
 class PoolMover final : public XferMover {
  public:
   PoolMover(const XferLink& link, Device& device, std::string_view engine, std::uint64_t chunk,
-            std::uint64_t largest_block)
+            std::uint64_t largest_block, bool transport_pool)
       : link_(link),
         slot_bytes_(std::min(chunk, largest_block)),
-        pool_(device.allocate_host(kXferPoolSlots * slot_bytes_, true)),
-        region_(link.transport.register_memory(pool_->data(), pool_->size())),
+        allocated_(transport_pool ? link.transport.allocate_memory(kXferPoolSlots * slot_bytes_) : nullptr),
+        pool_(allocated_ ? nullptr : device.allocate_host(kXferPoolSlots * slot_bytes_, true)),
+        registered_(allocated_ ? nullptr : link.transport.register_memory(pool_->data(), pool_->size())),
+        region_(allocated_ ? allocated_.get() : registered_.get()),
+        pool_data_(region_->data()),
         stream_(device.create_stream(engine)),
         engine_(engine) {
     for (auto& e : events_) e = device.create_event();
@@ -41,8 +44,12 @@ class PoolMover final : public XferMover {
     return {{"path", "staging pool"},
             {"slots", kXferPoolSlots},
             {"slot_bytes", slot_bytes_},
-            {"registered", fmt::format("{} x {} bytes of pinned host memory; the client's {} memory is not registered",
-                                       kXferPoolSlots, slot_bytes_, to_string(link_.local.place()))},
+            {"registered", fmt::format("{} x {} bytes of {}; the client's {} memory is not registered", kXferPoolSlots,
+                                       slot_bytes_,
+                                       allocated_ ? fmt::format("host memory allocated by the transport ({})",
+                                                                allocated_->origin())
+                                                  : std::string("pinned host memory"),
+                                       to_string(link_.local.place()))},
             {"copy_engine", engine_},
             {"pipeline", link_.op == XferOp::write
                              ? "copy chunk k+1 into one slot (device stream) while chunk k is put from the other"
@@ -57,7 +64,7 @@ class PoolMover final : public XferMover {
     std::uint64_t length(std::uint64_t c) const { return std::min(bytes, block - (c % per_block) * bytes); }
   };
 
-  std::byte* slot(std::uint64_t c) const { return static_cast<std::byte*>(pool_->data()) + (c % 2) * slot_bytes_; }
+  std::byte* slot(std::uint64_t c) const { return static_cast<std::byte*>(pool_data_) + (c % 2) * slot_bytes_; }
   std::size_t slot_offset(std::uint64_t c) const { return (c % 2) * slot_bytes_; }
   std::byte* local(std::uint64_t offset) const { return static_cast<std::byte*>(link_.local.data()) + offset; }
 
@@ -93,8 +100,11 @@ class PoolMover final : public XferMover {
 
   XferLink link_;
   std::uint64_t slot_bytes_;
-  std::unique_ptr<Allocation> pool_;
-  std::unique_ptr<LocalRegion> region_;
+  std::unique_ptr<LocalRegion> allocated_;  // the pool, allocated by the transport, or
+  std::unique_ptr<Allocation> pool_;         // pinned by the device and
+  std::unique_ptr<LocalRegion> registered_;  // registered (released before the pool)
+  LocalRegion* region_;
+  void* pool_data_;
   std::unique_ptr<Stream> stream_;
   std::array<std::unique_ptr<Event>, kXferPoolSlots> events_;
   std::string engine_;
@@ -103,8 +113,8 @@ class PoolMover final : public XferMover {
 }  // namespace
 
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
-                                           std::uint64_t chunk, std::uint64_t largest_block) {
-  return std::make_unique<PoolMover>(link, device, engine, chunk, largest_block);
+                                           std::uint64_t chunk, std::uint64_t largest_block, bool transport_pool) {
+  return std::make_unique<PoolMover>(link, device, engine, chunk, largest_block, transport_pool);
 }
 
 }  // namespace xb

@@ -14,9 +14,10 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   Device& dev = *device;
-  const ExposedMemoryFactory factory = [&backend, &dev](std::uint64_t bytes,
-                                                       RegionPlace place) -> std::unique_ptr<ExposedMemory> {
-    return EndpointMemory::make(backend, dev, place, bytes);
+  Transport& tr = *transport;
+  const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
+                                                            RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+    return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
   SessionServer server(*transport, plan.control, plan.data, xfer_session_options(plan), factory, log);
   server.set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device->info().name));

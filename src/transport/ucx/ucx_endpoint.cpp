@@ -16,6 +16,8 @@ namespace {
 constexpr std::chrono::milliseconds kCloseBound{2000};
 // Requests kept before put/get reap the completed ones without a flush.
 constexpr std::size_t kReapFrom = 1024;
+// A flush polls the bootstrap connection at most this often (a flush of a 4-byte put takes ~1 us).
+constexpr std::chrono::milliseconds kBootstrapCheckEvery{1};
 
 void check_range(const char* op, const char* which, std::size_t region_bytes, std::size_t offset, std::size_t bytes) {
   if (offset > region_bytes || bytes > region_bytes - offset) {
@@ -165,6 +167,10 @@ void UcxEndpoint::flush(std::chrono::milliseconds timeout) {
     done = [&, token] { return reap() && peer_.flush_done >= token && peer_.gets_done == peer_.gets_sent; };
   }
   const bool finished = wait_until([&] { return done() || peer_.failure != UCS_OK; }, deadline);
+  // Into memory UCX allocated (a shared-memory segment the peer mapped), a put is a copy that
+  // completes without the peer: a dead peer is then seen only by its bootstrap connection closing
+  // (UCX's keepalive takes 20 s), so every flush looks at it, at most once a millisecond.
+  check_bootstrap();
   if (peer_.failure != UCS_OK) throw_failed();
   if (!finished) {
     throw TransportError(fmt::format("ucx flush to peer {}: not complete after {} ms ({} operations outstanding)",
@@ -234,6 +240,14 @@ void UcxEndpoint::throw_operation_error() {
   const std::string text = std::move(operation_error_);
   operation_error_.clear();
   throw TransportError(text);
+}
+
+void UcxEndpoint::check_bootstrap() {
+  if (!bootstrap_.valid() || peer_.failure != UCS_OK) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - bootstrap_checked_ < kBootstrapCheckEvery) return;
+  bootstrap_checked_ = now;
+  if (peer_hung_up(bootstrap_.get())) peer_.failure = UCS_ERR_CONNECTION_RESET;
 }
 
 bool UcxEndpoint::wait_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline) {

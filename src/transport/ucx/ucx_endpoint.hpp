@@ -57,6 +57,8 @@ class UcxEndpoint final : public Endpoint {
   [[noreturn]] void throw_failed() const;
   void throw_operation_error();
   bool wait_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline);
+  // Marks the peer failed when its bootstrap connection closed (rate-limited: see flush()).
+  void check_bootstrap();
 
   std::shared_ptr<Worker> worker_;
   Peer& peer_;
@@ -65,6 +67,7 @@ class UcxEndpoint final : public Endpoint {
   std::optional<Protocol> protocol_;
   std::deque<InFlight> in_flight_;
   std::string operation_error_;  // the first put/get whose request completed with an error
+  std::chrono::steady_clock::time_point bootstrap_checked_{};
 };
 
 }  // namespace xb::ucx

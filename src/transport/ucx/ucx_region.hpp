@@ -14,7 +14,13 @@ namespace xb::ucx {
 
 class UcxLocalRegion final : public LocalRegion {
  public:
+  // Registers memory the caller owns (ucp_mem_map of an address).
   UcxLocalRegion(std::shared_ptr<Worker> worker, void* data, std::size_t bytes);
+  // Allocates `bytes` through UCX (ucp_mem_map with UCP_MEM_MAP_ALLOCATE and no address: a sysv or
+  // posix segment a shared-memory peer maps, per UCX_ALLOC_PRIO), registered by the same call;
+  // the rkey is packed from that memh. Freed by ucp_mem_unmap when the region goes.
+  struct Allocate {};
+  UcxLocalRegion(std::shared_ptr<Worker> worker, std::size_t bytes, Allocate);
   ~UcxLocalRegion() override;  // refused to peers, then ucp_mem_unmap
   UcxLocalRegion(const UcxLocalRegion&) = delete;
   UcxLocalRegion& operator=(const UcxLocalRegion&) = delete;
@@ -22,10 +28,15 @@ class UcxLocalRegion final : public LocalRegion {
   void* data() const override { return data_; }
   std::size_t size() const override { return bytes_; }
   RegionDescriptor describe() const override { return descriptor_; }
+  std::string origin() const override { return origin_; }
   ucp_mem_h memh() const { return memh_; }
 
  private:
+  // Packs the rkey of memh_ and enters the region in the worker's table (unmaps on failure).
+  void publish();
+
   std::shared_ptr<Worker> worker_;
+  std::string origin_;
   void* data_;
   std::size_t bytes_;
   ucp_mem_h memh_ = nullptr;

@@ -31,11 +31,18 @@ class UcxTransport final : public Transport {
  public:
   UcxTransport() : forced_(protocol_from_environment()), worker_(std::make_shared<Worker>()) {}
 
+
   std::string_view name() const override { return "ucx"; }
 
   std::unique_ptr<LocalRegion> register_memory(void* data, std::size_t bytes) override {
     return std::make_unique<UcxLocalRegion>(worker_, data, bytes);
   }
+
+  std::unique_ptr<LocalRegion> allocate_memory(std::size_t bytes) override {
+    return std::make_unique<UcxLocalRegion>(worker_, bytes, UcxLocalRegion::Allocate{});
+  }
+
+  std::vector<std::string> device_memory_types() const override { return worker_->device_memory_types(); }
 
   std::unique_ptr<Listener> listen(const SocketAddress& address) override {
     return std::make_unique<UcxListener>(worker_, address, forced_);

@@ -1,6 +1,7 @@
 #include "transport/ucx/ucx_worker.hpp"
 
 #include <poll.h>
+#include <ucs/memory/memory_type.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -102,6 +103,17 @@ Worker::~Worker() {
   for (auto& [id, region] : regions_) ucp_mem_unmap(context_, region.memh);
   ucp_worker_destroy(worker_);
   ucp_cleanup(context_);
+}
+
+std::vector<std::string> Worker::device_memory_types() const {
+  ucp_context_attr_t attr{};
+  attr.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+  check(ucp_context_query(context_, &attr), "ucp_context_query(memory_types)");
+  std::vector<std::string> out;
+  for (int type = UCS_MEMORY_TYPE_HOST + 1; type < UCS_MEMORY_TYPE_LAST; ++type) {
+    if ((attr.memory_types & (std::uint64_t{1} << type)) != 0) out.emplace_back(ucs_memory_type_names[type]);
+  }
+  return out;
 }
 
 std::vector<std::uint8_t> Worker::address() const {

@@ -71,6 +71,9 @@ class Worker {
 
   ucp_context_h context() const { return context_; }
   ucp_worker_h handle() const { return worker_; }
+  // The memory types other than host this context can register (ucp_context_query's
+  // memory_types, UCX's names: "cuda", "rocm", ...): empty for a UCX built without GPU support.
+  std::vector<std::string> device_memory_types() const;
   // The worker's address (ucp_worker_get_address), for the peer's ucp_ep_create.
   std::vector<std::uint8_t> address() const;
 
