@@ -1,10 +1,186 @@
-// Scaffolding: replaced by the real command in this session's work on it.
+// `xferbench p2p`: device-to-device bandwidth within this node through the backend's peer copy,
+// one pair (--src/--dst, or ascend-dmi's --ds/--dd) or every pair as a matrix (--all-pairs),
+// unidirectional, bidirectional or both; or, with --mpi, between the devices of MPI ranks (pairs
+// 0-1, 2-3, …; even ranks on --ds's device, odd ranks on --dd's) over a transport.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include <ostream>
+
+#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/p2p/p2p_job.hpp"
+#include "jobs/p2p/p2p_mpi_group.hpp"
+#include "jobs/p2p/p2p_remote.hpp"
+#include "runtime/mpi_runtime.hpp"
+#include "transport/address.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
-int run_stub(const std::vector<std::string>&, CommandContext&) { throw Unavailable("p2p is not built yet"); }
+
+struct P2pArgs {
+  std::string src = "0", dst = "1", size = "512M", times = "40", warmup = "1", direction = "uni", devices = "0",
+              backend, engine, transport, host, token, wait = "20";
+  bool all_pairs = false, bidirectional = false, verify = false, mpi = false;
+};
+
+// The flags that only mean something across nodes, and those only within one.
+constexpr const char* kMpiOnly[] = {"--transport", "--hip", "--token", "--wait"};
+constexpr const char* kNodeOnly[] = {"--all-pairs", "--devices", "--engine"};
+
+P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
+  P2pPlan p;
+  p.size = parse_size(a.size, "-s");  // its range (to 4 GiB) is validate_p2p_plan's
+  p.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
+  p.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
+  std::string direction = a.direction;
+  if (a.bidirectional) {
+    if (app.count("--direction") > 0 && direction != "bi") {
+      throw UsageError(fmt::format("--bidirectional: not with --direction {} (it means --direction bi)", direction));
+    }
+    direction = "bi";
+  }
+  if (direction == "uni") {
+    p.unidirectional = true, p.bidirectional = false;
+  } else if (direction == "bi") {
+    p.unidirectional = false, p.bidirectional = true;
+  } else if (direction == "both") {
+    p.unidirectional = true, p.bidirectional = true;
+  } else {
+    throw UsageError(fmt::format("--direction {}: expected uni, bi or both", direction));
+  }
+  const bool named_pair = app.count("--src") + app.count("--dst") > 0;
+  if (a.all_pairs && named_pair) {
+    throw UsageError(fmt::format("--all-pairs: not with {} (a matrix measures every pair)",
+                                 app.count("--src") > 0 ? "--src/--ds" : "--dst/--dd"));
+  }
+  if (!a.all_pairs && app.count("--devices") > 0) {
+    throw UsageError("--devices: only with --all-pairs (how many devices the matrix spans)");
+  }
+  p.all_pairs = a.all_pairs;
+  p.devices = static_cast<int>(parse_count(a.devices, "--devices", 0, kP2pMaxDevices));
+  if (p.all_pairs && app.count("--devices") > 0 && p.devices < 2) {
+    throw UsageError(fmt::format("--devices {}: a matrix needs 2 devices at least", p.devices));
+  }
+  p.pairs = {{static_cast<int>(parse_count(a.src, "--src", 0, kP2pMaxDevices)),
+              static_cast<int>(parse_count(a.dst, "--dst", 0, kP2pMaxDevices))}};
+  p.engine = a.engine;
+  p.verify = a.verify;
+  p.across_nodes = a.mpi;
+  const auto refuse = [&](const auto& flags, const char* rule) {
+    for (const char* f : flags) {
+      if (app.count(f) > 0) throw UsageError(fmt::format("{}: {}", f, rule));
+    }
+  };
+  if (a.mpi) {
+    refuse(kNodeOnly, "only within one node (not with --mpi)");
+  } else {
+    refuse(kMpiOnly, "only with --mpi");
+  }
+  return p;
+}
+
+P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
+  P2pRemotePlan r;
+  r.base = base;
+  r.even_device = base.pairs.front().src;
+  r.odd_device = base.pairs.front().dst;
+  r.transport = a.transport;
+  if (!r.transport.empty()) {
+    const auto names = transport_names();
+    if (std::find(names.begin(), names.end(), r.transport) == names.end()) {
+      throw UsageError(fmt::format("--transport {}: this build has {}", r.transport, fmt::join(names, " and ")));
+    }
+  }
+  if (!a.host.empty()) r.host = parse_address(a.host, "--hip", false).host;
+  r.token = a.token.empty() ? default_session_token() : a.token;
+  r.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  return r;
+}
+
+// Every rank runs this; rank 0 delivers the result. A rank that fails ends the job (MPI_Abort):
+// the others would wait in a collective for ever.
+int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx, Backend& backend) {
+  const P2pRemotePlan remote = to_remote_plan(a, plan);
+  MpiSession session;
+  MpiRuntime runtime(session);
+  if (runtime.size() < 2 || runtime.size() % 2 != 0) {
+    throw UsageError(fmt::format("--mpi: needs an even number of ranks, 2 or more (pairs 0-1, 2-3, …); this job has "
+                                 "{}{}",
+                                 runtime.size(), MpiSession::launched() ? "" : " (start it with mpirun -n 2)"));
+  }
+  MpiP2pGroup group(runtime);
+  std::vector<CaseResult> cases;
+  try {
+    cases = run_p2p_remote(remote, backend, group);
+  } catch (const std::exception& e) {
+    ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
+    MpiSession::abort(kExitFailure);
+  }
+  if (runtime.rank() == 0) {
+    ResultDocument doc = new_result_document(ctx);
+    doc.cases = std::move(cases);
+    deliver(doc, out, ctx);
+  }
+  return kExitOk;
+}
+
+int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"Device-to-device bandwidth within this node through the backend's peer copy: one pair or every "
+               "pair as a matrix (rows source, columns destination), one way or both ways at once",
+               "p2p"};
+  P2pArgs a;
+  OutputOptions out;
+  app.add_option("--src,--ds", a.src, "source device (default 0)");
+  app.add_option("--dst,--dd", a.dst, "destination device (default 1)");
+  app.add_flag("--all-pairs", a.all_pairs, "every ordered pair of devices, and the bandwidth matrix");
+  app.add_option("--devices", a.devices,
+                 "--all-pairs: devices 0..N-1 (default: every device; the cpu backend's arenas are virtual: 2)");
+  app.add_option("--direction", a.direction, "uni (one way), bi (both ways at once, both counted) or both (default uni)");
+  app.add_flag("--bidirectional", a.bidirectional, "the same as --direction bi");
+  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G (default 512M)");
+  app.add_option("--times,--et", a.times, "timed executions per pair, 1 to 100000000 (default 40)");
+  app.add_option("--warmup", a.warmup, "untimed executions per pair first (default 1)");
+  app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
+  app.add_option("--engine", a.engine, "copy engine of the backend (default: its first)");
+  app.add_flag("--verify", a.verify, "a pattern in every source, checked in the destination after each pair");
+  app.add_flag("--mpi", a.mpi, "across the nodes of an MPI job: ranks paired 0-1, 2-3, …, even ranks on --ds, odd on --dd");
+  app.add_option("--transport", a.transport, fmt::format("--mpi: {} (default: the first)", fmt::join(transport_names(), " or ")));
+  app.add_option("--hip,--host-ip", a.host, "--mpi: this rank's address (default: the first non-loopback IPv4 address)");
+  app.add_option("--token", a.token, "--mpi: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.wait, "--mpi: seconds to wait for the partner and for each transfer (default 20)");
+  add_output_options(app, out);
+  parse_args(app, args);
+
+  const P2pPlan plan = to_plan(a, app);
+  resolve_output(out);
+  std::string why_cpu;
+  Backend& backend = a.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(a.backend);
+  if (const Support s = backend.availability(); !s.ok) {
+    throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
+  }
+  validate_p2p_plan(plan, backend);
+  if (!why_cpu.empty() && !out.quiet && !a.mpi) {
+    ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
+  }
+  if (a.mpi) return run_mpi(a, plan, out, ctx, backend);
+  ResultDocument doc = new_result_document(ctx);
+  doc.cases = run_p2p(plan, backend);
+  deliver(doc, out, ctx);
+  return kExitOk;
+}
+
 }  // namespace
-extern const Command kP2pCommand{"p2p", "device-to-device bandwidth within and across nodes", run_stub};
+
+extern const Command kP2pCommand{"p2p", "device-to-device bandwidth within and across nodes", run_p2p_command};
+
 }  // namespace xb

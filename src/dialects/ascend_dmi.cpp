@@ -1,0 +1,319 @@
+#include "dialects/ascend_dmi.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "cli/args.hpp"
+#include "core/error.hpp"
+
+namespace xb {
+namespace {
+
+// Every spelling of the seed's table, by the key the parser keeps. `value`: takes an argument.
+struct Spelling {
+  const char* key;
+  bool value;
+  std::array<const char*, 3> names;  // nullptr-padded
+};
+
+constexpr Spelling kSpellings[] = {
+    {"bw", false, {"-bw", "--bw", "--bandwidth"}},
+    {"t", true, {"-t", "--type", nullptr}},
+    {"sp", true, {"-sp", "--sp", "--super-pod"}},
+    {"ip", true, {"-ip", "--ip", "--peer-ip"}},
+    {"hip", true, {"-hip", "--hip", "--host-ip"}},
+    {"spp", true, {"-spp", "--spp", "--super-pod-path"}},
+    {"ds", true, {"-ds", "--ds", "--device-src"}},
+    {"dd", true, {"-dd", "--dd", "--device-dst"}},
+    {"m", true, {"-m", "--mode", nullptr}},
+    {"d", true, {"-d", "--device", nullptr}},
+    {"s", true, {"-s", "--size", nullptr}},
+    {"et", true, {"-et", "--et", "--execute-times"}},
+    {"q", false, {"-q", "--quiet", nullptr}},
+    {"h", false, {"-h", "--help", nullptr}},
+};
+
+const Spelling* find_spelling(std::string_view name) {
+  for (const auto& s : kSpellings) {
+    for (const char* n : s.names) {
+      if (n != nullptr && name == n) return &s;
+    }
+  }
+  return nullptr;
+}
+
+// What was given: per key the spelling typed and the value.
+struct Given {
+  std::string flag;
+  std::string value;
+};
+using GivenMap = std::map<std::string, Given, std::less<>>;
+
+GivenMap scan(const std::vector<std::string>& args) {
+  GivenMap given;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string name = args[i];
+    std::optional<std::string> inline_value;
+    if (const auto eq = name.find('='); name.rfind("-", 0) == 0 && eq != std::string::npos) {
+      inline_value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    const Spelling* s = find_spelling(name);
+    if (s == nullptr) {
+      throw UsageError(fmt::format("{}: not an option of ascend-dmi --bw -t p2p (see --help)", args[i]));
+    }
+    if (given.count(s->key)) {
+      throw UsageError(fmt::format("{}: given twice (also as {})", name, given.at(s->key).flag));
+    }
+    Given g{name, ""};
+    if (s->value) {
+      if (inline_value) {
+        g.value = *inline_value;
+      } else if (i + 1 < args.size() && !args[i + 1].empty() && find_spelling(args[i + 1]) == nullptr) {
+        g.value = args[++i];
+      } else {
+        throw UsageError(fmt::format("{}: a value must follow it", name));
+      }
+    } else if (inline_value) {
+      throw UsageError(fmt::format("{}: takes no value", name));
+    }
+    given.emplace(s->key, std::move(g));
+  }
+  return given;
+}
+
+// A whole number in [min, max], digits only ("After -s is specified, a number must be followed").
+std::uint64_t number(const Given& g, std::uint64_t min, std::uint64_t max, std::string_view what) {
+  const std::string& v = g.value;
+  const bool digits = !v.empty() && v.size() <= 20 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  std::uint64_t n = 0;
+  bool in_range = digits;
+  if (digits) {
+    errno = 0;
+    const unsigned long long parsed = std::strtoull(v.c_str(), nullptr, 10);
+    in_range = errno == 0 && parsed >= min && parsed <= max;
+    n = parsed;
+  }
+  if (!in_range) throw UsageError(fmt::format("{} {}: expected {} from {} to {}", g.flag, v, what, min, max));
+  return n;
+}
+
+std::string ip_address(const Given& g) {
+  in_addr v4{};
+  in6_addr v6{};
+  if (inet_pton(AF_INET, g.value.c_str(), &v4) == 1 || inet_pton(AF_INET6, g.value.c_str(), &v6) == 1) return g.value;
+  throw UsageError(fmt::format("{} {}: not a valid IP address", g.flag, g.value));
+}
+
+const Given* find(const GivenMap& m, std::string_view key) {
+  const auto it = m.find(key);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+P2pFlagNames ascend_dmi_flag_names() {
+  P2pFlagNames f;
+  f.size = "-s";
+  f.executions = "--et";
+  f.warmup = "--et";  // never asked for: the dialect keeps the default warm-up
+  f.src = "--ds";
+  f.dst = "--dd";
+  f.devices = "-d";
+  f.engine = "-m";
+  return f;
+}
+
+std::string ascend_dmi_usage() {
+  return "Usage: ascend-dmi --bw -t p2p [--sp 0|1 --ip PEER_IP --hip HOST_IP [--spp DIR] [-d ID] | --sp 2 --ds ID "
+         "--dd ID] [--ds ID --dd ID] [-m device|card] [-s SIZE] [--et TIMES] [-q]\n"
+         "  -bw, --bw, --bandwidth               Measures the processor bandwidth.\n"
+         "  -t, --type                           Type of data flow: p2p.\n"
+         "  -sp, --sp, --super-pod               SuperPoD test: 0 source node, 1 peer node (with --ip and --hip), 2 "
+         "MPI mode (with --ds and --dd).\n"
+         "  -ip, --ip, --peer-ip                 IP address of the peer node.\n"
+         "  -hip, --hip, --host-ip               IP address of this node.\n"
+         "  -spp, --spp, --super-pod-path        Shared directory of both nodes (no access for group or others, no "
+         "wildcard).\n"
+         "  -ds, --ds, --device-src              Source device ID (with --dd).\n"
+         "  -dd, --dd, --device-dst              Destination device ID (with --ds).\n"
+         "  -m, --mode                           device (default) or card.\n"
+         "  -d, --device                         Device ID of this node in a --sp 0/1 test (default 0); not with "
+         "--ds/--dd.\n"
+         "  -s, --size                           Bytes per execution, 1 to 4294967296 (default 536870912).\n"
+         "  -et, --et, --execute-times           Executions, 1 to 100000000 (default 40).\n"
+         "  -q, --quiet                          No notes on stderr.\n"
+         "\n"
+         "xferbench: without --sp the pair --ds -> --dd (default 0 -> 1) of this node is measured through the device "
+         "backend's peer copy; a card is one device on the cpu and CUDA backends.\n";
+}
+
+void check_ascend_dmi_shared_dir(const std::string& path, const std::string& flag) {
+  if (path.empty()) throw UsageError(fmt::format("{}: an empty path", flag));
+  if (path.find('*') != std::string::npos) {
+    throw UsageError(fmt::format("{} {}: the path may not contain a wildcard (*)", flag, path));
+  }
+  // A symbolic link is refused by name first (open with O_NOFOLLOW | O_DIRECTORY says only
+  // ENOTDIR); the open then makes sure what is checked (fstat) is what the path names now.
+  struct stat link_st {};
+  if (lstat(path.c_str(), &link_st) == 0 && S_ISLNK(link_st.st_mode)) {
+    throw UsageError(fmt::format("{} {}: a symbolic link (the shared directory must be a real directory)", flag, path));
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    throw UsageError(fmt::format("{} {}: {}", flag, path,
+                                 err == ELOOP ? "a symbolic link (the shared directory must be a real directory)"
+                                 : err == ENOTDIR ? "not a directory"
+                                                  : std::strerror(err)));
+  }
+  struct stat st {};
+  const int rc = fstat(fd, &st);
+  const int err = errno;
+  close(fd);
+  if (rc != 0) throw UsageError(fmt::format("{} {}: fstat failed: {}", flag, path, std::strerror(err)));
+  if (st.st_uid != geteuid()) {
+    throw UsageError(fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
+  }
+  if ((st.st_mode & 077) != 0) {
+    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; the seed requires none "
+                                 "(chmod 700)",
+                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+  if ((st.st_mode & 0700) != 0700) {
+    throw UsageError(fmt::format("{} {}: mode {:04o}: this user needs read, write and search permission (chmod 700)",
+                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+}
+
+AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
+  const GivenMap g = scan(args);
+  if (find(g, "h")) throw HelpRequested(ascend_dmi_usage());
+  if (!find(g, "bw")) throw UsageError("--bw: required (ascend-dmi --bw -t p2p: the bandwidth test)");
+  const Given* type = find(g, "t");
+  if (!type) throw UsageError("-t: required: the type of data flow (p2p)");
+  if (type->value != "p2p") throw UsageError(fmt::format("{} {}: only p2p is supported", type->flag, type->value));
+
+  AscendDmiRequest r;
+  r.quiet = find(g, "q") != nullptr;
+  P2pPlan& p = r.plan;
+  p.unidirectional = true;
+  p.bidirectional = true;
+  if (const Given* s = find(g, "s")) p.size = number(*s, 1, kP2pMaxSize, "a number of bytes");
+  if (const Given* et = find(g, "et")) p.executions = number(*et, 1, kP2pMaxExecutions, "a whole number");
+  if (const Given* m = find(g, "m")) {
+    if (m->value != "device" && m->value != "card") {
+      throw UsageError(fmt::format("{} {}: expected device or card", m->flag, m->value));
+    }
+    r.card = m->value == "card";
+  }
+
+  const Given* d = find(g, "d");
+  const Given* ds = find(g, "ds");
+  const Given* dd = find(g, "dd");
+  if (d && (ds || dd)) {
+    throw UsageError(fmt::format("{}: not with {} (-d names the device of each node; --ds/--dd a source and a "
+                                 "destination)",
+                                 d->flag, ds ? ds->flag : dd->flag));
+  }
+  if (ds && !dd) throw UsageError(fmt::format("{}: must be given together with --dd", ds->flag));
+  if (dd && !ds) throw UsageError(fmt::format("{}: must be given together with --ds", dd->flag));
+  constexpr std::uint64_t kMaxId = kP2pMaxDevices - 1;
+  if (ds) p.pairs = {{static_cast<int>(number(*ds, 0, kMaxId, "a device ID")), static_cast<int>(number(*dd, 0, kMaxId, "a device ID"))}};
+
+  const Given* sp = find(g, "sp");
+  const Given* ip = find(g, "ip");
+  const Given* hip = find(g, "hip");
+  const Given* spp = find(g, "spp");
+  if (sp) {
+    if (sp->value != "0" && sp->value != "1" && sp->value != "2") {
+      throw UsageError(fmt::format("{} {}: expected 0 (source node), 1 (peer node) or 2 (MPI mode)", sp->flag, sp->value));
+    }
+    r.super_pod = sp->value[0] - '0';
+  }
+  if (r.super_pod == 0 || r.super_pod == 1) {
+    if (!ip || !hip) {
+      throw UsageError(fmt::format("{} {}: needs --ip (the peer node's IP address) and --hip (this node's)", sp->flag,
+                                   sp->value));
+    }
+    if (ds) throw UsageError(fmt::format("{}: not with {} {} (each node names its own device with -d)", ds->flag, sp->flag, sp->value));
+    r.peer_ip = ip_address(*ip);
+    r.host_ip = ip_address(*hip);
+    if (d) r.device = static_cast<int>(number(*d, 0, kMaxId, "a device ID"));
+    if (spp) {
+      check_ascend_dmi_shared_dir(spp->value, spp->flag);
+      r.shared_dir = spp->value;
+    }
+    r.meet = spp ? AscendDmiMeet::shared_dir : AscendDmiMeet::peer_ip;
+    p.pairs = {{r.device, r.device}};
+    p.across_nodes = true;
+    return r;
+  }
+  for (const Given* only01 : {ip, hip, spp}) {
+    if (only01) {
+      throw UsageError(fmt::format("{}: only with --sp 0 or 1 (a SuperPoD test started on both nodes){}", only01->flag,
+                                   r.super_pod == 2 ? ", not in MPI mode (--sp 2)" : ""));
+    }
+  }
+  if (r.super_pod == 2) {
+    if (!ds) throw UsageError(fmt::format("{} 2: needs --ds and --dd (the device of rank 0 and of rank 1)", sp->flag));
+    if (d) throw UsageError(fmt::format("{}: not with {} 2 (MPI mode names the devices with --ds and --dd)", d->flag, sp->flag));
+    r.meet = AscendDmiMeet::mpi;
+    p.across_nodes = true;
+    return r;
+  }
+  if (d) {
+    throw UsageError(fmt::format("{}: names each node's device in a SuperPoD test (--sp 0/1); within this node name "
+                                 "the pair with --ds and --dd",
+                                 d->flag));
+  }
+  r.meet = AscendDmiMeet::local;
+  return r;
+}
+
+std::string render_ascend_dmi_block(bool bidirectional, const AscendDmiPod& from, const AscendDmiPod& to,
+                                    std::uint64_t size, std::uint64_t times, double bandwidth_gbps,
+                                    double elapsed_us) {
+  const std::string rule(64, '-');
+  return fmt::format(
+      "{} Peer to Peer Test\n"
+      "Pod: {} device id: {} {} Pod: {} device id: {}\n"
+      "{}\n"
+      "  Size(Bytes)  Execute Times  Bandwidth(GB/s)  Elapsed Time(us)\n"
+      "{}\n"
+      "{:>12}{:>11}{:>20.6f}{:>14.2f}\n"
+      "{}\n"
+      "\n",
+      bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.id, bidirectional ? "and" : "to", to.pod,
+      to.id, rule, rule, size, times, bandwidth_gbps, elapsed_us, rule);
+}
+
+std::string render_ascend_dmi_block(const CaseResult& c, const AscendDmiPod& from, const AscendDmiPod& to) {
+  const bool bidirectional = c.label("direction") == "bidirectional";
+  if (c.status != CaseStatus::ok) {
+    return fmt::format("{} Peer to Peer Test\nPod: {} device id: {} {} Pod: {} device id: {}: {}: {}\n\n",
+                       bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.id,
+                       bidirectional ? "and" : "to", to.pod, to.id, to_string(c.status), c.status_reason);
+  }
+  const auto metric = [&](std::string_view name) {
+    const Metric* m = c.find_metric(name);
+    if (m == nullptr) throw std::logic_error(fmt::format("ascend-dmi: the p2p case has no metric {}", name));
+    return m->value;
+  };
+  return render_ascend_dmi_block(bidirectional, from, to, c.config.at("size_bytes").get<std::uint64_t>(),
+                                 static_cast<std::uint64_t>(metric("executions")), metric("bandwidth"),
+                                 metric("elapsed_avg"));
+}
+
+}  // namespace xb

@@ -1,0 +1,68 @@
+#pragma once
+// The ascend-dmi dialect (`ascend-dmi --bw -t p2p`, seed 004): its command line in, its
+// "Unidirectional/Bidirectional Peer to Peer Test" blocks out. A thin translator: argv -> a request
+// holding the native P2pPlan, the p2p job's cases -> blocks. No measurement here.
+//
+// How the nodes meet follows --sp: none = within this node (an xferbench extension: the pair
+// --ds -> --dd of this machine); 0/1 with --ip/--hip = two nodes started by hand (with --spp: the
+// shared-directory rendezvous, without: peer IP); 2 = MPI, rank 0 on device --ds, rank 1 on --dd.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "jobs/p2p/p2p_plan.hpp"
+
+namespace xb {
+
+enum class AscendDmiMeet { local, peer_ip, shared_dir, mpi };
+
+struct AscendDmiRequest {
+  AscendDmiMeet meet = AscendDmiMeet::local;
+  int super_pod = -1;     // --sp, -1 when not given
+  std::string peer_ip;    // --ip
+  std::string host_ip;    // --hip
+  std::string shared_dir; // --spp
+  int device = 0;         // -d: this node's device in a --sp 0/1 test (default 0)
+  // -m card: a card is one device on the cpu and CUDA backends (on the seed's two-die Ascend cards
+  // it spans both dies). Lines say "device id" in both modes, as the seed's card-mode example prints.
+  bool card = false;
+  bool quiet = false;     // -q
+  // Both directions kinds, --ds -> --dd (local: this node's pair; --sp 2: rank 0's and rank 1's
+  // device), -s and --et.
+  P2pPlan plan;
+};
+
+// ascend-dmi's flags as the p2p job's messages name them.
+P2pFlagNames ascend_dmi_flag_names();
+
+// Parses ascend-dmi arguments (after the program/subcommand name): every spelling of the seed's
+// table (-bw/--bw/--bandwidth, -sp/--sp/--super-pod, …, also --flag=value), and every rule of it,
+// as a UsageError naming the flag as typed and the rule. -h/--help throws HelpRequested.
+// Touches nothing but --spp's directory, which it inspects (see check_ascend_dmi_shared_dir).
+AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args);
+
+// The seed's safety rules for --spp: no wildcard, an existing directory reached without following
+// a symbolic link, owned by this user, with no permission for group or others, and readable,
+// writable and searchable by this user. UsageError naming `flag` and the rule otherwise.
+void check_ascend_dmi_shared_dir(const std::string& path, const std::string& flag);
+
+std::string ascend_dmi_usage();
+
+// One side of a Pod line: "Pod: <pod> device id: <id>".
+struct AscendDmiPod {
+  std::string pod;  // "rank 1", "10.0.0.2", a host name
+  int id = 0;
+};
+
+// One block, exactly as the seed: the title, the Pod line, the dashed rules, the header and the
+// row (Size(Bytes), Execute Times, Bandwidth(GB/s) with 6 decimals, Elapsed Time(us) with 2), and
+// the blank line after it.
+std::string render_ascend_dmi_block(bool bidirectional, const AscendDmiPod& from, const AscendDmiPod& to,
+                                    std::uint64_t size, std::uint64_t times, double bandwidth_gbps,
+                                    double elapsed_us);
+// The block of one p2p case (its size, executions, bandwidth and elapsed_avg). A waived case is
+// one line "Peer to Peer Test ...: waived: why" and the blank line.
+std::string render_ascend_dmi_block(const CaseResult& c, const AscendDmiPod& from, const AscendDmiPod& to);
+
+}  // namespace xb

@@ -1,0 +1,119 @@
+#include "jobs/p2p/p2p_copy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "core/pattern.hpp"
+
+namespace xb {
+namespace {
+
+// The events of one window, made once per case and reused (a window ends fully synchronized).
+struct WindowEvents {
+  std::unique_ptr<Event> start;              // on a
+  std::vector<std::unique_ptr<Event>> ends;  // on a: execution k done (both directions)
+  std::vector<std::unique_ptr<Event>> peer;  // on b: b's copy k done (bidirectional)
+
+  WindowEvents(Device& a, Device& b, std::uint64_t window, bool bidirectional) : start(a.create_event()) {
+    for (std::uint64_t k = 0; k < window; ++k) {
+      ends.push_back(a.create_event());
+      if (bidirectional) peer.push_back(b.create_event());
+    }
+  }
+};
+
+// Queues `n` executions as one window and waits for them; appends their elapsed times when `out`.
+void run_window(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional, std::uint64_t n, WindowEvents& ev,
+                ElapsedRecord* out) {
+  const CopyOp ab{b.dst->data(), a.src->data(), size};
+  const CopyOp ba{a.dst->data(), b.src->data(), size};
+  Stream& sa = *a.stream;
+  Stream& sb = *b.stream;
+  sa.record(*ev.start);
+  if (bidirectional) sb.wait(*ev.start);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    sa.copy(ab);
+    if (bidirectional) {
+      sb.copy(ba);
+      sb.record(*ev.peer[k]);
+      sa.wait(*ev.peer[k]);
+    }
+    sa.record(*ev.ends[k]);
+    // b's next copy starts with a's: execution k+1 begins when execution k has ended on both.
+    if (bidirectional) sb.wait(*ev.ends[k]);
+  }
+  sa.synchronize();
+  if (bidirectional) sb.synchronize();
+  if (out == nullptr) return;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    out->add(a.device->elapsed_us(k == 0 ? *ev.start : *ev.ends[k - 1], *ev.ends[k]));
+  }
+}
+
+}  // namespace
+
+P2pDevice P2pDevice::open(Backend& backend, int index, std::uint64_t size, const std::string& engine) {
+  P2pDevice d;
+  d.index = index;
+  d.device = backend.open_device(index);
+  d.src = d.device->allocate(size);
+  d.dst = d.device->allocate(size);
+  d.stream = d.device->create_stream(engine);
+  return d;
+}
+
+Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional) {
+  for (auto [from, to] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    if (from == &b && !bidirectional) break;
+    const Support s = from->device->peer_access(*to->device);
+    if (!s.ok) {
+      return Support::no(fmt::format("device {} cannot reach device {}: {}", from->index, to->index, s.reason));
+    }
+    from->device->enable_peer_access(*to->device);
+  }
+  return Support::yes();
+}
+
+ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
+                                 std::uint64_t warmup, std::uint64_t executions) {
+  const std::uint64_t window = std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow);
+  WindowEvents ev(*a.device, *b.device, std::max<std::uint64_t>(window, 1), bidirectional);
+  for (std::uint64_t done = 0; done < warmup;) {
+    const std::uint64_t n = std::min(window, warmup - done);
+    run_window(a, b, size, bidirectional, n, ev, nullptr);
+    done += n;
+  }
+  ElapsedRecord record;
+  for (std::uint64_t done = 0; done < executions;) {
+    const std::uint64_t n = std::min(window, executions - done);
+    run_window(a, b, size, bidirectional, n, ev, &record);
+    done += n;
+  }
+  return record;
+}
+
+void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed) {
+  auto host = d.device->allocate_host(size, true);
+  fill_pattern({static_cast<std::byte*>(host->data()), size}, seed, 0);
+  d.stream->copy({d.src->data(), host->data(), size});
+  d.stream->synchronize();
+}
+
+void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
+                           const std::string& backend) {
+  auto host = d.device->allocate_host(size, true);
+  d.stream->copy({host->data(), d.dst->data(), size});
+  d.stream->synchronize();
+  const auto* bytes = static_cast<const std::byte*>(host->data());
+  if (auto bad = find_pattern_mismatch({bytes, size}, seed, 0)) {
+    throw std::runtime_error(fmt::format(
+        "verify failed: {0}::device::{1} -> {0}::device::{2}: byte at offset {3} of the destination is 0x{4:02x}, "
+        "expected 0x{5:02x}",
+        backend, from.index, d.index, *bad, static_cast<unsigned>(bytes[*bad]), pattern_byte(seed, *bad)));
+  }
+}
+
+}  // namespace xb

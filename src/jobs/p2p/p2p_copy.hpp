@@ -1,0 +1,53 @@
+#pragma once
+// The timed loop of one p2p case, on two opened devices, written only against backends/device.hpp
+// (the cpu backend's arenas, a CUDA or Ascend backend's peer copies alike).
+//
+// Each device has a source and a destination buffer of `size`. Unidirectional: a's source into b's
+// destination on a stream of a (the source device pushes, as a peer copy is usually issued).
+// Bidirectional: that and b's source into a's destination on a stream of b, both started together
+// and an execution ending when both are done.
+//
+// Timing is by the device's events (device time, no host round trip per execution): executions are
+// queued back to back in windows of kP2pWindow, an event after each, and execution k's elapsed time
+// is event k-1 to event k (the window's start event for the first). Bidirectionally the two streams
+// run in lockstep: stream b waits for the event that ends execution k-1 before its copy k, and the
+// event ending execution k is recorded on a's stream after it waited for b's copy k.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backends/device.hpp"
+#include "jobs/p2p/p2p_metrics.hpp"
+
+namespace xb {
+
+inline constexpr std::uint64_t kP2pWindow = 128;
+
+// One device of a p2p run with its two buffers (of the plan's size) and its stream.
+struct P2pDevice {
+  int index = 0;
+  std::unique_ptr<Device> device;
+  std::unique_ptr<Allocation> src;
+  std::unique_ptr<Allocation> dst;
+  std::unique_ptr<Stream> stream;
+
+  // Opens device `index` of `backend`, allocates both buffers and creates a stream with `engine`.
+  static P2pDevice open(Backend& backend, int index, std::uint64_t size, const std::string& engine);
+};
+
+// Enables a's access to b's memory (and b's to a's when bidirectional). Support::no with the
+// backend's reason when the devices cannot reach each other: the case is then waived.
+Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional);
+
+// Runs `warmup` untimed, then `executions` timed executions; the elapsed time of each.
+ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
+                                 std::uint64_t warmup, std::uint64_t executions);
+
+// Verification through the device's own stream (device memory may not be host-readable): fills a
+// device's source buffer with the pattern of `seed`, and checks a device's destination buffer holds
+// that pattern, throwing std::runtime_error naming both devices, the offset and the bytes.
+void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed);
+void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
+                           const std::string& backend);
+
+}  // namespace xb

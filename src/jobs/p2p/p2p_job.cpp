@@ -1,0 +1,201 @@
+#include "jobs/p2p/p2p_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "core/size.hpp"
+#include "jobs/p2p/p2p_copy.hpp"
+#include "report/matrix.hpp"
+
+namespace xb {
+namespace {
+
+const char* direction_word(bool bidirectional) { return bidirectional ? "bidirectional" : "unidirectional"; }
+
+nlohmann::json plan_json(const P2pPlan& plan, const std::string& backend, bool bidirectional) {
+  return {{"backend", backend},
+          {"direction", direction_word(bidirectional)},
+          {"size_bytes", plan.size},
+          {"executions", plan.executions},
+          {"warmup", plan.warmup},
+          {"engine", plan.engine},
+          {"verify", plan.verify},
+          {"seed", plan.seed},
+          {"timing", "device events, executions queued back to back in windows"},
+          {"scope", "node"}};
+}
+
+std::vector<std::pair<std::string, std::string>> pair_labels(const P2pPlan& plan, const std::string& from,
+                                                             const std::string& to, bool bidirectional) {
+  return {{"direction", direction_word(bidirectional)},
+          {"from", from},
+          {"to", to},
+          {"size", format_size(plan.size)},
+          {"times", std::to_string(plan.executions)}};
+}
+
+// The ordered pairs of a plan, unidirectional first then bidirectional (one per unordered pair).
+struct Planned {
+  P2pPair pair;
+  bool bidirectional;
+};
+
+std::vector<Planned> planned_cases(const P2pPlan& plan, int devices) {
+  std::vector<Planned> out;
+  std::vector<P2pPair> pairs = plan.pairs;
+  if (plan.all_pairs) {
+    pairs.clear();
+    for (int s = 0; s < devices; ++s) {
+      for (int d = 0; d < devices; ++d) {
+        if (s != d) pairs.push_back({s, d});
+      }
+    }
+  }
+  if (plan.unidirectional) {
+    for (const auto& p : pairs) out.push_back({p, false});
+  }
+  if (plan.bidirectional) {
+    for (const auto& p : pairs) {
+      // a <-> b and b <-> a are one experiment in a matrix: measure it once.
+      if (plan.all_pairs && p.src > p.dst) continue;
+      out.push_back({p, true});
+    }
+  }
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devices, bool bidirectional,
+                       const std::map<std::pair<int, int>, double>& cells) {
+  Matrix m;
+  m.title = fmt::format("{} P2P bandwidth, {} per execution, row = source, column = destination",
+                        direction_word(bidirectional), format_size(plan.size));
+  m.unit = "GB/s";
+  std::vector<double> values;
+  for (int i = 0; i < devices; ++i) {
+    m.rows.push_back(fmt::format("{}{}", backend, i));
+    m.cols.push_back(fmt::format("{}{}", backend, i));
+    std::vector<std::optional<double>> row;
+    for (int j = 0; j < devices; ++j) {
+      // Bidirectionally a <-> b is measured once and fills both cells.
+      auto it = cells.find(bidirectional ? std::pair{std::min(i, j), std::max(i, j)} : std::pair{i, j});
+      if (i == j || it == cells.end()) {
+        row.emplace_back();
+      } else {
+        row.emplace_back(it->second);
+        values.push_back(it->second);
+      }
+    }
+    m.values.push_back(std::move(row));
+  }
+  CaseResult c;
+  c.job = "p2p";
+  c.name = fmt::format("p2p_matrix_{}", direction_word(bidirectional));
+  c.title = fmt::format("p2p {} matrix of {} {} devices, {} per execution, {} executions per pair",
+                        direction_word(bidirectional), devices, backend, format_size(plan.size), plan.executions);
+  c.labels = {{"direction", direction_word(bidirectional)},
+              {"devices", std::to_string(devices)},
+              {"size", format_size(plan.size)},
+              {"times", std::to_string(plan.executions)}};
+  c.config = plan_json(plan, backend, bidirectional);
+  c.config["devices"] = devices;
+  c.config["matrix"] = matrix_to_json(m);
+  const auto [lo, hi] = values.empty() ? std::pair{0.0, 0.0}
+                                       : std::pair{*std::min_element(values.begin(), values.end()),
+                                                   *std::max_element(values.begin(), values.end())};
+  c.metrics = {{"bandwidth_min", lo, "GB/s", "the lowest measured cell of the matrix"},
+               {"bandwidth_median", median(values), "GB/s", "the median of the measured cells"},
+               {"bandwidth_max", hi, "GB/s", "the highest measured cell of the matrix"},
+               {"pairs", static_cast<double>(values.size()), "cells", "measured cells (waived pairs are null)"}};
+  return c;
+}
+
+}  // namespace
+
+std::string p2p_device_name(std::string_view backend, int index) { return fmt::format("{}::device::{}", backend, index); }
+
+CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const std::string& from,
+                         const std::string& to, bool bidirectional, const ElapsedRecord& elapsed) {
+  CaseResult c;
+  c.job = "p2p";
+  c.name = fmt::format("p2p_{}", direction_word(bidirectional));
+  c.title = fmt::format("p2p {} {} {}, {} per execution and direction, {} executions", from,
+                        bidirectional ? "<->" : "->", to, format_size(plan.size), plan.executions);
+  c.labels = pair_labels(plan, from, to, bidirectional);
+  c.config = plan_json(plan, backend, bidirectional);
+  c.config["from"] = from;
+  c.config["to"] = to;
+  c.series = p2p_series(elapsed);
+  c.metrics = p2p_metrics(elapsed, plan.size, bidirectional);
+  return c;
+}
+
+CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, const std::string& to,
+                                bool bidirectional, const std::string& reason) {
+  CaseResult c;
+  c.job = "p2p";
+  c.name = fmt::format("p2p_{}", direction_word(bidirectional));
+  c.title = fmt::format("p2p {} {} {}", from, bidirectional ? "<->" : "->", to);
+  c.status = CaseStatus::waived;
+  c.status_reason = reason;
+  c.labels = pair_labels(plan, from, to, bidirectional);
+  return c;
+}
+
+std::vector<CaseResult> run_p2p(const P2pPlan& plan_in, Backend& backend, const P2pCaseSink& on_case) {
+  P2pPlan plan = plan_in;
+  if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
+  const std::string name(backend.name());
+  const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
+  const auto planned = planned_cases(plan, devices);
+
+  // Every device used, opened once with its buffers (its source holding its pattern if verifying).
+  std::map<int, P2pDevice> open;
+  for (const auto& p : planned) {
+    for (int index : {p.pair.src, p.pair.dst}) {
+      if (open.count(index)) continue;
+      P2pDevice d = P2pDevice::open(backend, index, plan.size, plan.engine);
+      if (plan.verify) fill_p2p_source(d, plan.size, plan.seed + static_cast<std::uint64_t>(index));
+      open.emplace(index, std::move(d));
+    }
+  }
+
+  std::vector<CaseResult> cases;
+  std::map<std::pair<int, int>, double> uni_cells, bi_cells;
+  for (const auto& p : planned) {
+    P2pDevice& a = open.at(p.pair.src);
+    P2pDevice& b = open.at(p.pair.dst);
+    const std::string from = p2p_device_name(name, a.index);
+    const std::string to = p2p_device_name(name, b.index);
+    const Support reach = connect_p2p(a, b, p.bidirectional);
+    if (!reach.ok) {
+      cases.push_back(make_p2p_waived_case(plan, from, to, p.bidirectional, reach.reason));
+    } else {
+      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions);
+      if (plan.verify) {
+        check_p2p_destination(b, a, plan.size, plan.seed + static_cast<std::uint64_t>(a.index), name);
+        if (p.bidirectional) check_p2p_destination(a, b, plan.size, plan.seed + static_cast<std::uint64_t>(b.index), name);
+      }
+      cases.push_back(make_p2p_case(plan, name, from, to, p.bidirectional, elapsed));
+      const double bw = cases.back().find_metric("bandwidth")->value;
+      (p.bidirectional ? bi_cells : uni_cells)[{a.index, b.index}] = bw;
+    }
+    if (on_case) on_case(cases.back());
+  }
+  if (plan.all_pairs) {
+    if (plan.unidirectional) cases.push_back(matrix_case(plan, name, devices, false, uni_cells));
+    if (plan.bidirectional) cases.push_back(matrix_case(plan, name, devices, true, bi_cells));
+  }
+  return cases;
+}
+
+}  // namespace xb

@@ -1,0 +1,115 @@
+#include "jobs/p2p/p2p_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/size.hpp"
+
+namespace xb {
+namespace {
+
+// The highest device index + 1 a plan may name: any (up to the arena limit) on a backend whose
+// devices are virtual (the cpu backend's arenas), else the devices the backend found.
+int device_limit(const Backend& backend) {
+  return backend.capabilities().virtual_devices ? kP2pMaxDevices : backend.device_count();
+}
+
+std::string device_rule(const Backend& backend) {
+  if (backend.capabilities().virtual_devices) {
+    return fmt::format("from 0 to {} (the {} backend's arena limit)", kP2pMaxDevices - 1, backend.name());
+  }
+  return fmt::format("from 0 to {} (the {} backend has {} device(s))", backend.device_count() - 1, backend.name(),
+                     backend.device_count());
+}
+
+}  // namespace
+
+int p2p_device_count(const P2pPlan& plan, const Backend& backend) {
+  if (plan.devices > 0) return plan.devices;
+  // The cpu backend has one arena per NUMA node; a matrix needs two devices at least, and its
+  // arenas are virtual: open two then.
+  const int found = backend.device_count();
+  return backend.capabilities().virtual_devices ? std::max(found, 2) : found;
+}
+
+double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
+  std::set<int> used;
+  if (plan.all_pairs) {
+    for (int d = 0; d < p2p_device_count(plan, backend); ++d) used.insert(d);
+  } else {
+    // Across nodes each rank has one device; on one machine its ranks add up, as ranks do.
+    if (plan.across_nodes) return 2.0 * static_cast<double>(plan.size);
+    for (const auto& p : plan.pairs) used.insert({p.src, p.dst});
+  }
+  return 2.0 * static_cast<double>(plan.size) * static_cast<double>(used.size());
+}
+
+void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames& flags) {
+  if (plan.size < 1 || plan.size > kP2pMaxSize) {
+    throw UsageError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flags.size, plan.size,
+                                 kP2pMaxSize));
+  }
+  if (plan.executions < 1 || plan.executions > kP2pMaxExecutions) {
+    throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.executions, plan.executions,
+                                 kP2pMaxExecutions));
+  }
+  if (plan.warmup > kP2pMaxExecutions) {
+    throw UsageError(fmt::format("{} {}: expected a whole number from 0 to {}", flags.warmup, plan.warmup,
+                                 kP2pMaxExecutions));
+  }
+  if (!plan.unidirectional && !plan.bidirectional) {
+    throw std::logic_error("p2p plan: neither unidirectional nor bidirectional");
+  }
+  const Capabilities& caps = backend.capabilities();
+  if (!caps.peer_copy) {
+    throw Unavailable(fmt::format("the {} backend's devices cannot copy to each other (no peer copy)", backend.name()));
+  }
+  const int limit = device_limit(backend);
+  if (plan.all_pairs) {
+    const int n = p2p_device_count(plan, backend);
+    if (n < 2 || n > limit) {
+      if (!caps.virtual_devices && backend.device_count() < 2) {
+        throw Unavailable(fmt::format("a p2p matrix needs two devices; the {} backend has {}", backend.name(),
+                                      backend.device_count()));
+      }
+      throw UsageError(fmt::format("{} {}: expected a device count from 2 to {}", flags.devices, n, limit));
+    }
+  } else {
+    if (plan.pairs.empty()) throw std::logic_error("p2p plan: no pair");
+    for (const auto& p : plan.pairs) {
+      if (p.src < 0 || p.src >= limit) {
+        throw UsageError(fmt::format("{} {}: expected a device index {}", flags.src, p.src, device_rule(backend)));
+      }
+      if (p.dst < 0 || p.dst >= limit) {
+        throw UsageError(fmt::format("{} {}: expected a device index {}", flags.dst, p.dst, device_rule(backend)));
+      }
+      if (p.src == p.dst && !plan.across_nodes) {
+        throw UsageError(fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
+                                     "--direction d2d` measures one)",
+                                     flags.dst, p.dst, flags.src));
+      }
+    }
+  }
+  if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
+    std::string known;
+    for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
+    throw UsageError(fmt::format("{} {}: the {} backend's engines are {}", flags.engine, plan.engine, backend.name(), known));
+  }
+  // Device memory of the cpu backend is host RAM: check it now, before anything is allocated.
+  if (caps.device_memory_in_host_ram) {
+    const double need = p2p_memory_need(plan, backend);
+    const double available = static_cast<double>(available_memory_bytes());
+    if (need > available * 0.9) {
+      throw UsageError(fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
+                                   "but {} is available; lower {}",
+                                   flags.size, plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),
+                                   format_bytes_human(static_cast<std::uint64_t>(available)), flags.size));
+    }
+  }
+}
+
+}  // namespace xb

@@ -1,0 +1,58 @@
+#pragma once
+// What a p2p run measures within one node: device i -> device j through the backend's peer copy,
+// one way (unidirectional) and both ways at once (bidirectional, both directions counted), for one
+// pair or every ordered pair of a device set (a matrix: rows source, columns destination). Parsed
+// by `xferbench p2p` and the ascend-dmi dialect, checked by validate_p2p_plan before anything is
+// opened or allocated.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/device.hpp"
+
+namespace xb {
+
+struct P2pPair {
+  int src = 0;
+  int dst = 1;
+};
+
+struct P2pPlan {
+  std::uint64_t size = std::uint64_t{512} << 20;  // bytes per execution and direction (ascend-dmi -s)
+  std::uint64_t executions = 40;                  // timed executions per case (ascend-dmi --et)
+  std::uint64_t warmup = 1;                       // untimed executions first, per case
+  bool unidirectional = true;
+  bool bidirectional = false;
+  // One pair (pairs.size() == 1), or, with all_pairs, every ordered pair of devices 0..devices-1.
+  std::vector<P2pPair> pairs{P2pPair{}};
+  bool all_pairs = false;
+  int devices = 0;        // all_pairs: how many devices (0: every device of the backend)
+  std::string engine;     // "" = the backend's default copy engine
+  bool verify = false;    // pattern in the source, checked in the destination after the run
+  // The pair's devices are on two ranks (nodes): one index names two devices, so src == dst is fine.
+  bool across_nodes = false;
+  std::uint64_t seed = 0x70327032;  // the verification pattern's seed (+ the source device index)
+};
+
+// The limits of the seed (ascend-dmi: -s from 1 byte to 4 GB, --et from 1 to 100000000).
+inline constexpr std::uint64_t kP2pMaxSize = std::uint64_t{4} << 30;
+inline constexpr std::uint64_t kP2pMaxExecutions = 100'000'000;
+inline constexpr int kP2pMaxDevices = 1024;
+
+// The flags validate_p2p_plan names, so a dialect words messages with its own.
+struct P2pFlagNames {
+  std::string size = "-s", executions = "--times", warmup = "--warmup", src = "--src", dst = "--dst",
+              devices = "--devices", engine = "--engine";
+};
+
+// UsageError naming the flag and the rule: sizes and counts out of range, a device the backend does
+// not have, a pair of one device with itself, an unknown engine, more memory than this machine has.
+void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames& flags = {});
+
+// The device count of an all-pairs plan on `backend` (plan.devices, or every device it has).
+int p2p_device_count(const P2pPlan& plan, const Backend& backend);
+
+// Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
+double p2p_memory_need(const P2pPlan& plan, const Backend& backend);
+
+}  // namespace xb

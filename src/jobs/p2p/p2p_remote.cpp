@@ -1,0 +1,171 @@
+#include "jobs/p2p/p2p_remote.hpp"
+
+#include <fmt/format.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <array>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/p2p/p2p_job.hpp"
+#include "jobs/p2p/p2p_metrics.hpp"
+#include "jobs/p2p/p2p_peer_server.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+namespace {
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
+  return name.data();
+}
+
+// One of the four cases of a pair, in the seed's order.
+struct PairCase {
+  int from, to;
+  bool bidirectional;
+};
+
+std::array<PairCase, 4> pair_cases(int a, int b) {
+  return {PairCase{b, a, false}, PairCase{b, a, true}, PairCase{a, b, false}, PairCase{a, b, true}};
+}
+
+// This rank's side of the run: its device memory (the put source), its client to the partner's
+// server and the region it exposed there.
+struct RankSide {
+  std::unique_ptr<Transport> transport;
+  std::unique_ptr<Device> device;
+  std::unique_ptr<EndpointMemory> memory;
+  std::unique_ptr<LocalRegion> own_registration;  // when the transport did not allocate the memory
+  LocalRegion* local = nullptr;
+  std::unique_ptr<ClientSession> client;
+  PeerRegion remote;
+};
+
+}  // namespace
+
+int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
+
+std::string p2p_default_host() {
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return "127.0.0.1";
+  std::string found = "127.0.0.1";
+  for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
+    found = text;
+    break;
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& backend, P2pGroup& group) {
+  P2pRemotePlan plan = plan_in;
+  if (plan.transport.empty()) plan.transport = transport_names().front();
+  if (plan.host.empty()) plan.host = p2p_default_host();
+  const int rank = group.rank();
+  const int ranks = group.size();
+  if (ranks < 2 || ranks % 2 != 0) {
+    throw std::logic_error(fmt::format("p2p across nodes pairs ranks: {} ranks", ranks));
+  }
+  const int partner = rank ^ 1;
+  const int device_index = p2p_remote_device(plan, rank);
+  const std::uint64_t size = plan.base.size;
+  const std::uint64_t seed = plan.base.seed + static_cast<std::uint64_t>(rank);
+
+  // Every rank serves its device memory first, then learns where every other rank serves.
+  P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend);
+  const std::vector<std::string> addresses = group.allgather(server.control().to_string());
+
+  RankSide side;
+  side.transport = make_transport(plan.transport);
+  side.device = backend.open_device(device_index);
+  side.memory = EndpointMemory::make(backend, *side.device, RegionPlace::device, size, *side.transport);
+  side.local = side.memory->registration();
+  if (side.local == nullptr) {
+    side.own_registration = side.transport->register_memory(side.memory->data(), size);
+    side.local = side.own_registration.get();
+  }
+  if (plan.base.verify) side.memory->fill(0, size, seed);
+  SessionOptions options;
+  options.token = plan.token;
+  options.wait = plan.wait;
+  const SocketAddress peer = parse_address(addresses.at(static_cast<std::size_t>(partner)), "the partner's address", true);
+  side.client = std::make_unique<ClientSession>(*side.transport, peer, options);
+  side.remote = side.client->expose(size, RegionPlace::device);
+  Endpoint& endpoint = side.client->endpoint();
+  group.barrier();
+
+  const std::string backend_name(backend.name());
+  const std::vector<std::string> nodes = group.allgather(host_name());
+  const auto where = [&](int r) {
+    return fmt::format("rank {} {}", r, p2p_device_name(backend_name, p2p_remote_device(plan, r)));
+  };
+  std::vector<CaseResult> mine;
+  for (int a = 0; a < ranks; a += 2) {
+    const int b = a + 1;
+    for (const PairCase& pc : pair_cases(a, b)) {
+      const bool active = rank == pc.from || (pc.bidirectional && rank == pc.to);
+      ElapsedRecord elapsed;
+      for (std::uint64_t i = 0; i < plan.base.warmup + plan.base.executions; ++i) {
+        group.barrier();  // both sides of the execution start together
+        double my_us = 0;
+        if (active) {
+          const std::uint64_t t0 = now_ns();
+          endpoint.put(*side.local, 0, *side.remote.remote, 0, size);
+          endpoint.flush(plan.wait);
+          my_us = ns_to_us(now_ns() - t0);
+        }
+        const double us = group.max(my_us);  // the execution lasts until its slower direction is done
+        if (i >= plan.base.warmup) elapsed.add(us);
+      }
+      if (active && plan.base.verify) {
+        if (const auto bad = side.client->verify(side.remote, 0, size, seed)) {
+          throw std::runtime_error(fmt::format("verify failed: {} -> {}: byte at offset {} of the destination differs",
+                                               where(rank), where(partner), *bad));
+        }
+      }
+      if (rank == a) {
+        CaseResult c = make_p2p_case(plan.base, backend_name, where(pc.from), where(pc.to), pc.bidirectional, elapsed);
+        c.config["scope"] = "nodes";
+        c.config["launcher"] = "mpi";
+        c.config["transport"] = plan.transport;
+        c.config["timing"] = "host clock per execution: put + flush, the slower of the pair's ranks";
+        c.config["from_rank"] = pc.from;
+        c.config["to_rank"] = pc.to;
+        c.config["from_device"] = p2p_remote_device(plan, pc.from);
+        c.config["to_device"] = p2p_remote_device(plan, pc.to);
+        c.config["from_node"] = nodes.at(static_cast<std::size_t>(pc.from));
+        c.config["to_node"] = nodes.at(static_cast<std::size_t>(pc.to));
+        mine.push_back(std::move(c));
+      }
+    }
+  }
+  side.client->finish();
+  server.join();
+
+  // Each pair's cases were made at its lower rank: gather them to rank 0, in pair order.
+  ResultDocument doc;
+  doc.cases = std::move(mine);
+  const std::vector<std::string> all = group.gather(to_json(doc).dump(), 0);
+  std::vector<CaseResult> cases;
+  for (const std::string& text : all) {
+    for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace xb

@@ -1,0 +1,60 @@
+#pragma once
+// The p2p job across nodes: device memory of one rank put into device memory of another over a
+// transport (transport.hpp: one-sided put + flush), ranks paired (0,1), (2,3), … and lined up by a
+// P2pGroup (MPI; the peer-IP rendezvous later). Even ranks use --ds's device, odd ranks --dd's.
+//
+// Every rank serves its own device memory on a thread (P2pPeerServer) and drives a client to its
+// partner's server from its main thread, so both directions can run at once. Pairs are measured
+// one after another (the others wait at the barriers), each in the seed's order: b -> a, b <-> a,
+// a -> b, a <-> b (ascend-dmi's MPI example prints rank 1 -> rank 0 first).
+//
+// Every execution starts with a barrier of all ranks; each active rank times its own put + flush
+// (host clock: the transport completes on the host), and the execution's time is the largest of
+// the pair's (an all-ranks max), so a bidirectional execution ends when both directions are done.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "core/result.hpp"
+#include "jobs/p2p/p2p_plan.hpp"
+
+namespace xb {
+
+// How the ranks of a cross-node run meet: MPI (mpi_runtime), later a two-node TCP rendezvous.
+class P2pGroup {
+ public:
+  virtual ~P2pGroup() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual void barrier() = 0;
+  virtual std::vector<std::string> allgather(const std::string& mine) = 0;
+  virtual std::vector<std::string> gather(const std::string& mine, int root) = 0;  // empty but at root
+  virtual double max(double mine) = 0;                                             // over all ranks
+};
+
+struct P2pRemotePlan {
+  P2pPlan base;        // size, executions, warmup, verify, seed (pairs and all_pairs unused)
+  int even_device = 0; // --ds: the device of rank 0 (and every even rank)
+  int odd_device = 1;  // --dd: the device of rank 1 (and every odd rank)
+  std::string transport;  // "" = the first of transport_names()
+  std::string host;       // this rank's address (listen and announce); "" = p2p_default_host()
+  std::string token;
+  std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
+};
+
+// The first non-loopback IPv4 address of an interface that is up, else 127.0.0.1: where a rank
+// listens when no --hip names it (one per network namespace in the tests).
+std::string p2p_default_host();
+
+// Runs the plan on this rank. At rank 0: every pair's cases in order; elsewhere: empty. Each case
+// names its ranks and devices in config (from_rank, from_device, to_rank, to_device, from_node…).
+// Throws (naming the call and the peer) on a transport, device or verification error; the caller
+// must then end every rank (MPI_Abort), since the others wait in a collective.
+std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan, Backend& backend, P2pGroup& group);
+
+// The device a rank uses.
+int p2p_remote_device(const P2pRemotePlan& plan, int rank);
+
+}  // namespace xb

@@ -1,0 +1,122 @@
+#include "runtime/mpi_runtime.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+namespace xb {
+namespace {
+
+// An MPI call that failed: its name and MPI's own words.
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(rc, text, &length);
+  throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
+}
+
+int checked_length(std::size_t n) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::length_error(fmt::format("an MPI message of {} bytes is beyond MPI's int counts", n));
+  }
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+MpiSession::MpiSession() {
+  int provided = 0;
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // Errors come back as codes (and become exceptions with their text) instead of aborting inside MPI.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+MpiSession::~MpiSession() { MPI_Finalize(); }
+
+void MpiSession::abort(int code) noexcept {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return; should it, this process still ends
+}
+
+bool MpiSession::launched() noexcept {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
+}
+
+MpiRuntime::MpiRuntime(const MpiSession&) {
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+}
+
+void MpiRuntime::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
+  int length = checked_length(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size_));
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> offsets(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = checked_length(total);
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                       MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return out;
+}
+
+std::vector<std::string> MpiRuntime::gather(const std::string& mine, int root) {
+  int length = checked_length(mine.size());
+  std::vector<int> lengths(rank_ == root ? static_cast<std::size_t>(size_) : 0);
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
+  std::vector<int> offsets(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = checked_length(total);
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, root,
+                    MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return out;
+}
+
+std::string MpiRuntime::broadcast(const std::string& text, int root) {
+  int length = rank_ == root ? checked_length(text.size()) : 0;
+  check(MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+  std::string out = rank_ == root ? text : std::string(static_cast<std::size_t>(length), '\0');
+  check(MPI_Bcast(out.data(), length, MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+  return out;
+}
+
+double MpiRuntime::max(double mine) {
+  double out = 0;
+  check(MPI_Allreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return out;
+}
+
+std::string MpiRuntime::node() const {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  return std::string(name, static_cast<std::size_t>(length));
+}
+
+}  // namespace xb
