@@ -330,16 +330,7 @@ TEST(CopyCommand, HelpListsItsOptions) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
-TEST(Program, NoArgumentsRunsTheCopyJob) {
-  const auto r = xbtest::run_binary(kBinary, {});
-  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
-  const auto lines = split_lines(r.out);
-  ASSERT_GE(lines.size(), 3u) << r.out;
-  EXPECT_EQ(lines[0].rfind("[[ copy ]] ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[1].find("from"), std::string::npos) << lines[1];
-  EXPECT_NE(lines[1].find("bandwidth(GiB/s)"), std::string::npos) << lines[1];
-  EXPECT_NE(lines[2].find("cpu::host::all"), std::string::npos) << lines[2];
-}
+// `xferbench` with no arguments runs the survey: tests/survey/survey_default_test.cpp.
 
 TEST(Program, HelpListsTheCommands) {
   for (const char* flag : {"--help", "-h", "help"}) {
