@@ -114,6 +114,14 @@ run_checks() {
   fi
   rm -f "$work"/xferbench-io.*
 
+  # P2P where there are two GPUs: one pair both ways with the data checked, then the matrix.
+  if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
+    check p2p-verify 0 "$xb" p2p --backend cuda --ds 0 --dd 1 --direction both -s 64M --et 5 --verify
+    check p2p-matrix 0 "$xb" p2p --backend cuda --all-pairs --direction both -s 256M --et 20 --format json -o "$out/p2p.json"
+  else
+    report "NOTE one GPU: P2P not measured"
+  fi
+
   # Transfers with GPU memory on one side (staged through pinned memory by the endpoint).
   check link-host-cuda-tcp 0 "$xb" link --transport tcp -M host:cuda -s 4K:8M -i 20 -x 5 --check
   check link-cuda-cuda-ucx 0 "$xb" link -M cuda:cuda -s 4K:8M -i 20 -x 5 --check
