@@ -1,13 +1,11 @@
 #include "backends/cuda/cuda_memory.hpp"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
-
-#include <cstring>
 
 #include "backends/cuda/cuda_error.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "memory/host_buffer.hpp"
 
 namespace xb::cuda {
 namespace {
@@ -47,24 +45,16 @@ class PinnedAllocation final : public Allocation {
   std::size_t size_;
 };
 
-// Plain pages, touched once so a copy never pays for first-touch faults (as the cpu backend does).
+// Pageable memory is the same plain host memory on every backend (memory/host_buffer).
 class PageableAllocation final : public Allocation {
  public:
-  explicit PageableAllocation(std::size_t bytes) : size_(bytes), mapped_(bytes == 0 ? 4096 : (bytes + 4095) / 4096 * 4096) {
-    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw_errno(fmt::format("mmap of {} of pageable host memory", format_bytes_human(mapped_)));
-    data_ = p;
-    std::memset(data_, 0, mapped_);
-  }
-  ~PageableAllocation() override { munmap(data_, mapped_); }
-  void* data() const override { return data_; }
-  std::size_t size() const override { return size_; }
+  explicit PageableAllocation(std::size_t bytes) : buffer_(make_host_buffer(HostMemoryKind::pageable, bytes)) {}
+  void* data() const override { return buffer_->data(); }
+  std::size_t size() const override { return buffer_->size(); }
   MemoryPlace place() const override { return MemoryPlace::host_pageable; }
 
  private:
-  void* data_ = nullptr;
-  std::size_t size_;
-  std::size_t mapped_;
+  std::unique_ptr<HostBuffer> buffer_;
 };
 
 class HostRegistration final : public Registration {
