@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <ostream>
 
 #include "cli/command.hpp"
@@ -12,6 +13,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
+#include "jobs/p2p/p2p_tcp_group.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
 
@@ -75,6 +77,29 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   return kExitOk;
 }
 
+// --sp 0/1 --ip PEER --hip SELF: two nodes started by hand within the start window (10 s, the
+// seed's). The --sp 0 node is rank 0 (its device is the source of the unidirectional test); both
+// print the same two blocks, each naming its own address first, as the seed's figures 1 and 2.
+int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
+  Backend& backend = ctx.registry.preferred();
+  validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
+  P2pRemotePlan plan;
+  plan.base = req.plan;
+  plan.even_device = req.device;
+  plan.odd_device = req.device;
+  plan.host = req.host_ip;
+  plan.token = default_session_token();
+  plan.both_orders = false;
+  plan.results_everywhere = true;
+  P2pTcpGroup group(req.super_pod, req.host_ip, req.peer_ip, kP2pRendezvousPort, std::chrono::seconds(10),
+                    plan.wait);
+  for (const CaseResult& c : run_p2p_remote(plan, backend, group)) {
+    ctx.out << render_ascend_dmi_block(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
+  }
+  ctx.out << std::flush;
+  return kExitOk;
+}
+
 int run_ascend_dmi(const std::vector<std::string>& args, CommandContext& ctx) {
   const AscendDmiRequest req = parse_ascend_dmi(args);
   switch (req.meet) {
@@ -83,7 +108,7 @@ int run_ascend_dmi(const std::vector<std::string>& args, CommandContext& ctx) {
     case AscendDmiMeet::mpi:
       return run_mpi(req, ctx);
     case AscendDmiMeet::peer_ip:
-      throw Unavailable("--sp 0/1 with --ip/--hip (peer-IP mode) is not built yet in this xferbench (issue 5, item 2b)");
+      return run_peer_ip(req, ctx);
     case AscendDmiMeet::shared_dir:
       throw Unavailable("--sp 0/1 with --spp (shared-directory mode) is not built yet in this xferbench (issue 5, "
                         "item 2c)");

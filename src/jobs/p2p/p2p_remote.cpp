@@ -36,8 +36,15 @@ struct PairCase {
   bool bidirectional;
 };
 
-std::array<PairCase, 4> pair_cases(int a, int b) {
+std::vector<PairCase> pair_cases(int a, int b, bool both_orders) {
+  if (!both_orders) return {PairCase{a, b, false}, PairCase{a, b, true}};
   return {PairCase{b, a, false}, PairCase{b, a, true}, PairCase{a, b, false}, PairCase{a, b, true}};
+}
+
+// What both sides of a pair must agree on.
+std::string plan_terms(const P2pRemotePlan& plan) {
+  return fmt::format("-s {}, --et {}, {} warm-up, verify {}, transport {}", plan.base.size, plan.base.executions,
+                     plan.base.warmup, plan.base.verify ? "on" : "off", plan.transport);
 }
 
 // This rank's side of the run: its device memory (the put source), its client to the partner's
@@ -86,6 +93,14 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   const std::uint64_t size = plan.base.size;
   const std::uint64_t seed = plan.base.seed + static_cast<std::uint64_t>(rank);
 
+  const std::vector<std::string> terms = group.allgather(plan_terms(plan));
+  for (std::size_t r = 0; r < terms.size(); ++r) {
+    if (terms[r] != terms[0]) {
+      throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {} (both nodes must "
+                                           "use the same -s and --et)",
+                                           terms[0], r, terms[r]));
+    }
+  }
   // Every rank serves its device memory first, then learns where every other rank serves.
   P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend);
   const std::vector<std::string> addresses = group.allgather(server.control().to_string());
@@ -117,7 +132,7 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   std::vector<CaseResult> mine;
   for (int a = 0; a < ranks; a += 2) {
     const int b = a + 1;
-    for (const PairCase& pc : pair_cases(a, b)) {
+    for (const PairCase& pc : pair_cases(a, b, plan.both_orders)) {
       const bool active = rank == pc.from || (pc.bidirectional && rank == pc.to);
       ElapsedRecord elapsed;
       for (std::uint64_t i = 0; i < plan.base.warmup + plan.base.executions; ++i) {
@@ -141,7 +156,7 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
       if (rank == a) {
         CaseResult c = make_p2p_case(plan.base, backend_name, where(pc.from), where(pc.to), pc.bidirectional, elapsed);
         c.config["scope"] = "nodes";
-        c.config["launcher"] = "mpi";
+        c.config["launcher"] = plan.results_everywhere ? "peer-ip" : "mpi";
         c.config["transport"] = plan.transport;
         c.config["timing"] = "host clock per execution: put + flush, the slower of the pair's ranks";
         c.config["from_rank"] = pc.from;
@@ -160,7 +175,8 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   // Each pair's cases were made at its lower rank: gather them to rank 0, in pair order.
   ResultDocument doc;
   doc.cases = std::move(mine);
-  const std::vector<std::string> all = group.gather(to_json(doc).dump(), 0);
+  const std::string mine_text = to_json(doc).dump();
+  const std::vector<std::string> all = plan.results_everywhere ? group.allgather(mine_text) : group.gather(mine_text, 0);
   std::vector<CaseResult> cases;
   for (const std::string& text : all) {
     for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) cases.push_back(std::move(c));

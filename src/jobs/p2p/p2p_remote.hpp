@@ -42,13 +42,20 @@ struct P2pRemotePlan {
   std::string host;       // this rank's address (listen and announce); "" = p2p_default_host()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
+  // The seed's MPI order (b -> a, b <-> a, a -> b, a <-> b), or only a -> b and a <-> b (its
+  // two-node mode, where each node prints one unidirectional and one bidirectional block).
+  bool both_orders = true;
+  // The cases at every rank (each node of a two-node run prints them), not only at rank 0.
+  bool results_everywhere = false;
 };
 
 // The first non-loopback IPv4 address of an interface that is up, else 127.0.0.1: where a rank
 // listens when no --hip names it (one per network namespace in the tests).
 std::string p2p_default_host();
 
-// Runs the plan on this rank. At rank 0: every pair's cases in order; elsewhere: empty. Each case
+// Runs the plan on this rank. At rank 0 (every rank with results_everywhere): every pair's cases in
+// order; elsewhere: empty. The ranks first compare their plans (size, executions, warm-up, verify,
+// transport): a mismatch is an error naming both, as the seed requires the same --et on both nodes. Each case
 // names its ranks and devices in config (from_rank, from_device, to_rank, to_device, from_node…).
 // Throws (naming the call and the peer) on a transport, device or verification error; the caller
 // must then end every rank (MPI_Abort), since the others wait in a collective.

@@ -1,0 +1,138 @@
+#include "jobs/p2p/p2p_tcp_group.hpp"
+
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "core/error.hpp"
+#include "transport/address.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int remaining_ms(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left > 0 ? static_cast<int>(left) : 0;
+}
+
+// Waits for `events` on fd until the deadline; false when it passed.
+bool wait_for(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int rc = poll(&p, 1, remaining_ms(deadline));
+    if (rc > 0) return true;
+    if (rc == 0) return false;
+    if (errno != EINTR) throw_errno("poll");
+  }
+}
+
+UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::chrono::milliseconds window) {
+  sockaddr_storage sa{};
+  const socklen_t len = self.to_sockaddr(sa);
+  UniqueFd listener(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!listener.valid()) throw_errno("socket");
+  const int one = 1;
+  setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(listener.get(), reinterpret_cast<sockaddr*>(&sa), len) != 0) throw_errno(fmt::format("bind({})", self.to_string()));
+  if (listen(listener.get(), 1) != 0) throw_errno(fmt::format("listen({})", self.to_string()));
+  if (!wait_for(listener.get(), POLLIN, deadline)) {
+    throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
+                                     "window",
+                                     self.to_string(), window.count() / 1000));
+  }
+  UniqueFd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+  if (!conn.valid()) throw_errno(fmt::format("accept({})", self.to_string()));
+  return conn;
+}
+
+UniqueFd connect_retrying(const SocketAddress& peer, Clock::time_point deadline, std::chrono::milliseconds window) {
+  sockaddr_storage sa{};
+  const socklen_t len = peer.to_sockaddr(sa);
+  std::string last = "no attempt";
+  while (Clock::now() < deadline) {
+    UniqueFd fd(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) throw_errno("socket");
+    if (connect(fd.get(), reinterpret_cast<sockaddr*>(&sa), len) == 0) return fd;
+    last = std::strerror(errno);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the peer may not listen yet
+  }
+  throw TransportError(fmt::format("no peer at {} after {} s ({}): start the other node within the start window",
+                                   peer.to_string(), window.count() / 1000, last));
+}
+
+}  // namespace
+
+P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
+                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait)
+    : rank_(rank), wait_(wait) {
+  const auto deadline = Clock::now() + start_window;
+  const SocketAddress self_address{self, port};
+  const SocketAddress peer_address{peer, port};
+  peer_ = peer_address.to_string();
+  fd_ = rank == 0 ? accept_one(self_address, deadline, start_window)
+                  : connect_retrying(peer_address, deadline, start_window);
+  const int one = 1;
+  setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+std::string P2pTcpGroup::exchange(const std::string& mine) {
+  const auto deadline = Clock::now() + wait_;
+  // Send: a 4-byte length, then the bytes (small messages: the kernel buffers them whole).
+  std::string out(4, '\0');
+  const auto n = static_cast<std::uint32_t>(mine.size());
+  for (int i = 0; i < 4; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
+  out += mine;
+  for (std::size_t sent = 0; sent < out.size();) {
+    if (!wait_for(fd_.get(), POLLOUT, deadline)) throw TransportError(fmt::format("peer {} stopped reading", peer_));
+    const ssize_t w = send(fd_.get(), out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+    if (w < 0 && errno != EINTR && errno != EAGAIN) throw_errno(fmt::format("send to peer {}", peer_));
+    if (w > 0) sent += static_cast<std::size_t>(w);
+  }
+  const auto read_exact = [&](std::size_t bytes) {
+    std::string in(bytes, '\0');
+    for (std::size_t got = 0; got < bytes;) {
+      if (!wait_for(fd_.get(), POLLIN, deadline)) {
+        throw TransportError(fmt::format("peer {} silent for {} s", peer_, wait_.count() / 1000));
+      }
+      const ssize_t r = recv(fd_.get(), in.data() + got, bytes - got, 0);
+      if (r == 0) throw TransportError(fmt::format("peer {} closed the connection", peer_));
+      if (r < 0 && errno != EINTR && errno != EAGAIN) throw_errno(fmt::format("recv from peer {}", peer_));
+      if (r > 0) got += static_cast<std::size_t>(r);
+    }
+    return in;
+  };
+  const std::string header = read_exact(4);
+  std::uint32_t length = 0;
+  for (int i = 0; i < 4; ++i) length |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+  if (length > (64u << 20)) throw TransportError(fmt::format("peer {} sent a message of {} bytes", peer_, length));
+  return read_exact(length);
+}
+
+void P2pTcpGroup::barrier() { exchange({}); }
+
+std::vector<std::string> P2pTcpGroup::allgather(const std::string& mine) {
+  std::string theirs = exchange(mine);
+  return rank_ == 0 ? std::vector<std::string>{mine, theirs} : std::vector<std::string>{theirs, mine};
+}
+
+std::vector<std::string> P2pTcpGroup::gather(const std::string& mine, int root) {
+  auto all = allgather(mine);
+  return rank_ == root ? all : std::vector<std::string>{};
+}
+
+double P2pTcpGroup::max(double mine) {
+  const double theirs = std::stod(exchange(fmt::format("{}", mine)));
+  return std::max(mine, theirs);
+}
+
+}  // namespace xb

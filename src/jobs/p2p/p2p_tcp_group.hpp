@@ -1,0 +1,42 @@
+#pragma once
+// The P2pGroup of two nodes started by hand (ascend-dmi --sp 0/1 --ip PEER --hip SELF): one TCP
+// connection between them carries the group's few small messages. Rank 0 (the --sp 0 node, whose
+// unidirectional bandwidth is tested first) listens on its own address; rank 1 connects to its
+// peer's, retrying. Both must start within the start window (10 s by default, as the seed says):
+// past it, a TransportError names the address and the window, never a hang. Every collective is
+// one exchange (both send, then both read), so neither side can wait for the other for ever: a
+// peer silent past `wait` is an error naming it.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/unique_fd.hpp"
+#include "jobs/p2p/p2p_remote.hpp"
+
+namespace xb {
+
+inline constexpr std::uint16_t kP2pRendezvousPort = 20005;
+
+class P2pTcpGroup final : public P2pGroup {
+ public:
+  // rank 0: listens on self:port for the peer; rank 1: connects to peer:port.
+  P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
+              std::chrono::milliseconds start_window, std::chrono::milliseconds wait);
+  int rank() const override { return rank_; }
+  int size() const override { return 2; }
+  void barrier() override;
+  std::vector<std::string> allgather(const std::string& mine) override;
+  std::vector<std::string> gather(const std::string& mine, int root) override;
+  double max(double mine) override;
+  // The peer's string for ours (both send, then both read).
+  std::string exchange(const std::string& mine);
+
+ private:
+  int rank_;
+  std::string peer_;  // "IP:PORT", for messages
+  std::chrono::milliseconds wait_;
+  UniqueFd fd_;
+};
+
+}  // namespace xb
