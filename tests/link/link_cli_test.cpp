@@ -116,6 +116,23 @@ TEST_P(LinkCommand, AgainstASeparateListenServer) {
 
 INSTANTIATE_TEST_SUITE_P(Transports, LinkCommand, ::testing::Values("tcp", "ucx"));
 
+// UCX's own log lines go to stderr, never into a result on stdout (UCX prints them to stdout unless
+// UCX_LOG_FILE is set; the transport routes them). A transport named in UCX_TLS that does not
+// exist draws UCX's warning at every start.
+TEST(LinkCommandUcxLog, UcxWarningsGoToStderrNotIntoTheResult) {
+  if (!has_transport("ucx")) GTEST_SKIP() << "ucx is not built in";
+  auto options = xbtest::default_options();
+  options.env.push_back("UCX_TLS=tcp,no_such_tl");
+  options.unset_env.push_back("UCX_LOG_FILE");
+  const auto r =
+      xbtest::run_binary(XB_BINARY, xbtest::split_words("link --transport ucx -s 4:4 -i 2 -x 1 --format json"), options);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("[UCX WARN]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'no_such_tl' is not available"), std::string::npos) << r.err;
+}
+
 TEST(LinkCommandServer, GivesUpWhenNoClientComes) {
   const auto r = link("--listen 127.0.0.1:0 --transport tcp --wait 1 --quiet");
   EXPECT_TRUE(r.exited && r.exit_code == 1) << r.describe();

@@ -1,6 +1,6 @@
 // `xferbench xfer` end to end: a real server and client process, every mode x op with --verify,
 // with and without the staging pool, on both transports, over loopback and across two network
-// namespaces joined by a veth pair (root; skipped with the reason otherwise). Small totals, so the
+// namespaces joined by a veth pair (root; skipped with the reason otherwise), and over IPv6 (::1). Small totals, so the
 // whole matrix stays quick; the server listens on port 0 and announces it (--ready-file).
 #include <gtest/gtest.h>
 
@@ -91,6 +91,14 @@ class XferEndToEnd : public ::testing::TestWithParam<Params> {
 };
 
 TEST_P(XferEndToEnd, Loopback) { run_pair({}, {}, "127.0.0.1"); }
+
+// IPv6 end to end (control channel, the transport's listener and, for UCX, its bootstrap) on the
+// loopback ::1. The address family is the same for every mode, so h2h and d2d carry it.
+TEST_P(XferEndToEnd, Ipv6Loopback) {
+  const std::string& mode = std::get<1>(GetParam());
+  if (mode != "h2h" && mode != "d2d") GTEST_SKIP() << "h2h and d2d carry the address family";
+  run_pair({}, {}, "[::1]");
+}
 
 TEST_P(XferEndToEnd, AcrossTwoNetworkNamespaces) {
   std::string why;
