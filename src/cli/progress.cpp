@@ -45,14 +45,11 @@ Progress::~Progress() {
 
 void Progress::begin(std::string text) {
   if (!enabled_) return;
-  {
-    std::lock_guard lock(mutex_);
-    erase_locked();
-    text_ = std::move(text);
-    started_ = std::chrono::steady_clock::now();
-    draw_locked(false);
-  }
-  wake_.notify_all();
+  std::lock_guard lock(mutex_);
+  erase_locked();
+  text_ = std::move(text);
+  started_ = std::chrono::steady_clock::now();
+  draw_locked(false);  // the ticker redraws it from its next tick on
 }
 
 void Progress::end() {

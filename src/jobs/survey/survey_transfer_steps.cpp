@@ -1,5 +1,5 @@
 // The survey's transfers: a loopback link over UCX (and in the full survey the plain TCP transport
-// as the baseline), through run_link; and P2P where a backend has several devices.
+// as the baseline), through run_link; and P2P where a backend has several devices, through run_p2p.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
+#include "jobs/p2p/p2p_job.hpp"
 #include "jobs/survey/survey_steps.hpp"
 #include "transport/transport.hpp"
 
@@ -56,24 +57,51 @@ void add_link_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
   }
 }
 
-// P2P needs two devices of one backend. The p2p job is being built beside the survey; until the
-// survey calls it, a machine with several devices gets a row saying P2P was not measured.
+// P2P needs two devices of one backend: an all-pairs matrix per backend that has them, through
+// run_p2p (one case per ordered pair, plus the matrix case with min/median/max).
 void add_p2p_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
+  const SurveyBudget& b = st.plan.budget;
   std::string counts;
-  std::vector<std::string> several;
+  bool any = false;
   for (const auto& m : st.registry.modules()) {
     if (!m.loaded) continue;
     Backend& backend = st.registry.get(m.name);
     if (!backend.availability().ok) continue;
-    counts += fmt::format("{}{}: {}", counts.empty() ? "" : ", ", m.name, backend.device_count());
-    if (backend.device_count() >= 2) several.push_back(m.name);
+    const int devices = backend.device_count();
+    counts += fmt::format("{}{}: {}", counts.empty() ? "" : ", ", m.name, devices);
+    if (devices < 2) continue;
+    any = true;
+    P2pPlan plan;
+    plan.size = b.p2p_bytes;
+    plan.executions = b.p2p_executions;
+    plan.all_pairs = true;
+    plan.bidirectional = st.plan.level == SurveyLevel::full;
+    const std::string name = m.name;
+    SurveyStep step{fmt::format("P2P {} all {} x {} pairs", name, devices, devices - 1), "p2p",
+                    fmt::format("survey_p2p_{}", name),
+                    SurveyRow{fmt::format("P2P {} ({} devices, all pairs)", name, devices), plan.size, ""}, nullptr};
+    Backend* be = &backend;
+    step.run = [plan, be, name, devices] {
+      validate_p2p_plan(plan, *be);
+      std::vector<CaseResult> cases = run_p2p(plan, *be);
+      for (CaseResult& c : cases) {
+        const std::string direction = c.label("direction");
+        if (c.name.rfind("p2p_matrix_", 0) == 0) {
+          annotate_survey_row(c, {fmt::format("P2P {} {} median of {} pairs", name, direction, c.label("devices")),
+                                  plan.size, "bandwidth_median"});
+        } else {
+          annotate_survey_row(c, {fmt::format("P2P {} {} {}", c.label("from"), direction == "bidirectional" ? "<->" : "->",
+                                              c.label("to")),
+                                  plan.size, c.status == CaseStatus::ok ? "bandwidth" : ""});
+        }
+      }
+      return cases;
+    };
+    steps.push_back(std::move(step));
   }
+  if (any) return;
   SurveyStep step{"p2p", "p2p", "survey_p2p", SurveyRow{"P2P", 0, ""}, nullptr};
-  const std::string reason =
-      several.empty() ? fmt::format("needs two devices of one backend (devices: {})", counts)
-                      : fmt::format("not measured by the survey yet (the p2p job's entry point is not wired in); "
-                                    "run `xferbench p2p --all-pairs --backend {}`",
-                                    several.front());
+  const std::string reason = fmt::format("needs two devices of one backend (devices: {})", counts);
   step.run = [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); };
   steps.push_back(std::move(step));
 }
