@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <memory>
 #include <ostream>
 
 #include "cli/command.hpp"
@@ -13,6 +14,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
+#include "jobs/p2p/p2p_shared_dir.hpp"
 #include "jobs/p2p/p2p_tcp_group.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
@@ -80,6 +82,8 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
 // --sp 0/1 --ip PEER --hip SELF: two nodes started by hand within the start window (10 s, the
 // seed's). The --sp 0 node is rank 0 (its device is the source of the unidirectional test); both
 // print the same two blocks, each naming its own address first, as the seed's figures 1 and 2.
+// With --spp DIR the rendezvous address travels through DIR/ascend_check (P2pSharedDir) instead of
+// a fixed port.
 int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
   validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
@@ -91,8 +95,21 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   plan.token = default_session_token();
   plan.both_orders = false;
   plan.results_everywhere = true;
-  P2pTcpGroup group(req.super_pod, req.host_ip, req.peer_ip, kP2pRendezvousPort, std::chrono::seconds(10),
-                    plan.wait);
+  const std::chrono::milliseconds window = std::chrono::seconds(10);
+  std::unique_ptr<P2pSharedDir> shared;
+  P2pRendezvousHooks hooks;
+  if (req.meet == AscendDmiMeet::shared_dir) {
+    shared = std::make_unique<P2pSharedDir>(req.shared_dir, req.super_pod, req.host_ip, req.peer_ip, req.device,
+                                            req.card);
+    if (req.super_pod == 0) {
+      hooks.listening = [&](const SocketAddress& a) { shared->publish(a); };
+    } else {
+      hooks.find_peer = [&](std::chrono::steady_clock::time_point deadline) {
+        return shared->await_peer(deadline, window, req.host_ip);
+      };
+    }
+  }
+  P2pTcpGroup group(req.super_pod, req.host_ip, req.peer_ip, kP2pRendezvousPort, window, plan.wait, hooks);
   for (const CaseResult& c : run_p2p_remote(plan, backend, group)) {
     ctx.out << render_ascend_dmi_block(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }
@@ -110,8 +127,7 @@ int run_ascend_dmi(const std::vector<std::string>& args, CommandContext& ctx) {
     case AscendDmiMeet::peer_ip:
       return run_peer_ip(req, ctx);
     case AscendDmiMeet::shared_dir:
-      throw Unavailable("--sp 0/1 with --spp (shared-directory mode) is not built yet in this xferbench (issue 5, "
-                        "item 2c)");
+      return run_peer_ip(req, ctx);
   }
   return kExitFailure;
 }

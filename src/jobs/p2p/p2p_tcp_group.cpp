@@ -36,7 +36,8 @@ bool wait_for(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::chrono::milliseconds window) {
+UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::chrono::milliseconds window,
+                    const std::function<void(const SocketAddress&)>& listening) {
   sockaddr_storage sa{};
   const socklen_t len = self.to_sockaddr(sa);
   UniqueFd listener(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -45,6 +46,14 @@ UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::
   setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (bind(listener.get(), reinterpret_cast<sockaddr*>(&sa), len) != 0) throw_errno(fmt::format("bind({})", self.to_string()));
   if (listen(listener.get(), 1) != 0) throw_errno(fmt::format("listen({})", self.to_string()));
+  if (listening) {
+    sockaddr_storage bound{};
+    socklen_t bound_len = sizeof bound;
+    if (getsockname(listener.get(), reinterpret_cast<sockaddr*>(&bound), &bound_len) != 0) throw_errno("getsockname");
+    const std::uint16_t port = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                                                           : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    listening(SocketAddress{self.host, port});
+  }
   if (!wait_for(listener.get(), POLLIN, deadline)) {
     throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
                                      "window",
@@ -73,14 +82,19 @@ UniqueFd connect_retrying(const SocketAddress& peer, Clock::time_point deadline,
 }  // namespace
 
 P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait)
+                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait,
+                         const P2pRendezvousHooks& hooks)
     : rank_(rank), wait_(wait) {
   const auto deadline = Clock::now() + start_window;
-  const SocketAddress self_address{self, port};
-  const SocketAddress peer_address{peer, port};
-  peer_ = peer_address.to_string();
-  fd_ = rank == 0 ? accept_one(self_address, deadline, start_window)
-                  : connect_retrying(peer_address, deadline, start_window);
+  if (rank == 0) {
+    const SocketAddress self_address{self, hooks.listening ? std::uint16_t{0} : port};
+    peer_ = peer;
+    fd_ = accept_one(self_address, deadline, start_window, hooks.listening);
+  } else {
+    const SocketAddress peer_address = hooks.find_peer ? hooks.find_peer(deadline) : SocketAddress{peer, port};
+    peer_ = peer_address.to_string();
+    fd_ = connect_retrying(peer_address, deadline, start_window);
+  }
   const int one = 1;
   setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }

@@ -8,21 +8,32 @@
 // peer silent past `wait` is an error naming it.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/unique_fd.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
+#include "transport/address.hpp"
 
 namespace xb {
 
 inline constexpr std::uint16_t kP2pRendezvousPort = 20005;
 
+// How the connection's address is found other than by a fixed port (the shared directory): rank 0
+// listens on port 0 and `listening` publishes the bound address; rank 1 asks `find_peer` (which may
+// wait until the deadline) where to connect.
+struct P2pRendezvousHooks {
+  std::function<void(const SocketAddress&)> listening;
+  std::function<SocketAddress(std::chrono::steady_clock::time_point deadline)> find_peer;
+};
+
 class P2pTcpGroup final : public P2pGroup {
  public:
   // rank 0: listens on self:port for the peer; rank 1: connects to peer:port.
   P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-              std::chrono::milliseconds start_window, std::chrono::milliseconds wait);
+              std::chrono::milliseconds start_window, std::chrono::milliseconds wait,
+              const P2pRendezvousHooks& hooks = {});
   int rank() const override { return rank_; }
   int size() const override { return 2; }
   void barrier() override;

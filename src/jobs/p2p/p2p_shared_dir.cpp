@@ -1,0 +1,131 @@
+#include "jobs/p2p/p2p_shared_dir.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/unique_fd.hpp"
+#include "transport/transport.hpp"
+
+namespace xb {
+namespace {
+
+// A directory made by us or found: a real directory (no link followed), this user's, 0700 at most.
+bool ensure_private_dir(const std::string& path) {
+  bool made = false;
+  if (mkdir(path.c_str(), 0700) == 0) {
+    made = true;
+  } else if (errno != EEXIST) {
+    throw_errno(fmt::format("mkdir({})", path));
+  }
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) throw_errno(fmt::format("open({}) (a shared-directory entry must be a real directory)", path));
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw_errno(fmt::format("fstat({})", path));
+  if (st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+    throw std::runtime_error(fmt::format("{}: not this user's private directory (owner uid {}, mode {:04o})", path,
+                                         st.st_uid, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+  return made;
+}
+
+std::string read_small_file(const std::string& path) {
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) return {};
+  char buf[512] = {};
+  const ssize_t n = read(fd.get(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+}  // namespace
+
+P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
+                           int device, bool card)
+    : rank_(rank), check_dir_(dir + "/ascend_check") {
+  const char* mode = card ? "card" : "device";
+  // The pair is named from the --sp 0 node's view: its --hip first.
+  const std::string& src = rank == 0 ? host_ip : peer_ip;
+  const std::string& dst = rank == 0 ? peer_ip : host_ip;
+  pair_dir_ = fmt::format("{}/{}_{}_{}_{}_{}", check_dir_, src, device, dst, device, mode);
+  made_check_dir_ = ensure_private_dir(check_dir_);
+  try {
+    create_file(fmt::format("{}/{}_{}_{}.flag", check_dir_, host_ip, device, mode), fmt::format("{}\n", getpid()));
+    if (rank == 0) {
+      if (mkdir(pair_dir_.c_str(), 0700) != 0) {
+        throw std::runtime_error(fmt::format("mkdir({}) failed: {}{}", pair_dir_, std::strerror(errno),
+                                             errno == EEXIST ? " (another run of this pair, or one that was killed: "
+                                                               "remove it)"
+                                                             : ""));
+      }
+      made_pair_dir_ = true;
+      ensure_private_dir(pair_dir_);
+    }
+  } catch (...) {
+    remove_created();  // the destructor does not run for a constructor that throws
+    throw;
+  }
+}
+
+P2pSharedDir::~P2pSharedDir() { remove_created(); }
+
+void P2pSharedDir::remove_created() noexcept {
+  for (auto it = files_.rbegin(); it != files_.rend(); ++it) unlink(it->c_str());
+  files_.clear();
+  cleanups_.clear();
+  if (made_pair_dir_) {
+    // The peer's procInfoBi may still be there for a moment: it removes it right after its run.
+    for (int i = 0; i < 50 && rmdir(pair_dir_.c_str()) != 0 && errno == ENOTEMPTY; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    made_pair_dir_ = false;
+  }
+  // ascend_check goes once empty, whoever made it (the other node may still use it: then ENOTEMPTY).
+  rmdir(check_dir_.c_str());
+}
+
+void P2pSharedDir::create_file(const std::string& path, const std::string& content) {
+  UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!fd.valid()) {
+    const int err = errno;
+    throw std::runtime_error(fmt::format("create {} failed: {}{}", path, std::strerror(err),
+                                         err == EEXIST ? " (another run, or one that was killed: remove it)" : ""));
+  }
+  files_.push_back(path);
+  cleanups_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::file, path));
+  if (write(fd.get(), content.data(), content.size()) != static_cast<ssize_t>(content.size())) {
+    throw_errno(fmt::format("write({})", path));
+  }
+}
+
+void P2pSharedDir::publish(const SocketAddress& listening) {
+  create_file(pair_dir_ + "/procInfo", fmt::format("{} {}\n", listening.to_string(), getpid()));
+}
+
+SocketAddress P2pSharedDir::await_peer(std::chrono::steady_clock::time_point deadline,
+                                       std::chrono::milliseconds window, const std::string& own_address) {
+  const std::string info = pair_dir_ + "/procInfo";
+  for (;;) {
+    const std::string text = read_small_file(info);
+    const auto space = text.find(' ');
+    if (space != std::string::npos) {
+      const SocketAddress peer = parse_address(text.substr(0, space), info, true);
+      create_file(pair_dir_ + "/procInfoBi", fmt::format("{} {}\n", own_address, getpid()));
+      return peer;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      throw TransportError(fmt::format("no peer: {} did not appear within {} s: start the other node (--sp 0) within "
+                                       "the start window",
+                                       info, window.count() / 1000));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+}  // namespace xb

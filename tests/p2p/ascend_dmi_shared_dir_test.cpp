@@ -1,0 +1,82 @@
+// ascend-dmi's shared-directory mode (--sp 0/1 --ip --hip --spp DIR), for real: two processes on two
+// loopback addresses meet through DIR/ascend_check (the seed's layout) and print the same rows;
+// while they run the pair's directory holds procInfo (and procInfoBi), and when they are done DIR is
+// empty again; a flag file left by a killed run is refused by name, and left alone; a node whose
+// peer never writes procInfo gives the start-window error.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "run_binary.hpp"
+#include "support/temp_dir.hpp"
+
+namespace xb {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct SharedDir {
+  test::TempDir tmp;
+  std::filesystem::path path = tmp.path() / "spp";
+  SharedDir() {
+    EXPECT_EQ(mkdir(path.c_str(), 0700), 0);
+    EXPECT_EQ(chmod(path.c_str(), 0700), 0);
+  }
+};
+
+std::vector<std::string> node(const std::string& sp, const std::string& self, const std::string& peer,
+                              const std::filesystem::path& dir) {
+  return {"--bw", "-t", "p2p", "-sp", sp, "-ip", peer, "--spp", dir.string(), "--hip", self, "-s", "1048576", "--et",
+          "3", "-q"};
+}
+
+TEST(AscendDmiSharedDir, TwoNodesMeetThroughTheDirectoryAndLeaveItEmpty) {
+  SharedDir spp;
+  auto target = xbtest::start_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.12", "127.0.0.11", spp.path));
+  const auto source = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("0", "127.0.0.11", "127.0.0.12", spp.path));
+  const auto t = target.wait_for(60s);
+  ASSERT_TRUE(t.has_value());
+  ASSERT_TRUE(source.exited && source.exit_code == 0) << source.describe();
+  ASSERT_TRUE(t->exited && t->exit_code == 0) << t->describe();
+  const auto s_lines = xbtest::split_lines(source.out), t_lines = xbtest::split_lines(t->out);
+  ASSERT_EQ(s_lines.size(), 16u) << source.out;
+  ASSERT_EQ(t_lines.size(), 16u) << t->out;
+  EXPECT_EQ(s_lines[1], "Pod: 127.0.0.11 device id: 0 to Pod: 127.0.0.12 device id: 0");
+  EXPECT_EQ(t_lines[1], "Pod: 127.0.0.12 device id: 0 to Pod: 127.0.0.11 device id: 0");
+  EXPECT_EQ(s_lines[5], t_lines[5]);
+  EXPECT_EQ(s_lines[13], t_lines[13]);
+  EXPECT_TRUE(std::filesystem::is_empty(spp.path)) << "everything made in DIR was removed";
+}
+
+TEST(AscendDmiSharedDir, ALeftoverFlagFileIsRefusedByNameAndLeftAlone) {
+  SharedDir spp;
+  const auto check = spp.path / "ascend_check";
+  ASSERT_EQ(mkdir(check.c_str(), 0700), 0);
+  const auto flag = check / "127.0.0.13_0_device.flag";
+  std::ofstream(flag) << "12345\n";
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("0", "127.0.0.13", "127.0.0.14", spp.path));
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(r.err, "ascend-dmi: error: create " + flag.string() +
+                       " failed: File exists (another run, or one that was killed: remove it)\n");
+  EXPECT_TRUE(std::filesystem::exists(flag)) << "not ours: not removed";
+  EXPECT_EQ(std::filesystem::directory_iterator(check)->path(), flag) << "nothing else left";
+}
+
+TEST(AscendDmiSharedDir, APeerThatNeverWritesProcInfoIsTheStartWindowError) {
+  SharedDir spp;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.16", "127.0.0.15", spp.path));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 40s) << "no hang";
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(r.err, "ascend-dmi: error: no peer: " + (spp.path / "ascend_check/127.0.0.15_0_127.0.0.16_0_device/procInfo").string() +
+                       " did not appear within 10 s: start the other node (--sp 0) within the start window\n");
+  EXPECT_TRUE(std::filesystem::is_empty(spp.path));
+}
+
+}  // namespace
+}  // namespace xb
