@@ -81,13 +81,13 @@ void add_p2p_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
                     fmt::format("survey_p2p_{}", name),
                     SurveyRow{fmt::format("P2P {} ({} devices, all pairs)", name, devices), plan.size, ""}, nullptr};
     Backend* be = &backend;
-    step.run = [plan, be, name, devices] {
+    step.run = [plan, be, name] {
       validate_p2p_plan(plan, *be);
       std::vector<CaseResult> cases = run_p2p(plan, *be);
       for (CaseResult& c : cases) {
         const std::string direction = c.label("direction");
         if (c.name.rfind("p2p_matrix_", 0) == 0) {
-          annotate_survey_row(c, {fmt::format("P2P {} {} median of {} pairs", name, direction, c.label("devices")),
+          annotate_survey_row(c, {fmt::format("P2P {} {}, median of all pairs", name, direction),
                                   plan.size, "bandwidth_median"});
         } else {
           annotate_survey_row(c, {fmt::format("P2P {} {} {}", c.label("from"), direction == "bidirectional" ? "<->" : "->",
