@@ -57,6 +57,12 @@ void check_client_result(const Params& p, const xbtest::RunResult& r) {
     EXPECT_EQ(config.at("verified"), true) << "block " << blocks[k];
     EXPECT_EQ(config.at("pool"), pool);
     EXPECT_EQ(config.at("mover").at("path"), pool ? "staging pool" : "direct");
+    // The cpu backend's device memory is host RAM: handed to either transport as it is.
+    if (mode[0] == 'd') {
+      EXPECT_EQ(config.at("device_path"), pool ? "staged through the pinned pool: --pool asked for it" : "registered");
+    } else {
+      EXPECT_FALSE(config.contains("device_path"));
+    }
     EXPECT_EQ(config.at("transport").at("name"), transport);
     EXPECT_FALSE(config.at("transport").at("lanes").get<std::string>().empty());
     EXPECT_FALSE(config.at("server").get<std::string>().empty());

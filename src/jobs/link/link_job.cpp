@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "core/size.hpp"
+#include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/link/link_check.hpp"
 #include "jobs/link/link_server.hpp"
@@ -36,13 +37,16 @@ struct Sweep {
   Transport& transport;
   ClientSession& session;
   EndpointMemory& src;
-  LocalRegion& local;
+  LocalRegion& local;  // src's registration, or the staging memory's when src is staged
+  bool staged;         // each transfer first copies src into the staging memory (device path)
+  std::string device_path;  // for the config, with cuda source memory: registered or why staged
   PeerRegion& dst;
   std::string peer;  // for the config: the server's address, or what the loopback is
 
   // One transfer: queued put, then a flush that returns once the data is visible at the peer.
   void transfer(std::uint64_t bytes) {
     Endpoint& ep = session.endpoint();
+    if (staged) src.copy_out(0, local.data(), bytes);
     ep.put(local, 0, *dst.remote, 0, bytes);
     ep.flush(plan.wait);
   }
@@ -91,6 +95,7 @@ struct Sweep {
         {"transfer", "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)"},
         {"check", plan.check},
     };
+    if (!device_path.empty()) r.config["device_path"] = device_path;
     if (plan.check) {
       r.config["check_method"] =
           "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
@@ -125,10 +130,22 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<EndpointMemory> src = EndpointMemory::make(backend, *device, plan.src, plan.max_bytes, *transport);
+  // Device memory goes to the transport only where it can register that memory type; otherwise
+  // each transfer copies it into host memory first (the result says so: device_path).
+  std::optional<DevicePath> path;
+  if (plan.src == RegionPlace::device) {
+    path = choose_device_path({backend.name(), backend.capabilities().device_memory_in_host_ram, transport->name(),
+                               transport->device_memory_types()});
+  }
+  std::unique_ptr<EndpointMemory> staging;
+  if (path && !path->registered) {
+    staging = EndpointMemory::make(backend, *device, RegionPlace::host, plan.max_bytes, *transport);
+  }
+  EndpointMemory& wire = staging ? *staging : *src;
   // Memory the transport allocated brings its registration; other memory is registered here.
   std::unique_ptr<LocalRegion> owned =
-      src->registration() != nullptr ? nullptr : transport->register_memory(src->data(), src->size());
-  LocalRegion& local = owned ? *owned : *src->registration();
+      wire.registration() != nullptr ? nullptr : transport->register_memory(wire.data(), wire.size());
+  LocalRegion& local = owned ? *owned : *wire.registration();
   std::optional<LoopbackLinkServer> loopback;
   SocketAddress control;
   std::string peer;
@@ -146,7 +163,7 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
   ClientSession session(*transport, control, options);
   PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
 
-  Sweep sweep{plan, backend, *transport, session, *src, local, dst, peer};
+  Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer};
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
     results.push_back(sweep.measure(bytes));

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "transport/transport.hpp"
 
@@ -15,6 +16,7 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   Transport& tr = *transport;
   const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
                                                              RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+    if (place == RegionPlace::device) require_registrable_device_memory(backend, tr);
     return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
   SessionOptions options;

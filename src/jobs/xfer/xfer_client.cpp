@@ -2,10 +2,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "core/clock.hpp"
 #include "core/size.hpp"
+#include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
@@ -93,11 +95,20 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
   const XferLink link{*transport, session.endpoint(), *region.remote, *local, plan.op, plan.wait};
   const std::uint64_t largest = *std::max_element(plan.blocks.begin(), plan.blocks.end());
   const std::string engine = backend.capabilities().engines.empty() ? "" : backend.capabilities().engines.front();
+  // Device memory goes to the transport only where it can register that memory type; otherwise
+  // it is staged through the pool, and the result says so (device_path).
+  std::optional<DevicePath> device_path;
+  if (plan.mode.local == RegionPlace::device) {
+    device_path = choose_device_path({backend.name(), backend.capabilities().device_memory_in_host_ram,
+                                      transport->name(), transport->device_memory_types()});
+    if (plan.pool) device_path = DevicePath{false, "staged through the pinned pool: --pool asked for it"};
+  }
+  const bool pool = plan.pool || (device_path && !device_path->registered);
   // The pool is the transport's memory unless the stream copies device memory of a GPU, which
   // needs host memory its runtime pinned to copy asynchronously.
   const bool transport_pool =
       plan.mode.local != RegionPlace::device || backend.capabilities().device_memory_in_host_ram;
-  std::unique_ptr<XferMover> mover = plan.pool
+  std::unique_ptr<XferMover> mover = pool
                                          ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool)
                                          : make_direct_mover(link);
 
@@ -110,6 +121,7 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
   setting.device = plan.device;
   setting.device_name = device->info().name;
   setting.mover = mover->describe();
+  if (device_path) setting.device_path = device_path->text;
 
   BlockSizeRun runner(plan, *mover, session, region, *local);
   std::vector<CaseResult> cases;

@@ -56,6 +56,7 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
               {"device_name", s.device_name},
               {"pool", plan.pool},
               {"mover", s.mover}};
+  if (!s.device_path.empty()) r.config["device_path"] = s.device_path;
 
   r.series.push_back(make_series("time", "us", m.time_us));
   const double avg_us = r.series.back().summary.avg;

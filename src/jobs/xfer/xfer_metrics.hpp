@@ -38,6 +38,9 @@ struct XferSetting {
   int device = 0;
   std::string device_name;
   nlohmann::json mover;            // how the data moved: direct registration or the staging pool
+  // With client device memory: "registered" or "staged through the pinned pool: WHY"
+  // (jobs/endpoint/device_path.hpp); empty otherwise.
+  std::string device_path;
 };
 
 CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& setting, const XferMeasurement& m);

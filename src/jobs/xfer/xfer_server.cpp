@@ -2,6 +2,7 @@
 // for, on this server's device, until the client says it is done.
 #include <fmt/format.h>
 
+#include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/session.hpp"
@@ -17,6 +18,7 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
   Transport& tr = *transport;
   const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
                                                             RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+    if (place == RegionPlace::device) require_registrable_device_memory(backend, tr);
     return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
   SessionServer server(*transport, plan.control, plan.data, xfer_session_options(plan), factory, log);
