@@ -15,7 +15,7 @@
 # two processes. OURS=transport runs bench/ucx_transport_bench instead (one buffer per side reused
 # like perftest's, a flush every WINDOW transfers), the transport alone.
 # Each pair runs alternately ROUNDS times (ABBA: the peer tool first in odd rounds); medians and
-# per-round ratios are printed. WARMUP=1 (the default) runs every case once, untimed, first: the
+# per-round ratios are printed. SAME_BUFFER=1 makes xfer reuse one block as the peer tools do. WARMUP=1 (the default) runs every case once, untimed, first: the
 # first runs on a machine pay page-cache, shm-segment and CPU-frequency warm-up that the later
 # rounds do not.
 #
@@ -73,8 +73,13 @@ ours() {
     --transport "$transport" -q >"$work/xfer-server.txt" 2>&1 &
   local server=$! n=0
   while [[ ! -s $work/ready ]] && (( n++ < 200 )); do sleep 0.05; done
+  # SAME_BUFFER=1: one block of memory reused for every transfer, as perftest and iperf3 reuse
+  # theirs (--total = one block, BYTES_PER_RUN / block timed passes), so both move the same
+  # working set; otherwise each pass moves a BYTES_PER_RUN region (xfer's own method).
+  local -a amount=(--total "$BYTES_PER_RUN")
+  [[ ${SAME_BUFFER:-0} == 1 ]] && amount=(--total "$4" --iters "$(iters_for "$4")" --warmup 10)
   UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer client --peer "$(awk '/control/ { print $2 }' "$work/ready")" \
-    --transport "$transport" --op "$xop" --block "$4" --total "$BYTES_PER_RUN" --no-latency --format csv -q \
+    --transport "$transport" --op "$xop" --block "$4" "${amount[@]}" --no-latency --format csv -q \
     >"$work/ours.csv"
   wait "$server" || true
   if [[ $transport == ucx ]]; then
