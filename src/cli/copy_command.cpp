@@ -4,6 +4,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -83,12 +84,17 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   Backend& backend = a.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(a.backend);
   const CopyPlan plan = to_plan(a, backend);
   validate_copy_plan(plan, backend);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
 
   ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
   ResultDocument doc = new_result_document(ctx);
-  doc.cases.push_back(run_copy(plan, backend, launcher));
+  {
+    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    Progress::Step step(progress, fmt::format("copy: {} on {} device(s), {} x {}, {} iterations…", to_string(plan.direction),
+                                              plan.devices, plan.blocks, format_size(plan.block_bytes), plan.iterations));
+    doc.cases.push_back(run_copy(plan, backend, launcher));
+  }
   deliver(doc, out, ctx);
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -73,9 +74,13 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   const KvPlan plan = to_plan(a);
   Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
   validate_kv_plan(plan, backend);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   ResultDocument doc = new_result_document(ctx);
-  doc.cases.push_back(run_kv(plan, backend));
+  {
+    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    Progress::Step step(progress, fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
+    doc.cases.push_back(run_kv(plan, backend));
+  }
   deliver(doc, out, ctx);
   return kExitOk;
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "dialects/dev_sandbox.hpp"
 #include "dialects/dev_sandbox_aio.hpp"
 #include "jobs/copy/copy_job.hpp"
@@ -22,7 +23,12 @@ int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
     ctx.err << fmt::format("dev-sandbox: no accelerator found ({}); running on the cpu backend\n", why_cpu);
   }
   ForkLauncher launcher(req.plan.devices, copy_rank_result_bytes(req.plan));
-  const CaseResult result = run_copy(req.plan, backend, launcher);
+  const CaseResult result = [&] {
+    Progress progress = job_progress(false, false);
+    Progress::Step step(progress, fmt::format("dev-sandbox: {} iterations on {} card(s)…", req.plan.iterations,
+                                              req.plan.devices));
+    return run_copy(req.plan, backend, launcher);
+  }();
   ctx.out << render_dev_sandbox(result, req.which);
   return kExitOk;
 }

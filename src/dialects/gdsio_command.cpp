@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "dialects/gdsio.hpp"
 #include "jobs/io/io_job.hpp"
 
@@ -23,10 +24,15 @@ int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {
   if (!why_cpu.empty() && req.plan.transfer == IoTransfer::cpu_gpu) {
     ctx.err << fmt::format("gdsio: no GPU found ({}); device memory is a cpu backend arena\n", why_cpu);
   }
-  ctx.out << render_gdsio(run_io(req.plan, backend)) << std::flush;
+  const auto run = [&](const IoPlan& plan, std::string_view what) {
+    Progress progress = job_progress(false, false);
+    Progress::Step step(progress, fmt::format("gdsio: {}…", what));
+    return run_io(plan, backend);
+  };
+  ctx.out << render_gdsio(run(req.plan, "running")) << std::flush;
   if (req.verify_after_write) {
     ctx.out << "Verifying data\n" << std::flush;
-    ctx.out << render_gdsio(run_io(gdsio_readback_plan(req.plan), backend)) << std::flush;
+    ctx.out << render_gdsio(run(gdsio_readback_plan(req.plan), "verifying")) << std::flush;
   }
   return kExitOk;
 }
