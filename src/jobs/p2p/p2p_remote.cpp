@@ -14,6 +14,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
@@ -107,6 +108,10 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
 
   RankSide side;
   side.transport = make_transport(plan.transport);
+  // The put's source is device memory handed to the transport as it is (no staging pool here yet):
+  // a GPU's only where the transport registers that memory type (UCX built with CUDA); the cpu
+  // backend's arenas are host RAM and always can be. Unavailable naming why otherwise.
+  require_registrable_device_memory(backend, *side.transport);
   side.device = backend.open_device(device_index);
   side.memory = EndpointMemory::make(backend, *side.device, RegionPlace::device, size, *side.transport);
   side.local = side.memory->registration();
