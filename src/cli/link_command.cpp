@@ -12,6 +12,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
 #include "core/error.hpp"
@@ -145,7 +146,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
     return serve(a, app, out, ctx);
   }
   const LinkPlan plan = to_plan(a, app);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   const bool device_memory = plan.src == RegionPlace::device || plan.dst == RegionPlace::device;
@@ -153,7 +154,13 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
     ctx.err << fmt::format("xferbench link: cuda memory is a cpu backend arena ({})\n", why_cpu);
   }
   ResultDocument doc = new_result_document(ctx);
-  doc.cases = run_link(plan, backend);
+  {
+    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    const std::string over = plan.transport.empty() ? "the first transport" : plan.transport;
+    Progress::Step step(progress, fmt::format("link: {} to {} over {}…", format_size(plan.min_bytes),
+                                              format_size(plan.max_bytes), over));
+    doc.cases = run_link(plan, backend);
+  }
   deliver(doc, out, ctx);
   return kExitOk;
 }

@@ -13,6 +13,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -162,7 +163,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   parse_args(app, args);
 
   const P2pPlan plan = to_plan(a, app);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = a.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(a.backend);
   if (const Support s = backend.availability(); !s.ok) {
@@ -174,7 +175,12 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   }
   if (a.mpi) return run_mpi(a, plan, out, ctx, backend);
   ResultDocument doc = new_result_document(ctx);
-  doc.cases = run_p2p(plan, backend);
+  {
+    // Not under --mpi (above): ranks share one terminal, and rank 0's table is the output.
+    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    Progress::Step step(progress, fmt::format("p2p: {} x {}…", format_size(plan.size), plan.executions));
+    doc.cases = run_p2p(plan, backend);
+  }
   deliver(doc, out, ctx);
   return kExitOk;
 }

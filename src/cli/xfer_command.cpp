@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
 #include "core/error.hpp"
@@ -126,7 +127,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const XferPlan plan = to_plan(a, app);
   validate_xfer_plan(plan);
   check_ready_file_path(a.ready_file);
-  resolve_output(out);
+  const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = plan.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(plan.backend);
   const bool device_memory = plan.role == XferRole::server || plan.mode.local == RegionPlace::device;
@@ -147,6 +148,10 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
       }
     }));
   } else {
+    // The client only: a server already says on stderr that it waits, and then for whom.
+    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    Progress::Step step(progress, fmt::format("xfer: {} {} over {}…", to_string(plan.op),
+                                              to_string(plan.mode), plan.transport));
     doc.cases = run_xfer_client(plan, backend);
   }
   deliver(doc, out, ctx);
