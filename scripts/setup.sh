@@ -6,6 +6,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libnuma-dev libhwloc-dev libgtest-dev
   liburing-dev libaio-dev
   libucx-dev ucx-utils iperf3
+  iproute2  # ip and tc: the tests make network namespaces, and slow one link for fleet
   openmpi-bin libopenmpi-dev  # p2p --mpi and fleet: ranks launched and lined up by Open MPI
   chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
 )

@@ -3,14 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cmath>
 #include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/size.hpp"
 #include "report/atomic_file.hpp"
 #include "report/compare.hpp"
 #include "report/compare_render.hpp"
@@ -20,14 +19,12 @@ namespace xb {
 namespace {
 
 double parse_threshold(const std::string& text) {
-  double t = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), t);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(t) || t <= 0 ||
-      t > kMaxCompareThreshold) {
+  const std::optional<double> t = parse_finite_number(text);
+  if (!t || *t <= 0 || *t > kMaxCompareThreshold) {
     throw UsageError(fmt::format("--threshold {}: expected a number greater than 0 and at most {} (0.9: NEW may be 10% worse)",
                                  text, kMaxCompareThreshold));
   }
-  return t;
+  return *t;
 }
 
 int run_compare(const std::vector<std::string>& args, CommandContext& ctx) {

@@ -1,10 +1,143 @@
-// Scaffolding: replaced by the real command in this session's work on it.
+// `mpirun -n N xferbench fleet`: every link between the ranks of an MPI job (one rank per node),
+// measured in the rounds of a round-robin schedule, printed as a bandwidth matrix; links below a
+// fraction of the median link are named, and the exit status is 1 when any is.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/size.hpp"
+#include "jobs/fleet/fleet_job.hpp"
+#include "jobs/p2p/p2p_mpi_group.hpp"
+#include "runtime/mpi_runtime.hpp"
+#include "transport/address.hpp"
+#include "transport/session.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
-int run_stub(const std::vector<std::string>&, CommandContext&) { throw Unavailable("fleet is not built yet"); }
+
+struct FleetArgs {
+  std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend,
+              transport, host, token, wait = "20";
+  bool verify = false, no_confirm = false;
+};
+
+FleetPlan to_plan(const FleetArgs& a) {
+  FleetPlan p;
+  p.base.size = parse_size(a.size, "-s");  // its range (to 4 GiB) is validate_p2p_plan's
+  p.base.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
+  p.base.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
+  p.base.verify = a.verify;
+  p.base.across_nodes = true;  // one device index names a device on every rank
+  p.device = static_cast<int>(parse_count(a.device, "--device", 0, kP2pMaxDevices));
+  p.base.pairs = {{p.device, p.device}};
+  p.max_pairs = parse_count(a.max_pairs, "--max-pairs", 0, 1u << 20);
+  const std::optional<double> t = parse_finite_number(a.threshold);
+  if (!t || *t < 0 || *t > 1) {
+    throw UsageError(fmt::format("--threshold {}: expected a fraction of the median link from 0 to 1 (0.8: flag links "
+                                 "below 80% of the median; 0: flag none)",
+                                 a.threshold));
+  }
+  p.threshold = *t;
+  p.confirm = !a.no_confirm;
+  p.transport = a.transport;
+  if (!p.transport.empty()) {
+    const auto names = transport_names();
+    if (std::find(names.begin(), names.end(), p.transport) == names.end()) {
+      throw UsageError(fmt::format("--transport {}: this build has {}", p.transport, fmt::join(names, " and ")));
+    }
+  }
+  if (!a.host.empty()) p.host = parse_address(a.host, "--hip", false).host;
+  p.token = a.token.empty() ? default_session_token() : a.token;
+  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  return p;
+}
+
+// The reason for exit status 1, on stderr: one line per slow link; before them (unless quiet) the
+// links that were slow at first but not when measured again.
+void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool quiet, std::ostream& err) {
+  for (const FleetLink& l : quiet ? std::vector<FleetLink>{} : outcome.verdict.cleared) {
+    err << fmt::format("xferbench fleet: rank {} -> rank {} was below the threshold at first ({} GB/s), not when "
+                       "measured again alone: not named\n",
+                       l.from, l.to, format_number(l.gbps));
+  }
+  if (outcome.verdict.flagged.empty()) return;
+  const CaseResult& matrix = doc.cases.back();
+  err << fmt::format("xferbench fleet: {} of {} links below {} x the median link ({} GB/s):\n",
+                     outcome.verdict.flagged.size(), doc.cases.size() - 1, outcome.verdict.threshold,
+                     format_number(outcome.verdict.median_gbps));
+  for (const auto& f : matrix.config.at("flagged")) {
+    err << fmt::format("  slow link: {} -> {}: {} GB/s ({} x median)\n", f.at("from").get<std::string>(),
+                       f.at("to").get<std::string>(), format_number(f.at("bandwidth").get<double>()),
+                       format_number(f.at("of_median").get<double>()));
+  }
+}
+
+int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx) {
+  CLI::App app{"Every link between the ranks of an MPI job (one rank per node), pairs measured in the rounds of a "
+               "round-robin schedule, the bandwidth matrix printed and the slow links named (exit 1 when any is). "
+               "Start it with mpirun -n N",
+               "fleet"};
+  FleetArgs a;
+  OutputOptions out;
+  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G (default 64M)");
+  app.add_option("--times,--et", a.times, "timed executions per link, 1 to 100000000 (default 10)");
+  app.add_option("--warmup", a.warmup, "untimed executions per link first (default 1)");
+  app.add_option("--max-pairs", a.max_pairs, "pairs measured at once at most (default 0: every pair of a round)");
+  app.add_option("--threshold", a.threshold, "flag links below this fraction of the median link, 0 to 1 (default 0.8)");
+  app.add_option("--device", a.device, "the device of every rank (default 0)");
+  app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
+  app.add_option("--transport", a.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
+  app.add_option("--hip,--host-ip", a.host, "this rank's address (default: the first non-loopback IPv4 address)");
+  app.add_option("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.wait, "seconds to wait for a partner and for each transfer (default 20)");
+  app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
+  app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
+  add_output_options(app, out);
+  parse_args(app, args);
+
+  const FleetPlan plan = to_plan(a);
+  resolve_output(out);
+  Backend& backend = a.backend.empty() ? ctx.registry.preferred(nullptr) : ctx.registry.get(a.backend);
+  if (const Support s = backend.availability(); !s.ok) {
+    throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
+  }
+  validate_p2p_plan(plan.base, backend, P2pFlagNames{.src = "--device", .dst = "--device"});
+
+  MpiSession session;
+  MpiRuntime runtime(session);
+  if (runtime.size() < 2) {
+    throw UsageError(fmt::format("needs 2 ranks or more, one per node; this job has {}{}", runtime.size(),
+                                 MpiSession::launched() ? "" : " (start it with mpirun -n N)"));
+  }
+  MpiP2pGroup group(runtime);
+  FleetOutcome outcome;
+  try {
+    outcome = run_fleet(plan, backend, group);
+  } catch (const std::exception& e) {
+    // The others wait in a collective: end every rank.
+    ctx.err << fmt::format("xferbench fleet: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
+    MpiSession::abort(kExitFailure);
+  }
+  if (runtime.rank() != 0) return kExitOk;
+  ResultDocument doc = new_result_document(ctx);
+  doc.cases = std::move(outcome.cases);
+  deliver(doc, out, ctx);
+  ctx.out.flush();  // the matrix first, then the lines that explain the exit status
+  report_flagged(outcome, doc, out.quiet, ctx.err);
+  return outcome.verdict.flagged.empty() ? kExitOk : kExitFailure;
+}
+
 }  // namespace
-extern const Command kFleetCommand{"fleet", "every link of an MPI job, the slow ones named", run_stub};
+
+extern const Command kFleetCommand{"fleet", "every link of an MPI job, the slow ones named", run_fleet_command};
+
 }  // namespace xb

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -76,6 +77,13 @@ std::uint64_t parse_count(std::string_view text, std::string_view flag, std::uin
     throw UsageError(fmt::format("{} {}: expected a whole number from {} to {}", flag, text, min, max));
   }
   return value;
+}
+
+std::optional<double> parse_finite_number(std::string_view text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
 }
 
 bool parse_bool(std::string_view text, std::string_view flag) {

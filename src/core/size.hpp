@@ -2,6 +2,7 @@
 // Sizes and counts as the seed tools write them: "16K", "1M", "512M", "1g", ranges "64M:64M".
 // K = 1024. Parse errors are UsageErrors that name the flag and the rule.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,10 @@ SizeRange parse_size_range(std::string_view text, std::string_view flag, std::ui
 // A whole number in [min, max] for a flag such as -n or -i.
 std::uint64_t parse_count(std::string_view text, std::string_view flag, std::uint64_t min,
                           std::uint64_t max);
+
+// A finite decimal number ("0.8", "1e-3"), nothing else around it; nullopt otherwise. Flags with
+// a range of their own (compare's and fleet's --threshold) word the error.
+std::optional<double> parse_finite_number(std::string_view text);
 
 // "true" / "false" (the seeds' boolean spelling); anything else is a UsageError.
 bool parse_bool(std::string_view text, std::string_view flag);

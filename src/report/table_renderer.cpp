@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "report/columns.hpp"
+#include "report/matrix_text.hpp"
 #include "report/renderer.hpp"
 
 namespace xb {
@@ -55,6 +58,18 @@ void render_table(const ResultDocument& doc, std::ostream& out) {
       label_count = c.labels.size();
     }
     block.push_back(std::move(cols));
+    // A case that carries a matrix (p2p all pairs, fleet) shows it as a grid under its row.
+    std::optional<Matrix> matrix;
+    try {
+      matrix = case_matrix(c);
+    } catch (const std::invalid_argument& e) {
+      flush();
+      out << fmt::format("  matrix not shown: {}\n", e.what());
+    }
+    if (matrix) {
+      flush();
+      render_matrix_text(*matrix, out);
+    }
   }
   flush();
 }

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 namespace xb {
 namespace {
@@ -17,6 +19,23 @@ void check(int rc, const char* call) {
   int length = 0;
   MPI_Error_string(rc, text, &length);
   throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
+}
+
+// Waits for a nonblocking collective. MPI_Barrier and MPI_Allreduce busy-poll while they wait; a rank
+// of a p2p or fleet run waits in them while its own server thread (or another rank's process, on a
+// machine with fewer cores than ranks) moves the data, and a spinning waiter takes that CPU away.
+// So: MPI_Test in a tight loop for the first 100 us (ranks that arrive together leave together, as
+// with the blocking call), then with a 50 us sleep between tests. The waits are outside every timed
+// region.
+void wait_politely(MPI_Request& request, const char* call) {
+  using namespace std::chrono_literals;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
+    if (done != 0) return;
+    if (std::chrono::steady_clock::now() - start > 100us) std::this_thread::sleep_for(50us);
+  }
 }
 
 int checked_length(std::size_t n) {
@@ -54,7 +73,11 @@ MpiRuntime::MpiRuntime(const MpiSession&) {
   check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
 }
 
-void MpiRuntime::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void MpiRuntime::barrier() {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+  wait_politely(request, "MPI_Ibarrier");
+}
 
 std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
   int length = checked_length(mine.size());
@@ -108,7 +131,9 @@ std::string MpiRuntime::broadcast(const std::string& text, int root) {
 
 double MpiRuntime::max(double mine) {
   double out = 0;
-  check(MPI_Allreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
+  wait_politely(request, "MPI_Iallreduce");
   return out;
 }
 

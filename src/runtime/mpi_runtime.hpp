@@ -36,14 +36,16 @@ class MpiRuntime final : public Runtime {
   explicit MpiRuntime(const MpiSession& session);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void barrier() override;  // MPI_Barrier
+  // Collectives that wait without spinning for long (MPI_Ibarrier, MPI_Iallreduce + MPI_Test with
+  // sleeps): a waiting rank leaves the CPU to the threads that move data.
+  void barrier() override;  // MPI_Ibarrier
   // Every rank's `mine`, in rank order, at every rank (MPI_Allgather of lengths, MPI_Allgatherv).
   std::vector<std::string> allgather(const std::string& mine);
   // Every rank's `mine` in rank order at `root`; empty elsewhere (MPI_Gather, MPI_Gatherv).
   std::vector<std::string> gather(const std::string& mine, int root);
   // The root's `text` at every rank (MPI_Bcast of the length, then the bytes).
   std::string broadcast(const std::string& text, int root);
-  // The largest of every rank's `mine`, at every rank (MPI_Allreduce, MPI_MAX).
+  // The largest of every rank's `mine`, at every rank (MPI_Iallreduce, MPI_MAX).
   double max(double mine);
   // The processor name (MPI_Get_processor_name): the node a rank runs on.
   std::string node() const;

@@ -1,0 +1,308 @@
+#include "jobs/fleet/fleet_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <utility>
+#include <stdexcept>
+
+#include "core/clock.hpp"
+#include "core/size.hpp"
+#include "jobs/endpoint/put_source.hpp"
+#include "jobs/fleet/fleet_schedule.hpp"
+#include "jobs/p2p/p2p_job.hpp"
+#include "jobs/p2p/p2p_metrics.hpp"
+#include "jobs/p2p/p2p_peer_server.hpp"
+#include "report/matrix.hpp"
+#include "transport/session.hpp"
+
+namespace xb {
+namespace {
+
+// What every rank must agree on.
+std::string plan_terms(const FleetPlan& plan) {
+  return fmt::format("-s {}, --times {}, {} warm-up, verify {}, transport {}, --max-pairs {}, --threshold {}, "
+                     "confirm {}",
+                     plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
+                     plan.transport, plan.max_pairs, plan.threshold, plan.confirm ? "on" : "off");
+}
+
+std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
+
+// A link case's (from rank, to rank).
+std::pair<int, int> link_of(const CaseResult& c) {
+  return {c.config.at("from_rank").get<int>(), c.config.at("to_rank").get<int>()};
+}
+
+// The bandwidth a link is judged by: at its median execution.
+double link_gbps(const CaseResult& c) {
+  const Metric* m = c.find_metric("bandwidth_p50");
+  return m != nullptr ? m->value : 0;
+}
+
+// One link measured at its source rank: the p2p case of one direction, named for the fleet.
+CaseResult link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
+                     const std::vector<std::string>& addresses, const ElapsedRecord& elapsed) {
+  const std::string from_name = fleet_rank_name(from, addresses.at(static_cast<std::size_t>(from)));
+  const std::string to_name = fleet_rank_name(to, addresses.at(static_cast<std::size_t>(to)));
+  CaseResult c = make_p2p_case(plan.base, backend, from_name, to_name, false, elapsed);
+  c.job = "fleet";
+  c.name = "fleet_link";
+  c.title = fmt::format("fleet links, {} per execution, {} executions each, bandwidth judged at the median execution",
+                        format_size(plan.base.size), plan.base.executions);
+  const Metric* p50 = c.find_metric("elapsed_p50");
+  const double p50_us = p50 != nullptr ? p50->value : 0;
+  c.metrics.insert(c.metrics.begin(), Metric{"bandwidth_p50", p2p_bandwidth_gbps(static_cast<double>(plan.base.size), p50_us),
+                                             "GB/s", "size / elapsed_p50 (decimal GB/s): what the verdict judges"});
+  c.config["scope"] = "fleet";
+  c.config["launcher"] = "mpi";
+  c.config["transport"] = plan.transport;
+  c.config["timing"] = "host clock per execution at the source rank: put + flush";
+  c.config["from_rank"] = from;
+  c.config["to_rank"] = to;
+  c.config["device"] = plan.device;
+  return c;
+}
+
+CaseResult matrix_case(const FleetPlan& plan, int ranks, const std::vector<std::string>& addresses,
+                       const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
+  Matrix m;
+  m.title = fmt::format("fleet link bandwidth at the median execution, {} per execution, row = source, column = "
+                        "destination",
+                        format_size(plan.base.size));
+  m.unit = "GB/s";
+  for (int r = 0; r < ranks; ++r) {
+    m.rows.push_back(fleet_rank_name(r, addresses.at(static_cast<std::size_t>(r))));
+    m.values.emplace_back(static_cast<std::size_t>(ranks));
+  }
+  m.cols = m.rows;
+  double lo = 0, hi = 0;
+  for (const CaseResult& c : links) {
+    const double v = link_gbps(c);
+    m.values.at(c.config.at("from_rank").get<std::size_t>()).at(c.config.at("to_rank").get<std::size_t>()) = v;
+    lo = (&c == &links.front()) ? v : std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  const auto listed = [&](const std::vector<FleetLink>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const FleetLink& l : list) {
+      out.push_back({{"from_rank", l.from},
+                     {"to_rank", l.to},
+                     {"from", m.rows.at(static_cast<std::size_t>(l.from))},
+                     {"to", m.rows.at(static_cast<std::size_t>(l.to))},
+                     {"bandwidth", l.gbps},
+                     {"of_median", verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0}});
+    }
+    return out;
+  };
+  CaseResult c;
+  c.job = "fleet";
+  c.name = "fleet_matrix";
+  c.title = fmt::format("fleet of {} ranks: {} links, {} below {} x the median link", ranks, links.size(),
+                        verdict.flagged.size(), verdict.threshold);
+  c.labels = {{"ranks", std::to_string(ranks)}, {"size", format_size(plan.base.size)}};
+  c.config = {{"ranks", ranks},
+              {"size", plan.base.size},
+              {"executions", plan.base.executions},
+              {"warmup", plan.base.warmup},
+              {"max_pairs", plan.max_pairs},
+              {"threshold", plan.threshold},
+              {"transport", plan.transport},
+              {"device", plan.device},
+              {"confirm", plan.confirm},
+              {"matrix", matrix_to_json(m)},
+              {"flagged", listed(verdict.flagged)},
+              {"cleared", listed(verdict.cleared)}};
+  c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1))"},
+               {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},
+               {"bandwidth_min", lo, "GB/s", "the slowest link"},
+               {"bandwidth_max", hi, "GB/s", "the fastest link"},
+               {"threshold", verdict.threshold, "x median", "links below threshold x median are flagged"},
+               {"flagged", static_cast<double>(verdict.flagged.size()), "links",
+                "links below the threshold (in both measurements, with confirm)"},
+               {"cleared", static_cast<double>(verdict.cleared.size()), "links",
+                "links below the threshold at first, above it when measured again alone"}};
+  return c;
+}
+
+}  // namespace
+
+std::string fleet_rank_name(int rank, const std::string& address) { return fmt::format("rank {} ({})", rank, address); }
+
+namespace {
+
+using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
+
+// One rank's part of measuring links: its put source, made once, and the steps it takes part in.
+class LinkMeter {
+ public:
+  LinkMeter(const FleetPlan& plan, Backend& backend, P2pGroup& group, std::vector<std::string> addresses)
+      : plan_(plan),
+        backend_(backend),
+        group_(group),
+        addresses_(std::move(addresses)),
+        source_(backend, plan.device, plan.base.size, plan.transport) {
+    if (plan.base.verify) source_.memory().fill(0, plan.base.size, rank_seed(plan, group.rank()));
+    options_.token = plan.token;
+    options_.wait = plan.wait;
+  }
+
+  // Measures the links of `wanted` (every link of the steps when null) in `steps`; every rank calls
+  // it with the same arguments. Returns the cases of the links this rank is the source of.
+  std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const LinkSet* wanted) {
+    std::vector<CaseResult> mine;
+    for (const FleetStep& step : steps) measure_step(step, wanted, mine);
+    return mine;
+  }
+
+ private:
+  void measure_step(const FleetStep& step, const LinkSet* wanted, std::vector<CaseResult>& mine) {
+    const int rank = group_.rank();
+    const int partner = fleet_partner(step, rank);
+    const std::uint64_t size = plan_.base.size;
+    // A session server per step: it serves one client, the partner's, then ends.
+    std::optional<P2pPeerServer> server;
+    if (partner >= 0) server.emplace(plan_.host, plan_.transport, plan_.token, plan_.wait, plan_.device, backend_);
+    const std::vector<std::string> controls = group_.allgather(server ? server->control().to_string() : "");
+    std::unique_ptr<ClientSession> client;
+    PeerRegion remote;
+    if (partner >= 0) {
+      const SocketAddress peer = parse_address(controls.at(static_cast<std::size_t>(partner)),
+                                               fmt::format("rank {}'s address", partner), true);
+      client = std::make_unique<ClientSession>(source_.transport(), peer, options_);
+      remote = client->expose(size, RegionPlace::device);
+    }
+    const auto is_wanted = [&](int from, int to) { return wanted == nullptr || wanted->count({from, to}) > 0; };
+    // The lower rank of each pair sends first, then the higher: one direction at a time per pair.
+    for (const bool lower_sends : {true, false}) {
+      // Every rank knows the step and `wanted`, so all agree on whether this direction runs.
+      const bool any = std::any_of(step.begin(), step.end(), [&](const FleetPair& p) {
+        return lower_sends ? is_wanted(p.a, p.b) : is_wanted(p.b, p.a);
+      });
+      if (!any) continue;
+      const bool sending = partner >= 0 && (rank < partner) == lower_sends && is_wanted(rank, partner);
+      ElapsedRecord elapsed;
+      for (std::uint64_t i = 0; i < plan_.base.warmup + plan_.base.executions; ++i) {
+        group_.barrier();  // every pair of the step starts its execution together
+        if (!sending) continue;
+        const std::uint64_t t0 = now_ns();
+        client->endpoint().put(source_.region(), 0, *remote.remote, 0, size);
+        client->endpoint().flush(plan_.wait);
+        if (i >= plan_.base.warmup) elapsed.add(ns_to_us(now_ns() - t0));
+      }
+      if (!sending) continue;
+      if (plan_.base.verify) {
+        if (const auto bad = client->verify(remote, 0, size, rank_seed(plan_, rank))) {
+          throw std::runtime_error(fmt::format("verify failed: rank {} -> rank {}: byte at offset {} of the "
+                                               "destination differs",
+                                               rank, partner, *bad));
+        }
+      }
+      mine.push_back(link_case(plan_, std::string(backend_.name()), rank, partner, addresses_, elapsed));
+    }
+    if (client) {
+      client->finish();
+      client.reset();
+      server->join();
+    }
+  }
+
+  const FleetPlan& plan_;
+  Backend& backend_;
+  P2pGroup& group_;
+  const std::vector<std::string> addresses_;
+  PutSource source_;
+  SessionOptions options_;
+};
+
+// Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
+std::vector<CaseResult> gather_links(P2pGroup& group, std::vector<CaseResult> mine) {
+  ResultDocument doc;
+  doc.cases = std::move(mine);
+  std::vector<CaseResult> links;
+  for (const std::string& text : group.gather(to_json(doc).dump(), 0)) {
+    for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) links.push_back(std::move(c));
+  }
+  std::sort(links.begin(), links.end(), [](const CaseResult& x, const CaseResult& y) { return link_of(x) < link_of(y); });
+  return links;
+}
+
+// Rank 0's set of links at every rank.
+LinkSet share_links(P2pGroup& group, const LinkSet& at_root) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& [from, to] : at_root) j.push_back({from, to});
+  const std::string text = group.allgather(group.rank() == 0 ? j.dump() : "").at(0);
+  LinkSet out;
+  for (const auto& l : nlohmann::json::parse(text)) out.insert({l.at(0).get<int>(), l.at(1).get<int>()});
+  return out;
+}
+
+// One step per suspect link's pair, one pair at a time: each re-measured alone.
+std::vector<FleetStep> steps_of(const LinkSet& links) {
+  std::set<std::pair<int, int>> pairs;
+  for (const auto& [from, to] : links) pairs.insert({std::min(from, to), std::max(from, to)});
+  std::vector<FleetStep> steps;
+  for (const auto& [a, b] : pairs) steps.push_back({FleetPair{a, b}});
+  return steps;
+}
+
+}  // namespace
+
+FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, P2pGroup& group) {
+  FleetPlan plan = plan_in;
+  if (plan.transport.empty()) plan.transport = transport_names().front();
+  if (plan.host.empty()) plan.host = p2p_default_host();
+  const int rank = group.rank();
+  const int ranks = group.size();
+
+  const std::vector<std::string> terms = group.allgather(plan_terms(plan));
+  for (std::size_t r = 0; r < terms.size(); ++r) {
+    if (terms[r] != terms[0]) {
+      throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}", terms[0], r, terms[r]));
+    }
+  }
+  const std::vector<std::string> addresses = group.allgather(plan.host);
+  LinkMeter meter(plan, backend, group, addresses);
+
+  std::vector<CaseResult> links = gather_links(group, meter.measure(fleet_steps(ranks, plan.max_pairs), nullptr));
+  FleetOutcome outcome;
+  LinkSet suspects;
+  if (rank == 0) {
+    std::vector<FleetLink> judged;
+    for (const CaseResult& c : links) judged.push_back({link_of(c).first, link_of(c).second, link_gbps(c)});
+    outcome.verdict = judge_fleet_links(judged, plan.threshold);
+    for (const FleetLink& l : outcome.verdict.flagged) suspects.insert({l.from, l.to});
+  }
+  // A slow link is measured again, alone, before it is named: a bad cable stays slow, a burst of
+  // other work on a shared node or switch does not.
+  if (plan.confirm) suspects = share_links(group, suspects);
+  if (plan.confirm && !suspects.empty()) {
+    const std::vector<CaseResult> again = gather_links(group, meter.measure(steps_of(suspects), &suspects));
+    if (rank == 0) {
+      std::vector<FleetLink> second;
+      for (const CaseResult& c : again) second.push_back({link_of(c).first, link_of(c).second, link_gbps(c)});
+      outcome.verdict = confirm_fleet_verdict(outcome.verdict, second);
+      for (CaseResult& c : links) {
+        for (const FleetLink& l : second) {
+          if (std::pair{l.from, l.to} != link_of(c)) continue;
+          c.metrics.push_back({"bandwidth_p50_again", l.gbps, "GB/s",
+                               "bandwidth_p50 of the link measured again alone, after it was first found slow"});
+        }
+      }
+    }
+  }
+  if (rank != 0) return outcome;
+  LinkSet named;
+  for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
+  for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(link_of(c)) ? "slow" : "ok");
+  CaseResult matrix = matrix_case(plan, ranks, addresses, links, outcome.verdict);
+  outcome.cases = std::move(links);
+  outcome.cases.push_back(std::move(matrix));
+  return outcome;
+}
+
+}  // namespace xb

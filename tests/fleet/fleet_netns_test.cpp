@@ -1,0 +1,98 @@
+// Fleet link validation as the issue asks for it: four "hosts" (network namespaces on a bridge),
+// one MPI rank in each (Open MPI's rsh agent entering the namespace named as the host), and one
+// link slowed with tc (htb, a u32 filter on the destination: host 1 -> host 3 only). The fleet
+// must flag exactly that link, no other, and exit 1. Skipped with the reason where namespaces
+// cannot be made.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/result.hpp"
+#include "support/job_helpers.hpp"
+#include "support/mpi_run.hpp"
+#include "support/netns_bridge.hpp"
+#include "support/temp_dir.hpp"
+
+namespace xb {
+namespace {
+
+// Slows host `from`'s traffic to host `to` to `rate` (shared/TESTING.md's recipe); the rest of its
+// traffic goes through a class of 100 Gbit/s, i.e. unshaped.
+void slow_link(const test::NetnsBridge& b, int from, int to, const std::string& rate) {
+  const std::string dev = b.device();
+  b.run_in(from, {"tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "20"});
+  b.run_in(from, {"tc", "class", "add", "dev", dev, "parent", "1:", "classid", "1:10", "htb", "rate", rate});
+  b.run_in(from, {"tc", "class", "add", "dev", dev, "parent", "1:", "classid", "1:20", "htb", "rate", "100gbit"});
+  b.run_in(from, {"tc", "filter", "add", "dev", dev, "parent", "1:", "protocol", "ip", "u32", "match", "ip", "dst",
+                  b.address(to) + "/32", "flowid", "1:10"});
+}
+
+TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  slow_link(*bridge, 0, 2, "200mbit");  // rank 0 -> rank 2: 25 MB/s against GB/s elsewhere
+
+  test::TempDir dir;
+  const auto agent = dir.path() / "agent";
+  {
+    // Open MPI starts its daemon on "host" NAME through this agent: inside namespace NAME, with a
+    // session directory of its own (the four daemons share one file system, and Open MPI's
+    // session directory set-up races when several daemons of a job make it at once: "mkdir …
+    // File exists").
+    std::ofstream a(agent);
+    a << "#!/bin/sh\nhost=$1; shift\nmkdir -p \"" << dir.path().string() << "/$host\"\n"
+      << "export OMPI_MCA_orte_tmpdir_base=\"" << dir.path().string() << "/$host\"\n"
+      << "exec ip netns exec \"$host\" /bin/sh -c \"$*\"\n";
+  }
+  chmod(agent.c_str(), 0700);
+  const auto hosts = dir.path() / "hosts";
+  {
+    std::ofstream h(hosts);
+    for (int i = 0; i < 4; ++i) h << bridge->name(i) << " slots=1\n";
+  }
+  const std::string net = bridge->subnet();
+  // --threshold 0.25 with confirmation (a link below it is measured again alone before it is
+  // named). Not the default 0.8: on this 2-core machine a good link's rate is its share of the CPU,
+  // and with other work running (parallel builds) one was measured at 0.31 x the median twice in a
+  // row. The slowed link (200 Mbit/s) is about 1% of the median, so 0.25 leaves room on both sides;
+  // bench/fleet_bench.sh shows the default naming exactly this link on a quieter machine. 16M per
+  // execution: long enough (~7 ms) that one lost time slice does not decide an execution.
+  const auto r = test::run_mpirun({"--hostfile", hosts.string(), "-n", "4", "--mca", "plm_rsh_agent", agent.string(),
+                                   "--mca", "routed", "direct", "--mca", "oob_tcp_if_include", net, "--mca",
+                                   "btl_tcp_if_include", net, "--mca", "btl", "self,tcp", XB_BINARY, "fleet", "-s", "16M",
+                                   "--times", "5", "--max-pairs", "1", "--threshold", "0.25", "--transport", "tcp", "--format",
+                                   "json"},
+                                  std::chrono::minutes(3));
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
+  ASSERT_EQ(cases.size(), 13u);
+  const CaseResult& m = cases.back();
+  ASSERT_EQ(m.config.at("flagged").size(), 1u) << m.config.at("flagged").dump();
+  const auto& f = m.config.at("flagged")[0];
+  EXPECT_EQ(f.at("from_rank"), 0);
+  EXPECT_EQ(f.at("to_rank"), 2);
+  EXPECT_EQ(f.at("from"), "rank 0 (" + bridge->address(0) + ")");
+  EXPECT_EQ(f.at("to"), "rank 2 (" + bridge->address(2) + ")");
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    const bool slowed = cases[i].config.at("from_rank") == 0 && cases[i].config.at("to_rank") == 2;
+    EXPECT_EQ(cases[i].label("verdict"), slowed ? "slow" : "ok") << cases[i].label("from") << " -> " << cases[i].label("to");
+    // Measured again alone: the slowed link always, a good one only if noise took it below at first.
+    if (slowed) {
+      const Metric* again = cases[i].find_metric("bandwidth_p50_again");
+      ASSERT_NE(again, nullptr);
+      EXPECT_LT(again->value, 0.1 * test::metric(m, "bandwidth_median"));
+    }
+  }
+  EXPECT_NE(r.err.find("xferbench fleet: 1 of 12 links below 0.25 x the median link"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  slow link: rank 0 (" + bridge->address(0) + ") -> rank 2 (" + bridge->address(2) + "): "),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace xb

@@ -1,0 +1,60 @@
+// The verdict on a fleet's links: the median of all links, and exactly those below threshold x
+// median flagged.
+#include <gtest/gtest.h>
+
+#include "jobs/fleet/fleet_verdict.hpp"
+
+namespace xb {
+namespace {
+
+std::vector<FleetLink> links_of(const std::vector<double>& rates) {
+  std::vector<FleetLink> v;
+  for (std::size_t i = 0; i < rates.size(); ++i) v.push_back({static_cast<int>(i), static_cast<int>(i + 1), rates[i]});
+  return v;
+}
+
+TEST(FleetVerdict, OneSlowLinkAmongTwelve) {
+  std::vector<double> rates(12, 10.0);
+  rates[5] = 0.5;
+  rates[2] = 9.0;  // 0.9 x median: within the spread of good links
+  const FleetVerdict v = judge_fleet_links(links_of(rates), 0.8);
+  EXPECT_DOUBLE_EQ(v.median_gbps, 10.0);
+  ASSERT_EQ(v.flagged.size(), 1u);
+  EXPECT_EQ(v.flagged[0].from, 5);
+  EXPECT_DOUBLE_EQ(v.flagged[0].gbps, 0.5);
+}
+
+TEST(FleetVerdict, TheThresholdIsAFractionOfTheMedian) {
+  const auto links = links_of({1, 2, 3, 4, 5});  // median 3
+  EXPECT_EQ(judge_fleet_links(links, 0.5).flagged.size(), 1u);  // below 1.5: 1
+  EXPECT_EQ(judge_fleet_links(links, 0.7).flagged.size(), 2u);  // below 2.1: 1, 2
+  EXPECT_EQ(judge_fleet_links(links, 1.0).flagged.size(), 2u);  // below 3 (3 itself is not below)
+  EXPECT_TRUE(judge_fleet_links(links, 0.0).flagged.empty());   // 0 flags nothing
+  EXPECT_DOUBLE_EQ(judge_fleet_links(links_of({1, 2, 3, 4}), 0.8).median_gbps, 2.5);
+}
+
+TEST(FleetVerdict, NoLinksNoFlags) {
+  const FleetVerdict v = judge_fleet_links({}, 0.8);
+  EXPECT_TRUE(v.flagged.empty());
+  EXPECT_EQ(v.median_gbps, 0.0);
+}
+
+TEST(FleetVerdict, ConfirmationKeepsOnlyLinksSlowAgain) {
+  std::vector<double> rates(12, 10.0);
+  rates[3] = 1.0;  // a bad cable
+  rates[7] = 6.0;  // a burst of other work during its first measurement
+  rates[9] = 7.0;  // slow at first, not measured again (kept: nothing cleared it)
+  const FleetVerdict first = judge_fleet_links(links_of(rates), 0.8);
+  ASSERT_EQ(first.flagged.size(), 3u);
+  const FleetVerdict v = confirm_fleet_verdict(first, {{3, 4, 1.1}, {7, 8, 9.5}});
+  EXPECT_DOUBLE_EQ(v.median_gbps, first.median_gbps);  // judged against the first pass's median
+  ASSERT_EQ(v.flagged.size(), 2u);
+  EXPECT_EQ(v.flagged[0].from, 3);
+  EXPECT_DOUBLE_EQ(v.flagged[0].gbps, 1.0);  // the first figure is the one reported
+  EXPECT_EQ(v.flagged[1].from, 9);
+  ASSERT_EQ(v.cleared.size(), 1u);
+  EXPECT_EQ(v.cleared[0].from, 7);
+}
+
+}  // namespace
+}  // namespace xb

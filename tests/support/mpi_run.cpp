@@ -1,0 +1,21 @@
+#include "support/mpi_run.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace xb::test {
+
+bool have_mpirun() { return std::filesystem::exists(kMpirun); }
+
+xbtest::RunResult run_mpirun(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
+  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe"};
+  a.insert(a.end(), args.begin(), args.end());
+  xbtest::RunOptions o = xbtest::default_options();
+  const char* lsan = std::getenv("LSAN_OPTIONS");
+  o.env.push_back(std::string("LSAN_OPTIONS=") + (lsan ? std::string(lsan) + ":" : "") +
+                  "suppressions=" XB_LSAN_MPI_SUPP ":fast_unwind_on_malloc=0");
+  o.timeout = timeout;
+  return xbtest::run_binary(kMpirun, a, o);
+}
+
+}  // namespace xb::test
