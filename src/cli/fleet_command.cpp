@@ -5,28 +5,25 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <chrono>
 #include <ostream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/transport_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "runtime/mpi_runtime.hpp"
-#include "transport/address.hpp"
-#include "transport/session.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
 namespace {
 
 struct FleetArgs {
-  std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend,
-              transport, host, token, wait = "20";
+  std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend;
+  TransportFlags meet;
   bool verify = false, no_confirm = false;
 };
 
@@ -48,16 +45,11 @@ FleetPlan to_plan(const FleetArgs& a) {
   }
   p.threshold = *t;
   p.confirm = !a.no_confirm;
-  p.transport = a.transport;
-  if (!p.transport.empty()) {
-    const auto names = transport_names();
-    if (std::find(names.begin(), names.end(), p.transport) == names.end()) {
-      throw UsageError(fmt::format("--transport {}: this build has {}", p.transport, fmt::join(names, " and ")));
-    }
-  }
-  if (!a.host.empty()) p.host = parse_address(a.host, "--hip", false).host;
-  p.token = a.token.empty() ? default_session_token() : a.token;
-  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  TransportChoice meet = parse_transport_flags(a.meet);
+  p.transport = std::move(meet.transport);
+  p.host = std::move(meet.host);
+  p.token = std::move(meet.token);
+  p.wait = meet.wait;
   return p;
 }
 
@@ -95,10 +87,10 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   app.add_option("--threshold", a.threshold, "flag links below this fraction of the median link, 0 to 1 (default 0.8)");
   app.add_option("--device", a.device, "the device of every rank (default 0)");
   app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
-  app.add_option("--transport", a.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
-  app.add_option("--hip,--host-ip", a.host, "this rank's address (default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
-  app.add_option("--wait", a.wait, "seconds to wait for a partner and for each transfer (default 20)");
+  app.add_option("--transport", a.meet.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
+  app.add_option("--hip,--host-ip", a.meet.host, "this rank's address (default: the first non-loopback IPv4 address)");
+  app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.meet.wait, "seconds to wait for a partner and for each transfer (default 20)");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
   add_output_options(app, out);
