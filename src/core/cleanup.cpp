@@ -16,7 +16,7 @@ namespace {
 constexpr int kSlots = 256;
 constexpr std::size_t kNameMax = 512;
 
-enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3 };
+enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4 };
 
 struct Slot {
   std::atomic<int> state{kFree};
@@ -34,6 +34,12 @@ void remove_all_owned() {
     if (slot.owner != self) continue;
     if (state == kFile) unlink(slot.name);
     if (state == kShm) shm_unlink(slot.name);
+  }
+  // Directories after every file (those inside them included), the most recently registered
+  // first: rmdir only removes what is empty by then, so nothing else is ever deleted.
+  for (int i = kSlots - 1; i >= 0; --i) {
+    Slot& slot = g_slots[i];
+    if (slot.owner == self && slot.state.load(std::memory_order_acquire) == kDirectory) rmdir(slot.name);
   }
 }
 
@@ -62,7 +68,8 @@ ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name) {
       g_slots[i].owner = getpid();
       std::memcpy(g_slots[i].name, name.data(), name.size());
       g_slots[i].name[name.size()] = '\0';
-      g_slots[i].state.store(kind == CleanupKind::file ? kFile : kShm, std::memory_order_release);
+      const int state = kind == CleanupKind::file ? kFile : kind == CleanupKind::shm ? kShm : kDirectory;
+      g_slots[i].state.store(state, std::memory_order_release);
       slot_ = i;
       return;
     }
@@ -79,7 +86,7 @@ int cleanup_entries_for_this_process() {
   const pid_t self = getpid();
   for (const auto& slot : g_slots) {
     const int state = slot.state.load(std::memory_order_acquire);
-    if ((state == kFile || state == kShm) && slot.owner == self) ++n;
+    if ((state == kFile || state == kShm || state == kDirectory) && slot.owner == self) ++n;
   }
   return n;
 }

@@ -1,16 +1,17 @@
 #pragma once
-// Names that must not outlive an interrupted run: POSIX shared-memory segments and temporary files.
+// Names that must not outlive an interrupted run: POSIX shared-memory segments, temporary files,
+// and temporary directories (removed after the files, and only when empty: rmdir).
 //
 // This is the program's one piece of process-wide mutable state, and deliberately so: a SIGINT or
 // SIGTERM handler can reach nothing else. The table is fixed-size and lock-free, and the handler
-// only calls unlink()/shm_unlink() (both async-signal-safe), then dies of the same signal so the
+// only calls unlink()/shm_unlink()/rmdir() (all async-signal-safe), then dies of the same signal so the
 // parent shell sees the usual status. Each entry records the pid that created it: a forked child
 // inherits the handler but never removes its parent's names.
 #include <string_view>
 
 namespace xb {
 
-enum class CleanupKind { file, shm };
+enum class CleanupKind { file, shm, directory };
 
 // Installs the SIGINT/SIGTERM handlers (idempotent). main() calls it once.
 void install_cleanup_signal_handlers();

@@ -182,6 +182,35 @@ TEST(CleanupSignal, SigintFromTheParentRemovesShmAndFile) {
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
+// A registered directory goes after the registered files in it; one still holding a file nobody
+// registered stays (rmdir removes only what is empty).
+TEST(CleanupSignal, DirectoriesAreRemovedAfterTheirFilesAndOnlyWhenEmpty) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const fs::path emptied = dir.path() / "scratch";
+  const fs::path kept = dir.path() / "kept";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_cleanup_signal_handlers();
+    if (!fs::create_directory(emptied) || !fs::create_directory(kept)) _exit(93);
+    ScopedCleanup d1(CleanupKind::directory, emptied.string());  // registered before its file
+    ScopedCleanup d2(CleanupKind::directory, kept.string());
+    create_file(emptied / "data");
+    ScopedCleanup f(CleanupKind::file, (emptied / "data").string());
+    create_file(kept / "not-registered");
+    if (cleanup_entries_for_this_process() != 3) _exit(94);
+    raise(SIGTERM);
+    _exit(92);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_FALSE(fs::exists(emptied)) << "the emptied directory was left";
+  EXPECT_TRUE(fs::exists(kept / "not-registered")) << "an unregistered file was removed";
+}
+
 TEST(CleanupSignal, ChildSignalLeavesTheParentsNamesAlone) {
   TempDir dir;
   ASSERT_FALSE(dir.path().empty());

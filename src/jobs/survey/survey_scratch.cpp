@@ -14,6 +14,13 @@ SurveyScratch::SurveyScratch(const std::filesystem::path& parent) {
   std::string templ = (parent / fmt::format(".xferbench-survey-{}-XXXXXX", getpid())).string();
   if (mkdtemp(templ.data()) == nullptr) throw_errno(fmt::format("mkdtemp in {}", parent.string()));
   path_ = templ;
+  try {
+    on_signal_ = std::make_unique<ScopedCleanup>(CleanupKind::directory, path_.string());
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);  // the destructor of a half-made object never runs
+    throw;
+  }
 }
 
 SurveyScratch::~SurveyScratch() {

@@ -3,8 +3,11 @@
 // (.xferbench-survey-<pid>-XXXXXX) made in the --dir directory or in the working directory (so it
 // is on the file system the user runs from), removed with everything in it when the survey ends,
 // also when a step throws. The io job's own files are registered with core/cleanup while a step
-// runs, so Ctrl-C removes them; the empty directory itself then stays (see docs/survey.md).
+// runs, and the directory itself too, so Ctrl-C removes the files and then the emptied directory.
 #include <filesystem>
+#include <memory>
+
+#include "core/cleanup.hpp"
 
 namespace xb {
 
@@ -20,6 +23,7 @@ class SurveyScratch {
 
  private:
   std::filesystem::path path_;
+  std::unique_ptr<ScopedCleanup> on_signal_;  // rmdir on SIGINT/SIGTERM, after the files in it
 };
 
 }  // namespace xb
