@@ -1,64 +1,20 @@
 // Progress on a real terminal: the survey run under a pseudo-terminal (forkpty) shows its steps on
 // stderr ("survey: [i/n] …") and erases them; with --quiet it shows none.
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <pty.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <string>
 #include <vector>
 
+#include "support/pty_run.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
-struct PtyRun {
-  int status = -1;
-  std::string output;  // stdout and stderr together: both are the terminal
-};
+using test::PtyRun;
 
-// Runs the binary with a pseudo-terminal as its stdin, stdout and stderr; reads until it exits.
-PtyRun run_on_pty(const std::vector<std::string>& args) {
-  PtyRun run;
-  int master = -1;
-  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
-  if (pid < 0) {
-    ADD_FAILURE() << "forkpty failed";
-    return run;
-  }
-  if (pid == 0) {
-    std::vector<char*> argv{const_cast<char*>(XB_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(XB_BINARY, argv.data());
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  char buf[4096];
-  for (;;) {
-    pollfd p{master, POLLIN, 0};
-    if (poll(&p, 1, 200) > 0) {
-      const ssize_t n = read(master, buf, sizeof buf);
-      if (n > 0) {
-        run.output.append(buf, static_cast<std::size_t>(n));
-        continue;
-      }
-      break;  // EIO: the child's side closed (it exited)
-    }
-    if (waitpid(pid, &run.status, WNOHANG) == pid) return close(master), run;
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      ADD_FAILURE() << "timed out; output so far:\n" << run.output;
-      break;
-    }
-  }
-  close(master);
-  waitpid(pid, &run.status, 0);
-  return run;
-}
+PtyRun run_on_pty(const std::vector<std::string>& args) { return test::run_on_pty(XB_BINARY, args); }
 
 TEST(SurveyPty, ProgressOnATerminalAndNotWithQuiet) {
   test::TempDir dir;

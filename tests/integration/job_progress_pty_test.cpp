@@ -1,0 +1,68 @@
+// Progress on a real terminal for the job commands (cli/job_progress.hpp): run under a
+// pseudo-terminal for longer than the two seconds before the line shows, each command shows its
+// own step text on the terminal and erases it ("\r\033[K") before its table; with -q it shows
+// none. The same commands with stderr a pipe are covered by the other tests: no progress there.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <string>
+#include <vector>
+
+#include "support/pty_run.hpp"
+#include "support/temp_dir.hpp"
+
+namespace xb {
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;  // a run of a few seconds on the cpu backend
+  std::string step;               // the start of its progress text
+  std::string table;              // a word of its table's header, printed after the line is erased
+};
+
+void expect_progress_then_table(const Case& c) {
+  SCOPED_TRACE(c.name);
+  const test::PtyRun shown = test::run_on_pty(XB_BINARY, c.args);
+  ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
+  const auto step = shown.output.find("\r\033[K" + c.step);
+  ASSERT_NE(step, std::string::npos) << shown.output;
+  const auto table = shown.output.find(c.table, step);
+  ASSERT_NE(table, std::string::npos) << shown.output;
+  // The last thing before the table is the erase: no step text is left standing in front of it.
+  const auto last_erase = shown.output.rfind("\r\033[K", table);
+  EXPECT_EQ(shown.output.substr(last_erase + 4, table - last_erase - 4).find(c.step), std::string::npos)
+      << shown.output;
+
+  std::vector<std::string> quiet_args = c.args;
+  quiet_args.push_back("-q");
+  const test::PtyRun quiet = test::run_on_pty(XB_BINARY, quiet_args);
+  ASSERT_TRUE(WIFEXITED(quiet.status) && WEXITSTATUS(quiet.status) == 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find(c.step), std::string::npos) << quiet.output;
+  EXPECT_NE(quiet.output.find(c.table), std::string::npos) << quiet.output;
+}
+
+TEST(JobProgressPty, CopyShowsItsStepAndErasesIt) {
+  expect_progress_then_table({"copy",
+                              {"copy", "--backend", "cpu", "--from", "host", "--to", "device", "-d", "1", "-s", "16M",
+                               "-n", "8", "-i", "400", "--warmup", "1"},
+                              "copy: h2d on 1 device(s)",
+                              "bandwidth"});
+}
+
+TEST(JobProgressPty, P2pShowsItsStepAndErasesIt) {
+  expect_progress_then_table({"p2p", {"p2p", "--backend", "cpu", "-s", "64M", "--times", "600"}, "p2p: 64M x 600…",
+                              "bandwidth"});
+}
+
+TEST(JobProgressPty, IoShowsItsStepAndErasesIt) {
+  test::TempDir dir;
+  expect_progress_then_table({"io",
+                              {"io", "-D", dir.path().string(), "--rw", "write", "-s", "8M", "-i", "64K", "-T", "3",
+                               "--buffered"},
+                              "io: write",
+                              "throughput"});
+}
+
+}  // namespace
+}  // namespace xb
