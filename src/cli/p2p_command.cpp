@@ -1,7 +1,8 @@
 // `xferbench p2p`: device-to-device bandwidth within this node through the backend's peer copy,
 // one pair (--src/--dst, or ascend-dmi's --ds/--dd) or every pair as a matrix (--all-pairs),
-// unidirectional, bidirectional or both; or, with --mpi, between the devices of MPI ranks (pairs
-// 0-1, 2-3, …; even ranks on --ds's device, odd ranks on --dd's) over a transport.
+// unidirectional, bidirectional or both; or across nodes over a transport, between the devices of
+// MPI ranks (--mpi: pairs 0-1, 2-3, …; even ranks on --ds's device, odd ranks on --dd's) or of two
+// nodes started by hand (--ip PEER --hip SELF [--spp DIR]: the lower address is rank 0, on --ds).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,6 +21,8 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
+#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/address.hpp"
 #include "transport/session.hpp"
@@ -30,13 +33,26 @@ namespace {
 
 struct P2pArgs {
   std::string src = "0", dst = "1", size = "512M", times = "40", warmup = "1", direction = "uni", devices = "0",
-              backend, engine, transport, host, token, wait = "20";
+              backend, engine, transport, host, token, wait = "20", peer, shared_dir, window = "10";
   bool all_pairs = false, bidirectional = false, verify = false, mpi = false;
 };
 
-// The flags that only mean something across nodes, and those only within one.
-constexpr const char* kMpiOnly[] = {"--transport", "--hip", "--token", "--wait"};
+// The flags that only mean something across nodes, those only within one, and those only for two
+// nodes started by hand.
+constexpr const char* kAcrossOnly[] = {"--transport", "--hip", "--token", "--wait"};
 constexpr const char* kNodeOnly[] = {"--all-pairs", "--devices", "--engine"};
+constexpr const char* kByHandOnly[] = {"--spp", "--window"};
+
+// --ip/--hip/--spp/--window, checked before anything is opened, so bad input leaves nothing behind.
+void check_two_nodes(const P2pArgs& a) {
+  if (a.host.empty()) {
+    throw UsageError("--ip: needs --hip (this node's address: each node listens on its own, and the lower of the two "
+                     "is rank 0)");
+  }
+  check_p2p_address_pair(a.peer, a.host);
+  parse_count(a.window, "--window", 1, 3600);
+  if (!a.shared_dir.empty()) check_p2p_shared_dir(a.shared_dir, "--spp");
+}
 
 P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
   P2pPlan p;
@@ -76,17 +92,23 @@ P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
               static_cast<int>(parse_count(a.dst, "--dst", 0, kP2pMaxDevices))}};
   p.engine = a.engine;
   p.verify = a.verify;
-  p.across_nodes = a.mpi;
   const auto refuse = [&](const auto& flags, const char* rule) {
     for (const char* f : flags) {
       if (app.count(f) > 0) throw UsageError(fmt::format("{}: {}", f, rule));
     }
   };
-  if (a.mpi) {
-    refuse(kNodeOnly, "only within one node (not with --mpi)");
-  } else {
-    refuse(kMpiOnly, "only with --mpi");
+  const bool by_hand = app.count("--ip") > 0;
+  if (a.mpi && by_hand) {
+    throw UsageError("--ip: not with --mpi (MPI pairs its ranks; --ip names the other node of a run started by hand)");
   }
+  if (a.mpi || by_hand) {
+    refuse(kNodeOnly, a.mpi ? "only within one node (not with --mpi)" : "only within one node (not with --ip)");
+  } else {
+    refuse(kAcrossOnly, "only across nodes (with --mpi or --ip)");
+  }
+  if (!by_hand) refuse(kByHandOnly, "only with --ip and --hip (two nodes started by hand)");
+  if (by_hand) check_two_nodes(a);
+  p.across_nodes = a.mpi || by_hand;
   return p;
 }
 
@@ -106,6 +128,24 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
   r.token = a.token.empty() ? default_session_token() : a.token;
   r.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   return r;
+}
+
+// Both nodes run this and deliver the same cases (each its own output, e.g. its own -o file).
+// The start window runs out with an error naming the address, never a hang.
+int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx,
+                  Backend& backend) {
+  const P2pRemotePlan remote = to_remote_plan(a, plan);
+  P2pTwoNodeMeet meet;
+  meet.self = a.host;
+  meet.peer = a.peer;
+  meet.rank = p2p_rank_by_address(meet.self, meet.peer);
+  meet.shared_dir = a.shared_dir;
+  meet.window = std::chrono::seconds(parse_count(a.window, "--window", 1, 3600));
+  meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
+  ResultDocument doc = new_result_document(ctx);
+  doc.cases = run_p2p_two_nodes(remote, meet, backend);
+  deliver(doc, out, ctx);
+  return kExitOk;
 }
 
 // Every rank runs this; rank 0 delivers the result. A rank that fails ends the job (MPI_Abort):
@@ -155,10 +195,18 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--engine", a.engine, "copy engine of the backend (default: its first)");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked in the destination after each pair");
   app.add_flag("--mpi", a.mpi, "across the nodes of an MPI job: ranks paired 0-1, 2-3, …, even ranks on --ds, odd on --dd");
-  app.add_option("--transport", a.transport, fmt::format("--mpi: {} (default: the first)", fmt::join(transport_names(), " or ")));
-  app.add_option("--hip,--host-ip", a.host, "--mpi: this rank's address (default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.token, "--mpi: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
-  app.add_option("--wait", a.wait, "--mpi: seconds to wait for the partner and for each transfer (default 20)");
+  app.add_option("--ip,--peer-ip", a.peer,
+                 "two nodes started by hand (no MPI): the other node's IP address; the lower of --ip and --hip is "
+                 "rank 0 (on --ds, listening on port 20005)");
+  app.add_option("--spp,--shared-dir", a.shared_dir,
+                 "--ip: meet through this directory both nodes see (mode 0700, this user's) instead of port 20005");
+  app.add_option("--window", a.window, "--ip: seconds both nodes have to start, 1 to 3600 (default 10)");
+  app.add_option("--transport", a.transport,
+                 fmt::format("--mpi/--ip: {} (default: the first)", fmt::join(transport_names(), " or ")));
+  app.add_option("--hip,--host-ip", a.host,
+                 "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
+  app.add_option("--token", a.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
   add_output_options(app, out);
   parse_args(app, args);
 
@@ -170,13 +218,15 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
   validate_p2p_plan(plan, backend);
-  if (!why_cpu.empty() && !out.quiet && !a.mpi) {
+  const bool across = a.mpi || !a.peer.empty();
+  if (!why_cpu.empty() && !out.quiet && !across) {
     ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
   }
   if (a.mpi) return run_mpi(a, plan, out, ctx, backend);
+  if (!a.peer.empty()) return run_two_nodes(a, plan, out, ctx, backend);
   ResultDocument doc = new_result_document(ctx);
   {
-    // Not under --mpi (above): ranks share one terminal, and rank 0's table is the output.
+    // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     Progress::Step step(progress, fmt::format("p2p: {} x {}…", format_size(plan.size), plan.executions));
     doc.cases = run_p2p(plan, backend);

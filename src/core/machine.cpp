@@ -41,9 +41,7 @@ std::string cpu_model() {
 
 MachineInfo collect_machine_info() {
   MachineInfo m;
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  m.hostname = host;
+  m.hostname = host_name();
   utsname u{};
   if (uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release + " " + u.machine;
   m.cpu_model = cpu_model();
@@ -51,6 +49,12 @@ MachineInfo collect_machine_info() {
   m.numa_nodes = numa_available() < 0 ? 1 : numa_num_configured_nodes();
   m.memory_bytes = meminfo_kib("MemTotal") * 1024;
   return m;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
 }
 
 std::uint64_t available_memory_bytes() { return meminfo_kib("MemAvailable") * 1024; }

@@ -9,6 +9,10 @@ namespace xb {
 
 MachineInfo collect_machine_info();
 
+// This machine's host name (gethostname), "localhost" where it has none: what names a node in
+// results and in ascend-dmi's Pod lines.
+std::string host_name();
+
 // MemAvailable from /proc/meminfo: what a run can allocate without swapping or the OOM killer.
 std::uint64_t available_memory_bytes();
 

@@ -1,10 +1,6 @@
 #include "dialects/ascend_dmi.hpp"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +12,8 @@
 
 #include "cli/args.hpp"
 #include "core/error.hpp"
+#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "jobs/p2p/p2p_two_nodes.hpp"
 
 namespace xb {
 namespace {
@@ -110,10 +108,8 @@ std::uint64_t number(const Given& g, std::uint64_t min, std::uint64_t max, std::
 }
 
 std::string ip_address(const Given& g) {
-  in_addr v4{};
-  in6_addr v6{};
-  if (inet_pton(AF_INET, g.value.c_str(), &v4) == 1 || inet_pton(AF_INET6, g.value.c_str(), &v6) == 1) return g.value;
-  throw UsageError(fmt::format("{} {}: not a valid IP address", g.flag, g.value));
+  check_p2p_ip(g.value, g.flag);
+  return g.value;
 }
 
 const Given* find(const GivenMap& m, std::string_view key) {
@@ -157,44 +153,6 @@ std::string ascend_dmi_usage() {
          "\n"
          "xferbench: without --sp the pair --ds -> --dd (default 0 -> 1) of this node is measured through the device "
          "backend's peer copy; a card is one device on the cpu and CUDA backends.\n";
-}
-
-void check_ascend_dmi_shared_dir(const std::string& path, const std::string& flag) {
-  if (path.empty()) throw UsageError(fmt::format("{}: an empty path", flag));
-  if (path.find('*') != std::string::npos) {
-    throw UsageError(fmt::format("{} {}: the path may not contain a wildcard (*)", flag, path));
-  }
-  // A symbolic link is refused by name first (open with O_NOFOLLOW | O_DIRECTORY says only
-  // ENOTDIR); the open then makes sure what is checked (fstat) is what the path names now.
-  struct stat link_st {};
-  if (lstat(path.c_str(), &link_st) == 0 && S_ISLNK(link_st.st_mode)) {
-    throw UsageError(fmt::format("{} {}: a symbolic link (the shared directory must be a real directory)", flag, path));
-  }
-  const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    throw UsageError(fmt::format("{} {}: {}", flag, path,
-                                 err == ELOOP ? "a symbolic link (the shared directory must be a real directory)"
-                                 : err == ENOTDIR ? "not a directory"
-                                                  : std::strerror(err)));
-  }
-  struct stat st {};
-  const int rc = fstat(fd, &st);
-  const int err = errno;
-  close(fd);
-  if (rc != 0) throw UsageError(fmt::format("{} {}: fstat failed: {}", flag, path, std::strerror(err)));
-  if (st.st_uid != geteuid()) {
-    throw UsageError(fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
-  }
-  if ((st.st_mode & 077) != 0) {
-    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; the seed requires none "
-                                 "(chmod 700)",
-                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
-  }
-  if ((st.st_mode & 0700) != 0700) {
-    throw UsageError(fmt::format("{} {}: mode {:04o}: this user needs read, write and search permission (chmod 700)",
-                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
-  }
 }
 
 AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
@@ -252,7 +210,7 @@ AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
     r.host_ip = ip_address(*hip);
     if (d) r.device = static_cast<int>(number(*d, 0, kMaxId, "a device ID"));
     if (spp) {
-      check_ascend_dmi_shared_dir(spp->value, spp->flag);
+      check_p2p_shared_dir(spp->value, spp->flag);
       r.shared_dir = spp->value;
     }
     r.meet = spp ? AscendDmiMeet::shared_dir : AscendDmiMeet::peer_ip;

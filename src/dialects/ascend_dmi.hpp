@@ -39,13 +39,8 @@ P2pFlagNames ascend_dmi_flag_names();
 // Parses ascend-dmi arguments (after the program/subcommand name): every spelling of the seed's
 // table (-bw/--bw/--bandwidth, -sp/--sp/--super-pod, …, also --flag=value), and every rule of it,
 // as a UsageError naming the flag as typed and the rule. -h/--help throws HelpRequested.
-// Touches nothing but --spp's directory, which it inspects (see check_ascend_dmi_shared_dir).
+// Touches nothing but --spp's directory, which it inspects (check_p2p_shared_dir, p2p_shared_dir.hpp).
 AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args);
-
-// The seed's safety rules for --spp: no wildcard, an existing directory reached without following
-// a symbolic link, owned by this user, with no permission for group or others, and readable,
-// writable and searchable by this user. UsageError naming `flag` and the rule otherwise.
-void check_ascend_dmi_shared_dir(const std::string& path, const std::string& flag);
 
 std::string ascend_dmi_usage();
 

@@ -1,32 +1,24 @@
 // `xferbench ascend-dmi …` (and a link named ascend-dmi): parse, run the p2p job, print each case as
 // ascend-dmi's Unidirectional / Bidirectional Peer to Peer Test block as it completes.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <array>
 #include <chrono>
 #include <memory>
 #include <ostream>
 
 #include "cli/command.hpp"
 #include "core/error.hpp"
+#include "core/machine.hpp"
 #include "dialects/ascend_dmi.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
-#include "jobs/p2p/p2p_shared_dir.hpp"
-#include "jobs/p2p/p2p_tcp_group.hpp"
+#include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
 namespace {
-
-std::string host_name() {
-  std::array<char, 256> name{};
-  if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
-  return name.data();
-}
 
 int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   std::string why_cpu;
@@ -91,26 +83,16 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   plan.base = req.plan;
   plan.even_device = req.device;
   plan.odd_device = req.device;
-  plan.host = req.host_ip;
   plan.token = default_session_token();
   plan.both_orders = false;
-  plan.results_everywhere = true;
-  const std::chrono::milliseconds window = std::chrono::seconds(10);
-  std::unique_ptr<P2pSharedDir> shared;
-  P2pRendezvousHooks hooks;
-  if (req.meet == AscendDmiMeet::shared_dir) {
-    shared = std::make_unique<P2pSharedDir>(req.shared_dir, req.super_pod, req.host_ip, req.peer_ip, req.device,
-                                            req.card);
-    if (req.super_pod == 0) {
-      hooks.listening = [&](const SocketAddress& a) { shared->publish(a); };
-    } else {
-      hooks.find_peer = [&](std::chrono::steady_clock::time_point deadline) {
-        return shared->await_peer(deadline, window, req.host_ip);
-      };
-    }
-  }
-  P2pTcpGroup group(req.super_pod, req.host_ip, req.peer_ip, kP2pRendezvousPort, window, plan.wait, hooks);
-  for (const CaseResult& c : run_p2p_remote(plan, backend, group)) {
+  P2pTwoNodeMeet meet;
+  meet.rank = req.super_pod;
+  meet.self = req.host_ip;
+  meet.peer = req.peer_ip;
+  meet.shared_dir = req.shared_dir;
+  meet.card = req.card;
+  meet.listener = "the other node (--sp 0)";
+  for (const CaseResult& c : run_p2p_two_nodes(plan, meet, backend)) {
     ctx.out << render_ascend_dmi_block(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }
   ctx.out << std::flush;

@@ -45,6 +45,33 @@ int checked_length(std::size_t n) {
   return static_cast<int>(n);
 }
 
+// Where each rank's bytes start in a gathered buffer (MPI's displacements), and its size.
+struct GatherLayout {
+  std::vector<int> offsets;
+  std::size_t total = 0;
+};
+
+GatherLayout layout_of(const std::vector<int>& lengths) {
+  GatherLayout g;
+  g.offsets.resize(lengths.size());
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    g.offsets[r] = checked_length(g.total);
+    g.total += static_cast<std::size_t>(lengths[r]);
+  }
+  return g;
+}
+
+// A gathered buffer cut back into each rank's string.
+std::vector<std::string> split_by(const std::string& all, const std::vector<int>& offsets,
+                                  const std::vector<int>& lengths) {
+  std::vector<std::string> out;
+  out.reserve(lengths.size());
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return out;
+}
+
 }  // namespace
 
 MpiSession::MpiSession() {
@@ -83,42 +110,24 @@ std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
   int length = checked_length(mine.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_));
   check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
-  std::vector<int> offsets(lengths.size());
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    offsets[r] = checked_length(total);
-    total += static_cast<std::size_t>(lengths[r]);
-  }
-  std::string all(total, '\0');
-  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+  const GatherLayout layout = layout_of(lengths);
+  std::string all(layout.total, '\0');
+  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR,
                        MPI_COMM_WORLD),
         "MPI_Allgatherv");
-  std::vector<std::string> out;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
-  }
-  return out;
+  return split_by(all, layout.offsets, lengths);
 }
 
 std::vector<std::string> MpiRuntime::gather(const std::string& mine, int root) {
   int length = checked_length(mine.size());
   std::vector<int> lengths(rank_ == root ? static_cast<std::size_t>(size_) : 0);
   check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
-  std::vector<int> offsets(lengths.size());
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    offsets[r] = checked_length(total);
-    total += static_cast<std::size_t>(lengths[r]);
-  }
-  std::string all(total, '\0');
-  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, root,
+  const GatherLayout layout = layout_of(lengths);
+  std::string all(layout.total, '\0');
+  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR, root,
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
-  std::vector<std::string> out;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
-  }
-  return out;
+  return split_by(all, layout.offsets, lengths);
 }
 
 std::string MpiRuntime::broadcast(const std::string& text, int root) {

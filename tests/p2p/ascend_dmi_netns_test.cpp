@@ -4,7 +4,6 @@
 // the same rows with their own namespace's address first. Skipped with the reason where namespaces
 // cannot be made (not root).
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -13,7 +12,7 @@
 
 #include "run_binary.hpp"
 #include "support/netns.hpp"
-#include "support/temp_dir.hpp"
+#include "support/shared_dir.hpp"
 
 namespace xb {
 namespace {
@@ -55,12 +54,9 @@ void two_nodes(const std::string& spp) {
 TEST(AscendDmiNetns, PeerIpBetweenTwoNamespaces) { two_nodes(""); }
 
 TEST(AscendDmiNetns, SharedDirectoryBetweenTwoNamespaces) {
-  test::TempDir tmp;
-  const auto spp = tmp.path() / "spp";
-  ASSERT_EQ(mkdir(spp.c_str(), 0700), 0);
-  ASSERT_EQ(chmod(spp.c_str(), 0700), 0);
-  two_nodes(spp.string());
-  EXPECT_TRUE(std::filesystem::is_empty(spp)) << "everything made in DIR was removed";
+  test::SharedDir spp;
+  two_nodes(spp.path.string());
+  EXPECT_TRUE(std::filesystem::is_empty(spp.path)) << "everything made in DIR was removed";
 }
 
 }  // namespace

@@ -13,21 +13,13 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "support/shared_dir.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
 using namespace std::chrono_literals;
-
-struct SharedDir {
-  test::TempDir tmp;
-  std::filesystem::path path = tmp.path() / "spp";
-  SharedDir() {
-    EXPECT_EQ(mkdir(path.c_str(), 0700), 0);
-    EXPECT_EQ(chmod(path.c_str(), 0700), 0);
-  }
-};
 
 std::vector<std::string> node(const std::string& sp, const std::string& self, const std::string& peer,
                               const std::filesystem::path& dir) {
@@ -36,7 +28,7 @@ std::vector<std::string> node(const std::string& sp, const std::string& self, co
 }
 
 TEST(AscendDmiSharedDir, TwoNodesMeetThroughTheDirectoryAndLeaveItEmpty) {
-  SharedDir spp;
+  test::SharedDir spp;
   auto target = xbtest::start_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.12", "127.0.0.11", spp.path));
   const auto source = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("0", "127.0.0.11", "127.0.0.12", spp.path));
   const auto t = target.wait_for(60s);
@@ -54,7 +46,7 @@ TEST(AscendDmiSharedDir, TwoNodesMeetThroughTheDirectoryAndLeaveItEmpty) {
 }
 
 TEST(AscendDmiSharedDir, ALeftoverFlagFileIsRefusedByNameAndLeftAlone) {
-  SharedDir spp;
+  test::SharedDir spp;
   const auto check = spp.path / "ascend_check";
   ASSERT_EQ(mkdir(check.c_str(), 0700), 0);
   const auto flag = check / "127.0.0.13_0_device.flag";
@@ -68,7 +60,7 @@ TEST(AscendDmiSharedDir, ALeftoverFlagFileIsRefusedByNameAndLeftAlone) {
 }
 
 TEST(AscendDmiSharedDir, APeerThatNeverWritesProcInfoIsTheStartWindowError) {
-  SharedDir spp;
+  test::SharedDir spp;
   const auto t0 = std::chrono::steady_clock::now();
   const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.16", "127.0.0.15", spp.path));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 40s) << "no hang";

@@ -134,7 +134,7 @@ TEST(P2pMpi, NodeOnlyFlagsAreBadInputBeforeMpiStarts) {
   }
   const auto r = xbtest::run_binary(XB_BINARY, {"p2p", "--transport", "tcp"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "xferbench p2p: --transport: only with --mpi\n");
+  EXPECT_EQ(r.err, "xferbench p2p: --transport: only across nodes (with --mpi or --ip)\n");
 }
 
 }  // namespace

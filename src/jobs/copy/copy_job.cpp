@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "backends/device_pattern.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_layout.hpp"
-#include "jobs/copy/device_pattern.hpp"
 
 namespace xb {
 
@@ -128,7 +128,7 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   const bool device_dst = !host_destination(plan.direction) && !device_in_host_ram;
   if (!prefilled) {
     if (device_src) {
-      fill_device_pattern(*dev, plan.engine, src, bytes, seed);
+      fill_device_pattern(*dev, *dev->create_stream(plan.engine), src, bytes, seed);
     } else {
       fill_pattern({src, bytes}, seed, 0);
     }
@@ -163,7 +163,7 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   if (plan.verify) {
     std::optional<DeviceMismatch> bad;
     if (device_dst) {
-      bad = find_device_pattern_mismatch(*dev, plan.engine, dst, bytes, seed);
+      bad = find_device_pattern_mismatch(*dev, *dev->create_stream(plan.engine), dst, bytes, seed);
     } else if (auto at = find_pattern_mismatch({dst, bytes}, seed, 0)) {
       bad = DeviceMismatch{*at, static_cast<std::uint8_t>(dst[*at])};
     }

@@ -27,11 +27,11 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   return server.serve_one();
 }
 
-LoopbackLinkServer::LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait,
-                                       int device, Backend& backend) {
+LinkServerThread::LinkServerThread(const std::string& host, std::string transport, std::string token,
+                                   std::chrono::milliseconds wait, int device, Backend& backend) {
   LinkServerPlan plan;
-  plan.control = SocketAddress{"127.0.0.1", 0};
-  plan.data = SocketAddress{"127.0.0.1", 0};
+  plan.control = SocketAddress{host, 0};
+  plan.data = SocketAddress{host, 0};
   plan.transport = std::move(transport);
   plan.token = std::move(token);
   plan.wait = wait;
@@ -46,16 +46,17 @@ LoopbackLinkServer::LoopbackLinkServer(std::string transport, std::string token,
   }
 }
 
-LoopbackLinkServer::~LoopbackLinkServer() {
+LinkServerThread::~LinkServerThread() {
   if (thread_.joinable()) thread_.join();
 }
 
-void LoopbackLinkServer::join() {
+void LinkServerThread::join() {
   if (thread_.joinable()) thread_.join();
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
-void LoopbackLinkServer::serve(LinkServerPlan plan, Backend& backend) {
+void LinkServerThread::serve(LinkServerPlan plan, Backend& backend) {
+  // An error before listening is the constructor's (through the promise); after, join()'s.
   bool listening = false;
   try {
     run_link_server(plan, backend, log_, [&](const SocketAddress& control, const SocketAddress&) {

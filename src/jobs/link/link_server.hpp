@@ -1,9 +1,8 @@
 #pragma once
 // The peer side of a link run: a session server (transport/session.hpp) that exposes EndpointMemory
 // of its own device in the place the client asks for, and fills or verifies it on request. Runs as
-// `xferbench link --listen` (run_link_server) or, for --loopback, on a thread of the measuring
-// process with its own Transport and Device (LoopbackLinkServer), since a Transport belongs to one
-// thread.
+// `xferbench link --listen` (run_link_server) or on a thread of the measuring process
+// (LinkServerThread: --loopback, and every rank of a cross-node p2p run).
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -13,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "backends/device.hpp"
 #include "transport/address.hpp"
@@ -38,17 +38,20 @@ struct LinkServerPlan {
 SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std::ostream& log,
                               const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
 
-// A link server on a thread of this process, on 127.0.0.1, ports chosen by the kernel.
-class LoopbackLinkServer {
+// A link server on a thread of this process, on `host` with ports chosen by the kernel: the peer
+// side for --loopback (LoopbackLinkServer) and each rank's server of a cross-node p2p run
+// (P2pPeerServer). A thread with its own Transport and Device, since a Transport belongs to one
+// thread and this process's main thread drives its own client meanwhile.
+class LinkServerThread {
  public:
   // Returns once the server listens; throws what stopped it from listening (its transport or
   // device could not be made, the bind failed).
-  LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait, int device,
-                     Backend& backend);
+  LinkServerThread(const std::string& host, std::string transport, std::string token, std::chrono::milliseconds wait,
+                   int device, Backend& backend);
   // Joins the thread (which ends once its client finished or went away, or its wait ran out).
-  ~LoopbackLinkServer();
-  LoopbackLinkServer(const LoopbackLinkServer&) = delete;
-  LoopbackLinkServer& operator=(const LoopbackLinkServer&) = delete;
+  ~LinkServerThread();
+  LinkServerThread(const LinkServerThread&) = delete;
+  LinkServerThread& operator=(const LinkServerThread&) = delete;
 
   const SocketAddress& control() const { return control_; }
   // Waits for the session's end; rethrows the server's error, if it had one.
@@ -59,9 +62,17 @@ class LoopbackLinkServer {
 
   std::promise<SocketAddress> ready_;
   std::exception_ptr error_;
-  std::ostringstream log_;  // written by the server thread only; read after join
+  std::ostringstream log_;  // rejected connections; written by the server thread only, read after join
   SocketAddress control_;
   std::thread thread_;
+};
+
+// The --loopback peer: a LinkServerThread on 127.0.0.1.
+class LoopbackLinkServer final : public LinkServerThread {
+ public:
+  LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait, int device,
+                     Backend& backend)
+      : LinkServerThread("127.0.0.1", std::move(transport), std::move(token), wait, device, backend) {}
 };
 
 }  // namespace xb

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "backends/device_pattern.hpp"
 #include "core/pattern.hpp"
 
 namespace xb {
@@ -96,23 +97,17 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
 }
 
 void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed) {
-  auto host = d.device->allocate_host(size, true);
-  fill_pattern({static_cast<std::byte*>(host->data()), size}, seed, 0);
-  d.stream->copy({d.src->data(), host->data(), size});
-  d.stream->synchronize();
+  fill_device_pattern(*d.device, *d.stream, static_cast<std::byte*>(d.src->data()), size, seed);
 }
 
 void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
                            const std::string& backend) {
-  auto host = d.device->allocate_host(size, true);
-  d.stream->copy({host->data(), d.dst->data(), size});
-  d.stream->synchronize();
-  const auto* bytes = static_cast<const std::byte*>(host->data());
-  if (auto bad = find_pattern_mismatch({bytes, size}, seed, 0)) {
+  const auto* dst = static_cast<const std::byte*>(d.dst->data());
+  if (const auto bad = find_device_pattern_mismatch(*d.device, *d.stream, dst, size, seed)) {
     throw std::runtime_error(fmt::format(
         "verify failed: {0}::device::{1} -> {0}::device::{2}: byte at offset {3} of the destination is 0x{4:02x}, "
         "expected 0x{5:02x}",
-        backend, from.index, d.index, *bad, static_cast<unsigned>(bytes[*bad]), pattern_byte(seed, *bad)));
+        backend, from.index, d.index, bad->offset, static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
   }
 }
 

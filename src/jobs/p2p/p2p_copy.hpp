@@ -43,9 +43,10 @@ Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional);
 ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
                                  std::uint64_t warmup, std::uint64_t executions);
 
-// Verification through the device's own stream (device memory may not be host-readable): fills a
-// device's source buffer with the pattern of `seed`, and checks a device's destination buffer holds
-// that pattern, throwing std::runtime_error naming both devices, the offset and the bytes.
+// Verification through the device's own stream (device memory may not be host-readable), staged in
+// chunks by backends/device_pattern: fills a device's source buffer with the pattern of `seed`, and
+// checks a device's destination buffer holds that pattern, throwing std::runtime_error naming both
+// devices, the offset and the bytes.
 void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed);
 void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
                            const std::string& backend);

@@ -5,15 +5,14 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <unistd.h>
 
-#include <array>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/machine.hpp"
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/p2p/p2p_job.hpp"
@@ -24,12 +23,6 @@
 
 namespace xb {
 namespace {
-
-std::string host_name() {
-  std::array<char, 256> name{};
-  if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
-  return name.data();
-}
 
 // One of the four cases of a pair, in the seed's order.
 struct PairCase {
@@ -42,10 +35,12 @@ std::vector<PairCase> pair_cases(int a, int b, bool both_orders) {
   return {PairCase{b, a, false}, PairCase{b, a, true}, PairCase{a, b, false}, PairCase{a, b, true}};
 }
 
-// What both sides of a pair must agree on.
+// What both sides of a pair must agree on. The devices too: a rank's device comes from its own
+// command line, and the cases name both ranks' devices from rank 0's.
 std::string plan_terms(const P2pRemotePlan& plan) {
-  return fmt::format("-s {}, --et {}, {} warm-up, verify {}, transport {}", plan.base.size, plan.base.executions,
-                     plan.base.warmup, plan.base.verify ? "on" : "off", plan.transport);
+  return fmt::format("-s {}, --et {}, {} warm-up, verify {}, transport {}, device {} on even ranks and {} on odd",
+                     plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
+                     plan.transport, plan.even_device, plan.odd_device);
 }
 
 // This rank's side of the run: its device memory (the put source), its client to the partner's
@@ -98,7 +93,7 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   for (std::size_t r = 0; r < terms.size(); ++r) {
     if (terms[r] != terms[0]) {
       throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {} (both nodes must "
-                                           "use the same -s and --et)",
+                                           "use the same -s, --et and devices)",
                                            terms[0], r, terms[r]));
     }
   }

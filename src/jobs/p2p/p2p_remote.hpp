@@ -1,7 +1,8 @@
 #pragma once
 // The p2p job across nodes: device memory of one rank put into device memory of another over a
 // transport (transport.hpp: one-sided put + flush), ranks paired (0,1), (2,3), … and lined up by a
-// P2pGroup (MPI; the peer-IP rendezvous later). Even ranks use --ds's device, odd ranks --dd's.
+// P2pGroup (MPI, or two nodes started by hand: p2p_two_nodes). Even ranks use --ds's device, odd
+// ranks --dd's.
 //
 // Every rank serves its own device memory on a thread (P2pPeerServer) and drives a client to its
 // partner's server from its main thread, so both directions can run at once. Pairs are measured
@@ -22,7 +23,7 @@
 
 namespace xb {
 
-// How the ranks of a cross-node run meet: MPI (mpi_runtime), later a two-node TCP rendezvous.
+// How the ranks of a cross-node run meet: MPI (MpiP2pGroup) or one TCP connection (P2pTcpGroup).
 class P2pGroup {
  public:
   virtual ~P2pGroup() = default;

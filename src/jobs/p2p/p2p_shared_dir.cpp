@@ -46,17 +46,53 @@ std::string read_small_file(const std::string& path) {
 
 }  // namespace
 
+void check_p2p_shared_dir(const std::string& path, const std::string& flag) {
+  if (path.empty()) throw UsageError(fmt::format("{}: an empty path", flag));
+  if (path.find('*') != std::string::npos) {
+    throw UsageError(fmt::format("{} {}: the path may not contain a wildcard (*)", flag, path));
+  }
+  // A symbolic link is refused by name first (open with O_NOFOLLOW | O_DIRECTORY says only
+  // ENOTDIR); the open then makes sure what is checked (fstat) is what the path names now.
+  struct stat link_st {};
+  if (lstat(path.c_str(), &link_st) == 0 && S_ISLNK(link_st.st_mode)) {
+    throw UsageError(fmt::format("{} {}: a symbolic link (the shared directory must be a real directory)", flag, path));
+  }
+  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) {
+    const int err = errno;
+    throw UsageError(fmt::format("{} {}: {}", flag, path,
+                                 err == ELOOP ? "a symbolic link (the shared directory must be a real directory)"
+                                 : err == ENOTDIR ? "not a directory"
+                                                  : std::strerror(err)));
+  }
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw UsageError(fmt::format("{} {}: fstat failed: {}", flag, path, std::strerror(errno)));
+  if (st.st_uid != geteuid()) {
+    throw UsageError(fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
+  }
+  if ((st.st_mode & 077) != 0) {
+    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; the seed requires none "
+                                 "(chmod 700)",
+                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+  if ((st.st_mode & 0700) != 0700) {
+    throw UsageError(fmt::format("{} {}: mode {:04o}: this user needs read, write and search permission (chmod 700)",
+                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+}
+
 P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
-                           int device, bool card)
+                           int device0, int device1, bool card)
     : rank_(rank), check_dir_(dir + "/ascend_check") {
   const char* mode = card ? "card" : "device";
-  // The pair is named from the --sp 0 node's view: its --hip first.
+  // The pair is named from the rank 0 (--sp 0) node's view: its address first.
   const std::string& src = rank == 0 ? host_ip : peer_ip;
   const std::string& dst = rank == 0 ? peer_ip : host_ip;
-  pair_dir_ = fmt::format("{}/{}_{}_{}_{}_{}", check_dir_, src, device, dst, device, mode);
+  pair_dir_ = fmt::format("{}/{}_{}_{}_{}_{}", check_dir_, src, device0, dst, device1, mode);
   made_check_dir_ = ensure_private_dir(check_dir_);
   try {
-    create_file(fmt::format("{}/{}_{}_{}.flag", check_dir_, host_ip, device, mode), fmt::format("{}\n", getpid()));
+    create_file(fmt::format("{}/{}_{}_{}.flag", check_dir_, host_ip, rank == 0 ? device0 : device1, mode),
+                fmt::format("{}\n", getpid()));
     if (rank == 0) {
       if (mkdir(pair_dir_.c_str(), 0700) != 0) {
         throw std::runtime_error(fmt::format("mkdir({}) failed: {}{}", pair_dir_, std::strerror(errno),
@@ -109,7 +145,8 @@ void P2pSharedDir::publish(const SocketAddress& listening) {
 }
 
 SocketAddress P2pSharedDir::await_peer(std::chrono::steady_clock::time_point deadline,
-                                       std::chrono::milliseconds window, const std::string& own_address) {
+                                       std::chrono::milliseconds window, const std::string& own_address,
+                                       const std::string& listener) {
   const std::string info = pair_dir_ + "/procInfo";
   for (;;) {
     const std::string text = read_small_file(info);
@@ -120,9 +157,8 @@ SocketAddress P2pSharedDir::await_peer(std::chrono::steady_clock::time_point dea
       return peer;
     }
     if (std::chrono::steady_clock::now() >= deadline) {
-      throw TransportError(fmt::format("no peer: {} did not appear within {} s: start the other node (--sp 0) within "
-                                       "the start window",
-                                       info, window.count() / 1000));
+      throw TransportError(fmt::format("no peer: {} did not appear within {} s: start {} within the start window",
+                                       info, window.count() / 1000, listener));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -3,13 +3,14 @@
 // DIR meet through files instead of a fixed port. Layout, as the seed's note describes it:
 //   DIR/ascend_check/                         made by the first node to come (0700)
 //   DIR/ascend_check/<hip>_<d>_<m>.flag       one flag file per node while it runs ("two temporary
-//                                             flag files")
-//   DIR/ascend_check/<src>_<d>_<dst>_<d>_<m>/ the pair's directory, named from the --sp 0 node's
-//                                             --hip, -d, --ip, -d, -m, made by the --sp 0 node
+//                                             flag files"); d: the node's device
+//   DIR/ascend_check/<src>_<d>_<dst>_<d>_<m>/ the pair's directory, named from the rank 0 (--sp 0)
+//                                             node's view: its address and device, then the other's;
+//                                             made by the rank 0 node
 //       procInfo                              the --sp 0 node's rendezvous address and pid
 //       procInfoBi                            the --sp 1 node's answer (its address and pid)
-// Safety (the seed's rules and the issue's): DIR was checked by the dialect (no '*', a real
-// directory, this user's, no group/other access); every file is created with O_CREAT | O_EXCL |
+// Safety (the seed's rules and the issue's): DIR was checked by check_p2p_shared_dir (no '*', a
+// real directory, this user's, no group/other access); every file is created with O_CREAT | O_EXCL |
 // O_NOFOLLOW, mode 0600, every directory with mkdir 0700 and then opened with O_NOFOLLOW and
 // checked to be this user's; a file that exists already (another run, or one that was killed) is
 // an error naming it, never overwritten. Each node removes what it created (the destructor, and
@@ -24,12 +25,19 @@
 
 namespace xb {
 
+// The seed's rules for the shared directory, before anything is made in it: no wildcard, an
+// existing directory reached without following a symbolic link, owned by this user, with no
+// permission for group or others, and readable, writable and searchable by this user. UsageError
+// naming `flag` (as the user typed it) and the rule otherwise.
+void check_p2p_shared_dir(const std::string& path, const std::string& flag);
+
 class P2pSharedDir {
  public:
-  // Makes ascend_check (if needed) and this node's flag file; the --sp 0 node (rank 0) also makes
-  // the pair's directory. Throws std::runtime_error naming the path when anything is in the way.
-  P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip, int device,
-               bool card);
+  // Makes ascend_check (if needed) and this node's flag file; the rank 0 node also makes the pair's
+  // directory. `device0`/`device1`: the devices of rank 0 and rank 1 (the ascend-dmi dialect: -d on
+  // both). Throws std::runtime_error naming the path when anything is in the way.
+  P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip, int device0,
+               int device1, bool card);
   ~P2pSharedDir();
   P2pSharedDir(const P2pSharedDir&) = delete;
   P2pSharedDir& operator=(const P2pSharedDir&) = delete;
@@ -37,9 +45,10 @@ class P2pSharedDir {
   // Rank 0: writes procInfo with the address it listens on.
   void publish(const SocketAddress& listening);
   // Rank 1: waits for procInfo until `deadline`, reads the address, answers with procInfoBi.
-  // TransportError naming the file and the window when it does not appear in time.
+  // TransportError naming the file, the window and `listener` (the node to start) when it does not
+  // appear in time.
   SocketAddress await_peer(std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds window,
-                           const std::string& own_address);
+                           const std::string& own_address, const std::string& listener);
 
   const std::string& pair_dir() const { return pair_dir_; }
 

@@ -1,0 +1,82 @@
+#include "jobs/p2p/p2p_two_nodes.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "jobs/p2p/p2p_tcp_group.hpp"
+
+namespace xb {
+namespace {
+
+// A literal address as (family, bytes), comparable; family 0 when it is none.
+struct RawAddress {
+  int family = 0;
+  std::array<unsigned char, 16> bytes{};
+};
+
+RawAddress raw_address(const std::string& text) {
+  RawAddress a;
+  if (inet_pton(AF_INET, text.c_str(), a.bytes.data()) == 1) {
+    a.family = AF_INET;
+  } else if (inet_pton(AF_INET6, text.c_str(), a.bytes.data()) == 1) {
+    a.family = AF_INET6;
+  }
+  return a;
+}
+
+}  // namespace
+
+void check_p2p_ip(const std::string& value, const std::string& flag) {
+  if (raw_address(value).family == 0) throw UsageError(fmt::format("{} {}: not a valid IP address", flag, value));
+}
+
+void check_p2p_address_pair(const std::string& peer, const std::string& self) {
+  check_p2p_ip(peer, "--ip");
+  check_p2p_ip(self, "--hip");
+  const RawAddress p = raw_address(peer), h = raw_address(self);
+  if (p.family != h.family) throw UsageError(fmt::format("--ip {}: not the address family of --hip {}", peer, self));
+  if (p.bytes == h.bytes) {
+    throw UsageError(fmt::format("--ip {}: the same address as --hip {} (--ip names the other node)", peer, self));
+  }
+}
+
+int p2p_rank_by_address(const std::string& self, const std::string& peer) {
+  const RawAddress a = raw_address(self), b = raw_address(peer);
+  if (a.family == 0 || a.family != b.family || a.bytes == b.bytes) {
+    throw std::invalid_argument(fmt::format("p2p_rank_by_address({}, {}): two different addresses of one family",
+                                            self, peer));
+  }
+  return a.bytes < b.bytes ? 0 : 1;
+}
+
+std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2pTwoNodeMeet& meet, Backend& backend) {
+  P2pRemotePlan plan = plan_in;
+  plan.host = meet.self;
+  plan.results_everywhere = true;  // each node prints the run
+  std::unique_ptr<P2pSharedDir> shared;
+  P2pRendezvousHooks hooks;
+  if (!meet.shared_dir.empty()) {
+    shared = std::make_unique<P2pSharedDir>(meet.shared_dir, meet.rank, meet.self, meet.peer, plan.even_device,
+                                            plan.odd_device, meet.card);
+    if (meet.rank == 0) {
+      hooks.listening = [&](const SocketAddress& a) { shared->publish(a); };
+    } else {
+      hooks.find_peer = [&](std::chrono::steady_clock::time_point deadline) {
+        return shared->await_peer(deadline, meet.window, meet.self, meet.listener);
+      };
+    }
+  }
+  P2pTcpGroup group(meet.rank, meet.self, meet.peer, kP2pRendezvousPort, meet.window, plan.wait, hooks);
+  std::vector<CaseResult> cases = run_p2p_remote(plan, backend, group);
+  for (CaseResult& c : cases) c.config["launcher"] = shared ? "shared-dir" : "peer-ip";
+  return cases;
+}
+
+}  // namespace xb
