@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "two_nodes.hpp"
 #include "support/shared_dir.hpp"
 #include "support/temp_dir.hpp"
 
@@ -29,19 +30,10 @@ std::vector<std::string> node(const std::string& sp, const std::string& self, co
 
 TEST(AscendDmiSharedDir, TwoNodesMeetThroughTheDirectoryAndLeaveItEmpty) {
   test::SharedDir spp;
-  auto target = xbtest::start_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.12", "127.0.0.11", spp.path));
-  const auto source = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("0", "127.0.0.11", "127.0.0.12", spp.path));
-  const auto t = target.wait_for(60s);
-  ASSERT_TRUE(t.has_value());
-  ASSERT_TRUE(source.exited && source.exit_code == 0) << source.describe();
-  ASSERT_TRUE(t->exited && t->exit_code == 0) << t->describe();
-  const auto s_lines = xbtest::split_lines(source.out), t_lines = xbtest::split_lines(t->out);
-  ASSERT_EQ(s_lines.size(), 16u) << source.out;
-  ASSERT_EQ(t_lines.size(), 16u) << t->out;
-  EXPECT_EQ(s_lines[1], "Pod: 127.0.0.11 device id: 0 to Pod: 127.0.0.12 device id: 0");
-  EXPECT_EQ(t_lines[1], "Pod: 127.0.0.12 device id: 0 to Pod: 127.0.0.11 device id: 0");
-  EXPECT_EQ(s_lines[5], t_lines[5]);
-  EXPECT_EQ(s_lines[13], t_lines[13]);
+  const auto r = test::run_two(XB_ASCEND_DMI_LINK, node("1", "127.0.0.12", "127.0.0.11", spp.path),
+                               node("0", "127.0.0.11", "127.0.0.12", spp.path));
+  ASSERT_TRUE(r.has_value()) << "a node hung";
+  test::expect_ascend_dmi_pair(*r, "127.0.0.11", "127.0.0.12");
   EXPECT_TRUE(std::filesystem::is_empty(spp.path)) << "everything made in DIR was removed";
 }
 

@@ -20,6 +20,7 @@
 #include "support/netns.hpp"
 #include "support/shared_dir.hpp"
 #include "support/temp_dir.hpp"
+#include "two_nodes.hpp"
 
 namespace xb {
 namespace {
@@ -34,26 +35,9 @@ std::vector<std::string> node(const std::string& self, const std::string& peer, 
   return a;
 }
 
-struct TwoRuns {
-  xbtest::RunResult first, second;
-};
-
-// Runs both nodes at once (`first` started first, as an operator starts one node then the other)
-// through `program` + `args_of(side)` and waits for both; a node still running after a minute is a
-// hang, and fails the test.
-template <typename ArgsOf>
-std::optional<TwoRuns> run_two(const std::string& program, ArgsOf args_of) {
-  auto first = xbtest::start_binary(program, args_of(0));
-  auto second = xbtest::start_binary(program, args_of(1));
-  auto f = first.wait_for(60s);
-  auto s = second.wait_for(60s);
-  if (!f || !s) return std::nullopt;
-  return TwoRuns{*f, *s};
-}
-
 // Both nodes succeeded and printed one run: four cases each (the --mpi order: rank 1 -> rank 0,
 // both ways, rank 0 -> rank 1, both ways), the same figures on both, rank 0 being `lower`.
-void expect_one_run(const TwoRuns& r, const std::string& lower, const std::string& higher, const std::string& launcher) {
+void expect_one_run(const test::TwoRuns& r, const std::string& lower, const std::string& higher, const std::string& launcher) {
   ASSERT_TRUE(r.first.exited && r.first.exit_code == 0) << r.first.describe();
   ASSERT_TRUE(r.second.exited && r.second.exit_code == 0) << r.second.describe();
   EXPECT_EQ(r.first.err, "");
@@ -86,20 +70,18 @@ void expect_one_run(const TwoRuns& r, const std::string& lower, const std::strin
 
 TEST(P2pTwoNodes, PeerIpOnLoopbackBothNodesPrintOneRun) {
   // The higher address (rank 1, which connects) starts first and retries until rank 0 listens.
-  const auto r = run_two(XB_BINARY, [](int side) {
-    return side == 0 ? node("127.0.0.22", "127.0.0.21", {"--ds", "1", "--dd", "0", "--verify"})
-                     : node("127.0.0.21", "127.0.0.22", {"--ds", "1", "--dd", "0", "--verify"});
-  });
+  const std::vector<std::string> extra = {"--ds", "1", "--dd", "0", "--verify"};
+  const auto r =
+      test::run_two(XB_BINARY, node("127.0.0.22", "127.0.0.21", extra), node("127.0.0.21", "127.0.0.22", extra));
   ASSERT_TRUE(r.has_value()) << "a node hung";
   expect_one_run(*r, "127.0.0.21", "127.0.0.22", "peer-ip");
 }
 
 TEST(P2pTwoNodes, SharedDirectoryOnLoopbackLeavesItEmpty) {
   test::SharedDir spp;
-  const auto r = run_two(XB_BINARY, [&](int side) {
-    const std::vector<std::string> extra = {"--ds", "1", "--dd", "0", "--spp", spp.path.string()};
-    return side == 0 ? node("127.0.0.23", "127.0.0.24", extra) : node("127.0.0.24", "127.0.0.23", extra);
-  });
+  const std::vector<std::string> extra = {"--ds", "1", "--dd", "0", "--spp", spp.path.string()};
+  const auto r =
+      test::run_two(XB_BINARY, node("127.0.0.23", "127.0.0.24", extra), node("127.0.0.24", "127.0.0.23", extra));
   ASSERT_TRUE(r.has_value()) << "a node hung";
   expect_one_run(*r, "127.0.0.23", "127.0.0.24", "shared-dir");
   EXPECT_TRUE(std::filesystem::is_empty(spp.path)) << "everything made in DIR was removed";
@@ -115,11 +97,11 @@ TEST(P2pTwoNodes, BetweenTwoNetworkNamespaces) {
     const std::string a0 = ns->address(0), a1 = ns->address(1);
     std::vector<std::string> extra = {"--ds", "1", "--dd", "0"};
     if (shared) extra.insert(extra.end(), {"--spp", spp.path.string()});
-    const auto r = run_two(ns->program(), [&](int side) {
-      std::vector<std::string> command = side == 0 ? node(a0, a1, extra) : node(a1, a0, extra);
-      command.insert(command.begin(), XB_BINARY);
-      return ns->args_to_run(side, command);
-    });
+    const auto in_ns = [&](int side, std::vector<std::string> args) {
+      args.insert(args.begin(), XB_BINARY);
+      return ns->args_to_run(side, args);
+    };
+    const auto r = test::run_two(ns->program(), in_ns(0, node(a0, a1, extra)), in_ns(1, node(a1, a0, extra)));
     ASSERT_TRUE(r.has_value()) << "a node hung";
     // NetnsPair's side 0 has the lower address (10.213.k.1, side 1 10.213.k.2).
     expect_one_run(*r, a0, a1, shared ? "shared-dir" : "peer-ip");
@@ -130,10 +112,8 @@ TEST(P2pTwoNodes, BetweenTwoNetworkNamespaces) {
 TEST(P2pTwoNodes, APeerThatNeverComesIsTheStartWindowError) {
   // Two nodes that name others: .25 (rank 0 of .25/.26) listens in vain, .28 (rank 1 of .27/.28)
   // finds no one at .27. Each gives up after its 2 s window.
-  const auto r = run_two(XB_BINARY, [](int side) {
-    return side == 0 ? node("127.0.0.25", "127.0.0.26", {"--window", "2"})
-                     : node("127.0.0.28", "127.0.0.27", {"--window", "2"});
-  });
+  const auto r = test::run_two(XB_BINARY, node("127.0.0.25", "127.0.0.26", {"--window", "2"}),
+                               node("127.0.0.28", "127.0.0.27", {"--window", "2"}));
   ASSERT_TRUE(r.has_value()) << "a node hung instead of giving up";
   EXPECT_EQ(r->first.exit_code, 1) << r->first.describe();
   EXPECT_EQ(r->first.err, "xferbench p2p: error: no peer connected to 127.0.0.25:20005 within 2 s: start the other "
@@ -158,10 +138,8 @@ TEST(P2pTwoNodes, ASharedDirectoryPeerThatNeverComesIsTheStartWindowError) {
 }
 
 TEST(P2pTwoNodes, NodesOnDifferentDevicesRefuseToRun) {
-  const auto r = run_two(XB_BINARY, [](int side) {
-    return side == 0 ? node("127.0.0.32", "127.0.0.31", {"--ds", "0", "--dd", "1"})
-                     : node("127.0.0.31", "127.0.0.32", {"--ds", "1", "--dd", "0"});
-  });
+  const auto r = test::run_two(XB_BINARY, node("127.0.0.32", "127.0.0.31", {"--ds", "0", "--dd", "1"}),
+                               node("127.0.0.31", "127.0.0.32", {"--ds", "1", "--dd", "0"}));
   ASSERT_TRUE(r.has_value()) << "a node hung";
   for (const auto* run : {&r->first, &r->second}) {
     EXPECT_EQ(run->exit_code, 1) << run->describe();
