@@ -8,6 +8,8 @@
 #      xferbench p2p --mpi --transport tcp` (one rank per namespace, Open MPI's rsh agent entering
 #      the namespace) against iperf3 with one stream between the same namespaces; ratio of
 #      unidirectional p2p bandwidth to iperf3's. Needs root (namespaces); skipped otherwise.
+#  (c) the same two namespaces without MPI: `xferbench p2p --ip PEER --hip SELF --transport tcp`
+#      started in each (the two-node mode), against the same iperf3 figures.
 #
 #   BUILD=build/helper-p2p bash bench/p2p_bench.sh       # an existing build directory
 #   SIZE=64M TIMES=20 ROUNDS=3 …                          # bytes per execution, executions, rounds
@@ -77,7 +79,7 @@ exec ip netns exec "$host" /bin/sh -c "$*"
 AGENT
 chmod +x "$work/agent"
 printf 'xbp2p1 slots=1\nxbp2p2 slots=1\n' >"$work/hosts"
-net_p2p=() net_iperf=()
+net_p2p=() net_iperf=() net_hand=()
 for r in $(seq "$ROUNDS"); do
   out=$(mpirun --allow-run-as-root --hostfile "$work/hosts" -n 2 --mca plm_rsh_agent "$work/agent" \
     --mca routed direct --mca oob_tcp_if_include 10.97.0.0/24 --mca btl_tcp_if_include 10.97.0.0/24 \
@@ -85,13 +87,21 @@ for r in $(seq "$ROUNDS"); do
     --format json -q)
   # Case 2 is rank 0 -> rank 1 one way: ns1 -> ns2, iperf3's direction below.
   net_p2p+=("$(echo "$out" | metric 2 bandwidth)")
+  # (c): ns2 (the higher address: rank 1) waits for ns1 (rank 0) within the start window.
+  ip netns exec xbp2p2 "$XB" p2p --ip 10.97.0.1 --hip 10.97.0.2 --transport tcp --ds 0 --dd 0 -s "$NET_SIZE" \
+    --times "$NET_TIMES" --format json -q >/dev/null &
+  hand=$(ip netns exec xbp2p1 "$XB" p2p --ip 10.97.0.2 --hip 10.97.0.1 --transport tcp --ds 0 --dd 0 \
+    -s "$NET_SIZE" --times "$NET_TIMES" --format json -q)
+  wait
+  net_hand+=("$(echo "$hand" | metric 2 bandwidth)")
   ip netns exec xbp2p2 iperf3 -s -1 -B 10.97.0.2 -p 15201 >/dev/null 2>&1 &
   sleep 0.5
   gbps=$(ip netns exec xbp2p1 iperf3 -c 10.97.0.2 -p 15201 -t 4 -J | python3 -c "import json,sys; print(json.load(sys.stdin)['end']['sum_received']['bits_per_second']/8e9)")
   wait
   net_iperf+=("$gbps")
-  echo "round $r: p2p ${net_p2p[-1]} GB/s, iperf3 ${net_iperf[-1]} GB/s"
+  echo "round $r: p2p --mpi ${net_p2p[-1]} GB/s, p2p --ip ${net_hand[-1]} GB/s, iperf3 ${net_iperf[-1]} GB/s"
 done
 mp=$(printf '%s\n' "${net_p2p[@]}" | median)
+mh=$(printf '%s\n' "${net_hand[@]}" | median)
 mi=$(printf '%s\n' "${net_iperf[@]}" | median)
-echo "median: p2p $mp GB/s, iperf3 $mi GB/s, ratio $(ratio "$mp" "$mi")"
+echo "median: p2p --mpi $mp GB/s, p2p --ip $mh GB/s, iperf3 $mi GB/s, ratios $(ratio "$mp" "$mi") and $(ratio "$mh" "$mi")"
