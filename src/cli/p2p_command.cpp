@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <chrono>
 
 #include <ostream>
@@ -16,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/transport_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
@@ -24,8 +24,6 @@
 #include "jobs/p2p/p2p_shared_dir.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/mpi_runtime.hpp"
-#include "transport/address.hpp"
-#include "transport/session.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -33,7 +31,8 @@ namespace {
 
 struct P2pArgs {
   std::string src = "0", dst = "1", size = "512M", times = "40", warmup = "1", direction = "uni", devices = "0",
-              backend, engine, transport, host, token, wait = "20", peer, shared_dir, window = "10";
+              backend, engine, peer, shared_dir, window = "10";
+  TransportFlags net;  // --transport, --hip, --token, --wait: the transport the nodes meet over
   bool all_pairs = false, bidirectional = false, verify = false, mpi = false;
 };
 
@@ -45,11 +44,11 @@ constexpr const char* kByHandOnly[] = {"--spp", "--window"};
 
 // --ip/--hip/--spp/--window, checked before anything is opened, so bad input leaves nothing behind.
 void check_two_nodes(const P2pArgs& a) {
-  if (a.host.empty()) {
+  if (a.net.host.empty()) {
     throw UsageError("--ip: needs --hip (this node's address: each node listens on its own, and the lower of the two "
                      "is rank 0)");
   }
-  check_p2p_address_pair(a.peer, a.host);
+  check_p2p_address_pair(a.peer, a.net.host);
   parse_count(a.window, "--window", 1, 3600);
   if (!a.shared_dir.empty()) check_p2p_shared_dir(a.shared_dir, "--spp");
 }
@@ -117,16 +116,11 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
   r.base = base;
   r.even_device = base.pairs.front().src;
   r.odd_device = base.pairs.front().dst;
-  r.transport = a.transport;
-  if (!r.transport.empty()) {
-    const auto names = transport_names();
-    if (std::find(names.begin(), names.end(), r.transport) == names.end()) {
-      throw UsageError(fmt::format("--transport {}: this build has {}", r.transport, fmt::join(names, " and ")));
-    }
-  }
-  if (!a.host.empty()) r.host = parse_address(a.host, "--hip", false).host;
-  r.token = a.token.empty() ? default_session_token() : a.token;
-  r.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
+  const TransportChoice choice = parse_transport_flags(a.net);
+  r.transport = choice.transport;
+  r.host = choice.host;
+  r.token = choice.token;
+  r.wait = choice.wait;
   return r;
 }
 
@@ -136,7 +130,7 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
                   Backend& backend) {
   const P2pRemotePlan remote = to_remote_plan(a, plan);
   P2pTwoNodeMeet meet;
-  meet.self = a.host;
+  meet.self = a.net.host;
   meet.peer = a.peer;
   meet.rank = p2p_rank_by_address(meet.self, meet.peer);
   meet.shared_dir = a.shared_dir;
@@ -177,7 +171,8 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
 
 int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Device-to-device bandwidth within this node through the backend's peer copy: one pair or every "
-               "pair as a matrix (rows source, columns destination), one way or both ways at once",
+               "pair as a matrix (rows source, columns destination), one way or both ways at once; or across nodes "
+               "over a transport: MPI ranks (--mpi) or two nodes started by hand (--ip PEER --hip SELF)",
                "p2p"};
   P2pArgs a;
   OutputOptions out;
@@ -201,12 +196,12 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--spp,--shared-dir", a.shared_dir,
                  "--ip: meet through this directory both nodes see (mode 0700, this user's) instead of port 20005");
   app.add_option("--window", a.window, "--ip: seconds both nodes have to start, 1 to 3600 (default 10)");
-  app.add_option("--transport", a.transport,
+  app.add_option("--transport", a.net.transport,
                  fmt::format("--mpi/--ip: {} (default: the first)", fmt::join(transport_names(), " or ")));
-  app.add_option("--hip,--host-ip", a.host,
+  app.add_option("--hip,--host-ip", a.net.host,
                  "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
-  app.add_option("--wait", a.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
+  app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
   add_output_options(app, out);
   parse_args(app, args);
 
