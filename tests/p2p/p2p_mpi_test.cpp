@@ -13,30 +13,20 @@
 #include "core/result.hpp"
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
+#include "support/mpi_run.hpp"
 
 namespace xb {
 namespace {
 
 using test::metric;
 
-constexpr const char* kMpirun = "/usr/bin/mpirun";
+using test::have_mpirun;
 
-// mpirun as root, more ranks than cores; Open MPI's leaks at MPI_Init suppressed for LSan (in the
-// sanitizer build) by tests/p2p/lsan_mpi.supp, xferbench's own still reported. Open MPI's libraries
-// have no frame pointers: only the slow unwinder (fast_unwind_on_malloc=0) sees the library in an
-// allocation's stack, which the suppressions match on.
+// mpirun -n RANKS ARGS… as root with more ranks than cores, Open MPI's own leaks suppressed for LSan.
 xbtest::RunResult mpirun(int ranks, std::vector<std::string> args) {
-  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-n", std::to_string(ranks)};
-  a.insert(a.end(), args.begin(), args.end());
-  xbtest::RunOptions o = xbtest::default_options();
-  const char* lsan = std::getenv("LSAN_OPTIONS");
-  o.env.push_back(std::string("LSAN_OPTIONS=") + (lsan ? std::string(lsan) + ":" : "") +
-                  "suppressions=" XB_LSAN_MPI_SUPP ":fast_unwind_on_malloc=0");
-  o.timeout = std::chrono::minutes(2);
-  return xbtest::run_binary(kMpirun, a, o);
+  args.insert(args.begin(), {"-n", std::to_string(ranks)});
+  return test::run_mpirun(args);
 }
-
-bool have_mpirun() { return std::filesystem::exists(kMpirun); }
 
 std::vector<CaseResult> cases_of(const std::string& json) {
   return result_from_json(nlohmann::json::parse(json)).cases;

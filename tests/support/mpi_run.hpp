@@ -1,7 +1,7 @@
 #pragma once
 // mpirun as these tests run it: as root with more ranks than cores (--allow-run-as-root
 // --oversubscribe), Open MPI's own leaks at MPI_Init suppressed for LSan in the sanitizer build
-// (tests/p2p/lsan_mpi.supp; xferbench's own leaks are still reported). Open MPI's libraries have
+// (tests/support/lsan_mpi.supp; xferbench's own leaks are still reported). Open MPI's libraries have
 // no frame pointers: only the slow unwinder (fast_unwind_on_malloc=0) sees the library in an
 // allocation's stack, which the suppressions match on.
 #include <chrono>

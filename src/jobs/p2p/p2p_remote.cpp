@@ -13,8 +13,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
-#include "jobs/endpoint/device_path.hpp"
-#include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/endpoint/put_source.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
@@ -43,14 +42,10 @@ std::string plan_terms(const P2pRemotePlan& plan) {
                      plan.transport, plan.even_device, plan.odd_device);
 }
 
-// This rank's side of the run: its device memory (the put source), its client to the partner's
-// server and the region it exposed there.
+// This rank's side of the run: its put source (transport, device memory, registration), its
+// client to the partner's server and the region it exposed there. The client goes first.
 struct RankSide {
-  std::unique_ptr<Transport> transport;
-  std::unique_ptr<Device> device;
-  std::unique_ptr<EndpointMemory> memory;
-  std::unique_ptr<LocalRegion> own_registration;  // when the transport did not allocate the memory
-  LocalRegion* local = nullptr;
+  std::unique_ptr<PutSource> source;
   std::unique_ptr<ClientSession> client;
   PeerRegion remote;
 };
@@ -102,24 +97,13 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   const std::vector<std::string> addresses = group.allgather(server.control().to_string());
 
   RankSide side;
-  side.transport = make_transport(plan.transport);
-  // The put's source is device memory handed to the transport as it is (no staging pool here yet):
-  // a GPU's only where the transport registers that memory type (UCX built with CUDA); the cpu
-  // backend's arenas are host RAM and always can be. Unavailable naming why otherwise.
-  require_registrable_device_memory(backend, *side.transport);
-  side.device = backend.open_device(device_index);
-  side.memory = EndpointMemory::make(backend, *side.device, RegionPlace::device, size, *side.transport);
-  side.local = side.memory->registration();
-  if (side.local == nullptr) {
-    side.own_registration = side.transport->register_memory(side.memory->data(), size);
-    side.local = side.own_registration.get();
-  }
-  if (plan.base.verify) side.memory->fill(0, size, seed);
+  side.source = std::make_unique<PutSource>(backend, device_index, size, plan.transport);
+  if (plan.base.verify) side.source->memory().fill(0, size, seed);
   SessionOptions options;
   options.token = plan.token;
   options.wait = plan.wait;
   const SocketAddress peer = parse_address(addresses.at(static_cast<std::size_t>(partner)), "the partner's address", true);
-  side.client = std::make_unique<ClientSession>(*side.transport, peer, options);
+  side.client = std::make_unique<ClientSession>(side.source->transport(), peer, options);
   side.remote = side.client->expose(size, RegionPlace::device);
   Endpoint& endpoint = side.client->endpoint();
   group.barrier();
@@ -140,7 +124,7 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
         double my_us = 0;
         if (active) {
           const std::uint64_t t0 = now_ns();
-          endpoint.put(*side.local, 0, *side.remote.remote, 0, size);
+          endpoint.put(side.source->region(), 0, *side.remote.remote, 0, size);
           endpoint.flush(plan.wait);
           my_us = ns_to_us(now_ns() - t0);
         }
