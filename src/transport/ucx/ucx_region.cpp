@@ -80,7 +80,8 @@ void UcxLocalRegion::publish() {
     ucp_mem_unmap(worker_->context(), memh_);
     fail(fmt::format("ucp_rkey_pack({} bytes at {})", bytes_, data_), status);
   }
-  id_ = worker_->add_region(static_cast<std::byte*>(data_), bytes_, memh_);
+  id_ = worker_->add_region(static_cast<std::byte*>(data_), bytes_, memh_,
+                            origin_ == "ucx sysv" || origin_ == "ucx posix");
   descriptor_.address = reinterpret_cast<std::uintptr_t>(data_);
   descriptor_.bytes = bytes_;
   descriptor_.key.resize(sizeof id_ + packed_size);

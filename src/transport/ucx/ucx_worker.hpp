@@ -48,6 +48,10 @@ struct Region {
   ucp_mem_h memh = nullptr;
   bool open = true;        // false once its LocalRegion is gone: peers are refused
   unsigned replies = 0;    // get replies still reading it (the region waits for them)
+  // A sysv/posix segment UCX allocated: a shared-memory peer maps it and copies on its own. Else
+  // (memory registered as it is) UCX 1.13 reaches it over shared memory only by its emulation,
+  // which needs this side's progress.
+  bool mapped_by_peers = false;
 };
 
 // A request this side keeps until it completes (polled in progress()). `keep` holds what UCX reads
@@ -80,11 +84,13 @@ class Worker {
   // ucp_worker_progress until idle, then the completions and deferred sends it produced.
   bool progress();
   // Sleeps on the worker's event fd (ucp_worker_arm + poll) up to `timeout`, unless work is ready.
+  // It polls a moment first within a moment of the last work found (a peer mid-transfer) or while
+  // a region peers cannot map is open: UCX's shared-memory emulation does not signal the event fd.
   void wait(std::chrono::milliseconds timeout);
   // Progresses (busy, yielding when idle) until `done()` or the deadline; returns done().
   bool progress_until(const std::function<bool()>& done, std::chrono::steady_clock::time_point deadline);
 
-  std::uint64_t add_region(std::byte* data, std::size_t size, ucp_mem_h memh);
+  std::uint64_t add_region(std::byte* data, std::size_t size, ucp_mem_h memh, bool mapped_by_peers);
   // Open regions only, unless include_closed (a reply finishing with a region being closed).
   Region* find_region(std::uint64_t id, bool include_closed = false);
   // Refuses new requests for the region, waits (bounded) for replies reading it, then forgets it.
@@ -116,11 +122,14 @@ class Worker {
 
  private:
   void complete_pending();
+  // Whether a peer's put/get may need this side's progress without waking the event fd.
+  bool peers_may_need_polling() const;
   void run_deferred();
 
   ucp_context_h context_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   int event_fd_ = -1;
+  std::chrono::steady_clock::time_point last_work_{};  // when progress() last found something
   std::uint64_t next_region_ = 1;
   std::uint64_t next_peer_ = 1;
   std::map<std::uint64_t, Region> regions_;
