@@ -13,7 +13,8 @@
 # perftest reuses one buffer of SIZE bytes on each side while xfer moves through a region of
 # BYTES_PER_RUN (so xfer also pays cache misses perftest does not); both run client and server as
 # two processes. OURS=transport runs bench/ucx_transport_bench instead (one buffer per side reused
-# like perftest's, a flush every WINDOW transfers), the transport alone.
+# like perftest's, allocated by the transport as perftest's and xfer's are, a flush every WINDOW
+# transfers), the transport alone.
 # Each pair runs alternately ROUNDS times (ABBA: the peer tool first in odd rounds); medians and
 # per-round ratios are printed. SAME_BUFFER=1 makes xfer reuse one block as the peer tools do. WARMUP=1 (the default) runs every case once, untimed, first: the
 # first runs on a machine pay page-cache, shm-segment and CPU-frequency warm-up that the later
