@@ -6,7 +6,7 @@
 # Absolute figures depend on the (noisy) machine: record them in docs/fleet.md. Needs root.
 #
 #   BUILD=build/release bash bench/fleet_bench.sh
-#   SIZE=64M TIMES=10 RATE=500mbit THRESHOLD=0.8 ROUNDS=3 …
+#   SIZE=64M TIMES=10 RATE=500mbit THRESHOLD=0.8 MAX_PAIRS=1 ROUNDS=3 …
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,9 @@ SIZE=${SIZE:-32M}
 TIMES=${TIMES:-10}
 RATE=${RATE:-500mbit}
 THRESHOLD=${THRESHOLD:-0.8}
+# One pair at a time by default: iperf3 measures one link alone, and on this 2-core machine two
+# pairs at once halve each other's CPU (a fleet of real nodes runs every pair of a round at once).
+MAX_PAIRS=${MAX_PAIRS:-1}
 ROUNDS=${ROUNDS:-3}
 NET=10.96.0
 if [[ -z "${BUILD:-}" ]]; then
@@ -53,7 +56,9 @@ ip netns exec xbfl1 tc qdisc add dev xbflp1 root handle 1: htb default 20
 ip netns exec xbfl1 tc class add dev xbflp1 parent 1: classid 1:10 htb rate "$RATE"
 ip netns exec xbfl1 tc class add dev xbflp1 parent 1: classid 1:20 htb rate 100gbit
 ip netns exec xbfl1 tc filter add dev xbflp1 parent 1: protocol ip u32 match ip dst $NET.3/32 flowid 1:10
-printf '#!/bin/sh\nhost=$1; shift\nexec ip netns exec "$host" /bin/sh -c "$*"\n' >"$work/agent"
+# Each daemon gets a session directory of its own: daemons of one job on one file system race
+# making a shared one ("mkdir … File exists").
+printf '#!/bin/sh\nhost=$1; shift\nmkdir -p "%s/$host"\nexport OMPI_MCA_orte_tmpdir_base="%s/$host"\nexec ip netns exec "$host" /bin/sh -c "$*"\n' "$work" "$work" >"$work/agent"
 chmod +x "$work/agent"
 
 # iperf3 -P1 from host $1 to host $2, GB/s.
@@ -70,14 +75,16 @@ link() {
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); host 1 -> host 3 at $RATE"
-echo "## fleet -s $SIZE --times $TIMES --threshold $THRESHOLD --transport tcp, 4 ranks, one per namespace"
+echo "## fleet -s $SIZE --times $TIMES --threshold $THRESHOLD --max-pairs $MAX_PAIRS --transport tcp, 4 ranks, one per namespace"
 fleet_slow=() fleet_good=() iperf_slow=() iperf_good=()
 for r in $(seq "$ROUNDS"); do
   rc=0
-  mpirun --allow-run-as-root --hostfile "$work/hosts" -n 4 --mca plm_rsh_agent "$work/agent" \
+  # --bind-to none: each namespace "host" would bind its rank to core 0, the same core on this machine.
+  mpirun --allow-run-as-root --hostfile "$work/hosts" -n 4 --bind-to none --mca plm_rsh_agent "$work/agent" \
     --mca routed direct --mca oob_tcp_if_include $NET.0/24 --mca btl_tcp_if_include $NET.0/24 --mca btl self,tcp \
-    "$XB" fleet --transport tcp -s "$SIZE" --times "$TIMES" --threshold "$THRESHOLD" --format json -q \
+    "$XB" fleet --transport tcp -s "$SIZE" --times "$TIMES" --threshold "$THRESHOLD" --max-pairs "$MAX_PAIRS" --format json -q \
     >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
+  if [[ ! -s "$work/fleet.json" ]]; then echo "round $r: fleet gave no result (exit $rc):" >&2; cat "$work/fleet.err" >&2; exit 1; fi
   fleet_slow+=("$(link 0 2 <"$work/fleet.json")")
   fleet_good+=("$(link 0 1 <"$work/fleet.json")")
   iperf_slow+=("$(iperf 1 3)")

@@ -72,16 +72,21 @@ for i in 1 2; do
   ip -n xbp2p$i link set xbp2pp$i up
   ip -n xbp2p$i link set lo up
 done
-cat >"$work/agent" <<'AGENT'
+# Each daemon gets a session directory of its own: daemons of one job on one file system race
+# making a shared one ("mkdir … File exists").
+cat >"$work/agent" <<AGENT
 #!/bin/sh
-host=$1; shift
-exec ip netns exec "$host" /bin/sh -c "$*"
+host=\$1; shift
+mkdir -p "$work/\$host"
+export OMPI_MCA_orte_tmpdir_base="$work/\$host"
+exec ip netns exec "\$host" /bin/sh -c "\$*"
 AGENT
 chmod +x "$work/agent"
 printf 'xbp2p1 slots=1\nxbp2p2 slots=1\n' >"$work/hosts"
 net_p2p=() net_iperf=() net_hand=()
 for r in $(seq "$ROUNDS"); do
-  out=$(mpirun --allow-run-as-root --hostfile "$work/hosts" -n 2 --mca plm_rsh_agent "$work/agent" \
+  # --bind-to none: each namespace "host" would bind its rank to core 0, the same core on this machine.
+  out=$(mpirun --allow-run-as-root --hostfile "$work/hosts" -n 2 --bind-to none --mca plm_rsh_agent "$work/agent" \
     --mca routed direct --mca oob_tcp_if_include 10.97.0.0/24 --mca btl_tcp_if_include 10.97.0.0/24 \
     --mca btl self,tcp "$XB" p2p --mpi --transport tcp --ds 0 --dd 0 -s "$NET_SIZE" --times "$NET_TIMES" \
     --format json -q)

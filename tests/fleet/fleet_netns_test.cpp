@@ -61,7 +61,9 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
   // row. The slowed link (200 Mbit/s) is about 1% of the median, so 0.25 leaves room on both sides;
   // bench/fleet_bench.sh shows the default naming exactly this link on a quieter machine. 16M per
   // execution: long enough (~7 ms) that one lost time slice does not decide an execution.
-  const auto r = test::run_mpirun({"--hostfile", hosts.string(), "-n", "4", "--mca", "plm_rsh_agent", agent.string(),
+  // --bind-to none: Open MPI binds each "host"'s first rank to its core 0, which here is one core.
+  const auto r = test::run_mpirun({"--hostfile", hosts.string(), "-n", "4", "--bind-to", "none", "--mca", "plm_rsh_agent",
+                                   agent.string(),
                                    "--mca", "routed", "direct", "--mca", "oob_tcp_if_include", net, "--mca",
                                    "btl_tcp_if_include", net, "--mca", "btl", "self,tcp", XB_BINARY, "fleet", "-s", "16M",
                                    "--times", "5", "--max-pairs", "1", "--threshold", "0.25", "--transport", "tcp", "--format",
