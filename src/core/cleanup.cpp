@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -24,8 +25,10 @@ struct Slot {
   char name[kNameMax] = {};
 };
 
-// See the header: the signal handler's table. Nothing else in the program is global and mutable.
+// See the header: the signal handler's table, and whether the handler has started. Nothing else in
+// the program is global and mutable.
 Slot g_slots[kSlots];
+std::atomic<bool> g_ending{false};
 
 void remove_all_owned() {
   const pid_t self = getpid();
@@ -44,6 +47,13 @@ void remove_all_owned() {
 }
 
 void on_signal(int sig) {
+  // Other threads keep running while this one cleans up: from now on none registers a new name
+  // (ScopedCleanup parks it), and one that registered a name just before the first pass may create
+  // the file after it, so a second pass follows a moment later.
+  g_ending.store(true, std::memory_order_release);
+  remove_all_owned();
+  timespec moment{0, 20'000'000};
+  nanosleep(&moment, nullptr);
   remove_all_owned();
   signal(sig, SIG_DFL);
   raise(sig);
@@ -61,6 +71,10 @@ void install_cleanup_signal_handlers() {
 }
 
 ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name) {
+  // The process is ending on a signal: make nothing new that the handler might not see.
+  if (g_ending.load(std::memory_order_acquire)) {
+    for (;;) pause();
+  }
   if (name.size() >= kNameMax) throw std::runtime_error("cleanup: name too long: " + std::string(name));
   for (int i = 0; i < kSlots; ++i) {
     int expected = kFree;
