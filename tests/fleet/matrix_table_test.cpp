@@ -6,6 +6,7 @@
 
 #include "report/matrix.hpp"
 #include "report/renderer.hpp"
+#include "run_binary.hpp"
 
 namespace xb {
 namespace {
@@ -26,19 +27,12 @@ CaseResult case_with_matrix() {
   return c;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
 TEST(MatrixTable, TheGridFollowsTheCasesRow) {
   ResultDocument doc;
   doc.cases = {case_with_matrix()};
   std::ostringstream out;
   render_table(doc, out);
-  const auto lines = lines_of(out.str());
+  const auto lines = xbtest::split_lines(out.str());
   ASSERT_EQ(lines.size(), 8u) << out.str();
   EXPECT_EQ(lines[0], "[[ fleet ]] three ranks");
   EXPECT_EQ(lines[3], "  matrix (GB/s): link bandwidth");
@@ -53,7 +47,7 @@ TEST(MatrixTable, ACaseAfterTheGridGetsItsOwnHeader) {
   doc.cases = {case_with_matrix(), case_with_matrix()};
   std::ostringstream out;
   render_table(doc, out);
-  const auto lines = lines_of(out.str());
+  const auto lines = xbtest::split_lines(out.str());
   ASSERT_EQ(lines.size(), 16u) << out.str();
   EXPECT_EQ(lines[8], "[[ fleet ]] three ranks");
 }
