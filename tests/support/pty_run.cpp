@@ -9,8 +9,18 @@
 
 namespace xb::test {
 
-PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
+PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& args, std::chrono::milliseconds timeout,
+                  const std::vector<std::string>& extra_env) {
   PtyRun run;
+  // argv and envp are built before the fork: the child only calls execve, which is safe after a fork
+  // of a process that may have other threads.
+  std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (const auto& e : extra_env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   int master = -1;
   const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
   if (pid < 0) {
@@ -18,10 +28,7 @@ PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& arg
     return run;
   }
   if (pid == 0) {
-    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
+    execve(binary.c_str(), argv.data(), envp.data());
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;

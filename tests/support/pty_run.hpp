@@ -13,7 +13,9 @@ struct PtyRun {
 };
 
 // Runs `binary` with `args` until it exits (killed, and a test failure added, past `timeout`).
+// `extra_env` ("NAME=VALUE" each) is added to this process's environment for the child.
 PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& args,
-                  std::chrono::milliseconds timeout = std::chrono::minutes(2));
+                  std::chrono::milliseconds timeout = std::chrono::minutes(2),
+                  const std::vector<std::string>& extra_env = {});
 
 }  // namespace xb::test

@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 
+#include "cli/job_progress.hpp"
 #include "cli/progress.hpp"
 
 namespace xb {
@@ -97,6 +100,23 @@ TEST(Progress, AStepThatThrowsStillErasesItsLine) {
 TEST(Progress, APipeIsNotATerminal) {
   Pipe p;
   EXPECT_FALSE(Progress::is_terminal(p.fd[1]));
+}
+
+// The job commands' delay: two seconds unless XFERBENCH_PROGRESS_AFTER_MS says otherwise, and a
+// value that is not a number of milliseconds up to an hour leaves the two seconds.
+TEST(JobProgress, TheDelayIsTwoSecondsUnlessTheEnvironmentSetsIt) {
+  constexpr const char* kName = "XFERBENCH_PROGRESS_AFTER_MS";
+  ASSERT_EQ(std::getenv(kName), nullptr) << "the test needs the variable unset";
+  EXPECT_EQ(job_progress_delay(), 2000ms);
+  const std::pair<const char*, std::chrono::milliseconds> cases[] = {
+      {"0", 0ms},      {"250", 250ms},   {"3600000", 3'600'000ms}, {"3600001", 2000ms},
+      {"-1", 2000ms},  {"", 2000ms},     {"5s", 2000ms},           {"abc", 2000ms},
+      {" 5", 2000ms},  {"99999999999999999999", 2000ms}};
+  for (const auto& [value, expected] : cases) {
+    ASSERT_EQ(setenv(kName, value, 1), 0);
+    EXPECT_EQ(job_progress_delay(), expected) << "'" << value << "'";
+  }
+  ASSERT_EQ(unsetenv(kName), 0);
 }
 
 }  // namespace
