@@ -110,7 +110,27 @@ run_checks() {
   check io-cpu-gpu-read 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine io_uring --qd 8 "${io_mode[@]}" --format json -o "$out/io_read.json" -q
   if [ ${#io_mode[@]} -eq 0 ]; then  # gdsio always uses O_DIRECT
     check gdsio-cpu-gpu 0 "$PWD/$bundle/bin/gdsio" -D "$work" -d 0 -w 1 -s 1G -i 1M -x 2 -I 0
-    check gdsio-gpud-unavailable 3 "$PWD/$bundle/bin/gdsio" -D "$work" -d 0 -w 1 -s 1G -i 1M -x 0 -I 0
+  fi
+  rm -f "$work"/xferbench-io.*
+
+  # GPUD through cuFile, which the module loads at run time: from the toolkit or from the
+  # nvidia-cufile wheel that PyTorch brings, wherever this machine has it. GDS proper needs the
+  # nvidia-fs module; without it cuFile runs in compat mode and the result says which.
+  local cufile
+  cufile=$({ ldconfig -p 2>/dev/null | awk '/libcufile\.so\.0 /{print $NF}'; \
+             ls /usr/local/cuda*/lib64/libcufile.so.0 /usr/local/cuda*/targets/*/lib/libcufile.so.0 2>/dev/null; \
+             python3 -c 'import nvidia.cufile, os; print(os.path.join(list(nvidia.cufile.__path__)[0], "lib", "libcufile.so.0"))' 2>/dev/null; } |
+           while read -r f; do [ -e "$f" ] && { echo "$f"; break; }; done)
+  if [ -n "$cufile" ]; then
+    report "NOTE cuFile: $cufile; nvidia-fs $( [ -e /proc/driver/nvidia-fs ] && echo loaded || echo 'not loaded (compat mode)')"
+    local gpud_env=(env "LD_LIBRARY_PATH=$(dirname "$cufile"):$LD_LIBRARY_PATH")
+    check io-gpud-write 0 "${gpud_env[@]}" "$xb" io --xfer gpu-direct --backend cuda -D "$work" --rw write -s 1G -i 1M -w 4 "${io_mode[@]}" --format json -o "$out/io_gpud_write.json" -q
+    check io-gpud-read-verify 0 "${gpud_env[@]}" "$xb" io --xfer gpu-direct --backend cuda -D "$work" --rw randread -s 1G -i 1M -w 4 "${io_mode[@]}" --verify -q
+    check io-gpud-read 0 "${gpud_env[@]}" "$xb" io --xfer gpu-direct --backend cuda -D "$work" --rw read -s 1G -i 1M -w 4 "${io_mode[@]}" --format json -o "$out/io_gpud_read.json" -q
+    [ ${#io_mode[@]} -eq 0 ] && check gdsio-gpud 0 "${gpud_env[@]}" "$PWD/$bundle/bin/gdsio" -D "$work" -d 0 -w 4 -s 1G -i 1M -x 0 -I 0
+  else
+    report "NOTE no libcufile on this machine: GPUD is not measured, and must say why (exit 3)"
+    check io-gpud-unavailable 3 "$xb" io --xfer gpu-direct --backend cuda -D "$work" --rw write -s 64M -i 1M "${io_mode[@]}" -q
   fi
   rm -f "$work"/xferbench-io.*
 
@@ -171,7 +191,7 @@ if d2d:
     print(f"TARGET ce d2d >= 0.9 of the copy ceiling: {r:.3f} {'MET' if r >= 0.9 else 'MISSED'}")
 PY
   for f in "$out"/io_*.json; do
-    [ -e "$f" ] && python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('io', c['name'], *[f\"{m['name']}={m['value']:.2f} {m['unit']}\" for m in c['metrics'] if m['name'] in ('throughput','iops')])" "$f" | tee -a "$out/report.txt"
+    [ -e "$f" ] && python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('io', c['name'], *[f\"{m['name']}={m['value']:.2f} {m['unit']}\" for m in c['metrics'] if m['name'] in ('throughput','iops')], c['config'].get('direct_storage_mode', ''))" "$f" | tee -a "$out/report.txt"
   done
   report "fails: $fails"
   tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$out/logs"

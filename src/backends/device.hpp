@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 2;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 3;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -70,6 +70,35 @@ class Registration {
   virtual ~Registration() = default;
 };
 
+// One file opened for direct storage IO (cuFileHandleRegister): data moves between the file and
+// this device's memory without a host bounce buffer. Calls are synchronous, as gdsio's GPUD threads
+// make them, and may move fewer bytes than asked (the caller continues from there). `base` is the
+// start of a buffer given to DirectStorage::register_buffer (cuFile wants the registered base and
+// an offset into it, never a pointer into the middle).
+class DirectFile {
+ public:
+  virtual ~DirectFile() = default;
+  // Bytes moved; 0 from read at the end of the file. Throws std::system_error (errno) for a file
+  // system error and std::runtime_error naming the call and the library's error for others.
+  virtual std::size_t read(void* base, std::size_t base_offset, std::size_t bytes, std::uint64_t file_offset) = 0;
+  virtual std::size_t write(const void* base, std::size_t base_offset, std::size_t bytes,
+                            std::uint64_t file_offset) = 0;
+};
+
+// A device's direct path between files and its memory (GPUDirect Storage through cuFile): what the
+// io job's GPUD transfer type runs on. Opened per device; shared by the threads of a run.
+class DirectStorage {
+ public:
+  virtual ~DirectStorage() = default;
+  virtual std::string_view name() const = 0;  // the engine, for results: "cufile"
+  // How data really moves, for results: "GPUDirect Storage (nvidia-fs)", or "compat mode: …".
+  virtual std::string mode() const = 0;
+  // `fd` (opened by the caller, O_DIRECT where the mode needs it) must outlive the returned file.
+  virtual std::unique_ptr<DirectFile> open_file(int fd, std::string_view path) = 0;
+  // Device memory from Device::allocate made ready for direct IO (cuFileBufRegister).
+  virtual std::unique_ptr<Registration> register_buffer(void* data, std::size_t bytes) = 0;
+};
+
 struct DeviceInfo {
   int index = 0;
   std::string name;               // "cpu arena 0 (NUMA node 0)", "NVIDIA H200"
@@ -113,6 +142,10 @@ class Device {
 
   virtual Support peer_access(Device& peer) = 0;
   virtual void enable_peer_access(Device& peer) = 0;
+
+  // The direct storage path (capabilities().storage_direct); throws Unavailable, naming what is
+  // missing (no cuFile library, its driver refusing), where the device has none.
+  virtual std::unique_ptr<DirectStorage> open_direct_storage() = 0;
 };
 
 // Jobs query a backend in the parent process and then fork one process per device, so

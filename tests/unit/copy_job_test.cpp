@@ -396,6 +396,7 @@ class DroppingDevice final : public Device {
   double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
   Support peer_access(Device& peer) override { return real_->peer_access(peer); }
   void enable_peer_access(Device& peer) override { real_->enable_peer_access(peer); }
+  std::unique_ptr<DirectStorage> open_direct_storage() override { return real_->open_direct_storage(); }
 
  private:
   std::unique_ptr<Device> real_;

@@ -106,6 +106,9 @@ class CpuDevice final : public Device {
   // Every arena is in the one address space: peers always reach each other.
   Support peer_access(Device&) override { return Support::yes(); }
   void enable_peer_access(Device&) override {}
+  std::unique_ptr<DirectStorage> open_direct_storage() override {
+    throw Unavailable("the cpu backend has no GPU-direct storage path (its arenas are host memory: use CPU_GPU)");
+  }
 
  private:
   DeviceInfo info_;

@@ -17,14 +17,16 @@ if(CMAKE_CUDA_COMPILER AND NOT XB_NO_CUDA)
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
   # The host-side arithmetic, without the CUDA runtime: also compiled into tests/cuda.
-  add_library(xb_cuda_plan STATIC backends/cuda/cuda_copy_plan.cpp backends/cuda/cuda_probe_format.cpp)
+  add_library(xb_cuda_plan STATIC backends/cuda/cuda_copy_plan.cpp backends/cuda/cuda_probe_format.cpp
+    backends/cuda/cuda_cufile_format.cpp)
   target_include_directories(xb_cuda_plan PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(xb_cuda_plan PUBLIC fmt::fmt)
   add_library(xferbench_backend_cuda MODULE
     backends/cuda/cuda_backend.cpp backends/cuda/cuda_error.cpp backends/cuda/cuda_probe.cpp
     backends/cuda/cuda_memory.cpp backends/cuda/cuda_stream.cpp backends/cuda/cuda_batch_submitter.cpp
+    backends/cuda/cuda_cufile.cpp
     backends/cuda/cuda_sm_copy.cu)
-  target_link_libraries(xferbench_backend_cuda PRIVATE xb_cuda_plan xferbench_lib CUDA::cudart_static)
+  target_link_libraries(xferbench_backend_cuda PRIVATE xb_cuda_plan xferbench_lib CUDA::cudart_static ${CMAKE_DL_LIBS})
   set_target_properties(xferbench_backend_cuda PROPERTIES
     OUTPUT_NAME xferbench-backend-cuda PREFIX "lib" SUFFIX ".so"
     # <dir of the binary>/modules is one of the places the registry looks (registry.hpp).

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 
+#include "backends/cuda/cuda_cufile.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_memory.hpp"
 #include "backends/cuda/cuda_probe.hpp"
@@ -68,6 +69,7 @@ class CudaDevice final : public Device {
     }
     check(e, "cudaDeviceEnablePeerAccess", fmt::format("device {} -> device {}", info_.index, other->info_.index));
   }
+  std::unique_ptr<DirectStorage> open_direct_storage() override { return open_cufile(info_.index); }
 
  private:
   DeviceInfo info_;
@@ -82,6 +84,8 @@ class CudaBackend final : public Backend {
     caps_.peer_copy = true;
     caps_.host_register = true;
     caps_.event_timing = true;
+    // GPUD through cuFile, loaded when a run asks for it: open_direct_storage says what is missing.
+    caps_.storage_direct = true;
   }
   std::string_view name() const override { return "cuda"; }
   Support availability() const override { return probe().support; }

@@ -18,7 +18,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/io/block_order.hpp"
-#include "jobs/io/device_stage.hpp"
+#include "jobs/io/io_data_path.hpp"
 #include "memory/host_buffer.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
@@ -105,16 +105,10 @@ std::filesystem::path alignment_probe(const IoPlan& plan) {
 // Files differ from one another: file i holds the pattern of seed + i.
 std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
 
-// Bounce buffers per thread for CPU_GPU: twice the queue depth, so while one set's device copies
-// run the other set's IOs are in flight (at depth 1, gdsio's default, one IO overlaps one copy).
-constexpr unsigned kBounceSetsPerDepth = 2;
-
 // One thread's state. Members are destroyed in reverse order: the engine (which waits for or
-// cancels whatever is in flight) goes before the buffers it points into.
+// cancels whatever is in flight) goes before the data path whose buffers it points into.
 struct Worker {
-  std::unique_ptr<HostBuffer> pool;
-  std::unique_ptr<DeviceStage> stage;  // CPU_GPU: the bounce buffers (the pool) and the device side
-  std::vector<std::span<std::byte>> slots;
+  std::unique_ptr<IoDataPath> data;  // the buffers and what the transfer type does around each IO
   std::vector<IoUnit> units;
   std::unique_ptr<IoEngine> engine;
   IoFile file;                // for messages
@@ -130,27 +124,6 @@ struct Shared {
   std::latch& start;
   std::atomic<bool>& stop;
 };
-
-// `data` is what an IO at `offset` of `file` read; `where` says where it was checked.
-void verify_data(std::span<const std::byte> data, std::uint64_t offset, const IoFile& file, std::uint64_t seed,
-                 std::string_view where) {
-  if (auto bad = find_pattern_mismatch(data, seed, offset)) {
-    throw std::runtime_error(fmt::format(
-        "verify failed: {} byte at offset {} is 0x{:02x}, expected 0x{:02x} (in the {}-byte IO at offset {}{})", file.path,
-        *bad, static_cast<unsigned>(data[*bad - offset]), pattern_byte(seed, *bad), data.size(), offset, where));
-  }
-}
-
-void verify_unit(const IoUnit& u, const IoFile& file, std::uint64_t seed) {
-  verify_data({u.buffer, u.length}, u.offset, file, seed, "");
-}
-
-// CPU_GPU: waits for the device work of the unit's slot; a checked read is verified as it arrived
-// in device memory (the unit still holds that read's offset and length).
-void settle_unit(Worker& w, const IoUnit& u, std::uint64_t seed) {
-  const auto landed = w.stage->settle(u.slot);
-  if (!landed.empty()) verify_data(landed, u.offset, w.file, seed, ", as it arrived in device memory");
-}
 
 void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shared) {
   const bool write = is_write(plan.pattern);
@@ -184,12 +157,10 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         }
         IoUnit& u = *idle.front();
         idle.pop_front();
-        if (w.stage) settle_unit(w, u, seed);  // its bounce buffer is free once its copy is done
+        w.data->settle(u);  // CPU_GPU: its bounce buffer is free once its copy is done
         u.offset = w.base + order.at(k++) * plan.io_bytes;
         u.done = 0;
-        // Every write carries the pattern of its file and offset, so any later read can verify it.
-        if (write) fill_pattern({u.buffer, u.length}, seed, u.offset);
-        if (write && w.stage) w.stage->from_device(u.slot, u.length);
+        if (write) w.data->prepare_write(u);
         u.start_ns = now_ns();
         w.engine->queue(u);
         w.engine->submit();
@@ -197,9 +168,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
       }
       if (in_flight == 0) {
         // The run ends when the last device copy is done (and checked).
-        if (w.stage) {
-          for (const IoUnit& u : w.units) settle_unit(w, u, seed);
-        }
+        for (const IoUnit& u : w.units) w.data->settle(u);
         break;
       }
       const std::size_t n = w.engine->reap(1, reaped);
@@ -210,11 +179,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         w.latency.record(t - u.start_ns);
         w.bytes += u.length;
         ++w.ops;
-        if (w.stage && !write) {
-          w.stage->land(u.slot, u.length);  // on to device memory while the next IOs run
-        } else if (plan.verify && !write) {
-          verify_unit(u, w.file, seed);
-        }
+        if (!write) w.data->read_done(u);  // CPU_GPU: on to device memory while the next IOs run
         idle.push_back(&u);
       }
     }
@@ -234,14 +199,24 @@ rusage process_usage() {
 }
 
 
-// Where the data lived, for the result: the backend and device of CPU_GPU, the buffers of each kind.
+// Where the data lived, for the result: the backend and device of CPU_GPU and GPUD, the buffers of
+// each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
 void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned depth, const Backend* backend,
-                       const Device* device) {
+                       const Device* device, const DirectStorage* direct) {
   config["transfer"] = to_string(plan.transfer);
   if (plan.transfer == IoTransfer::cpu) return;
   config["backend"] = backend->name();
   config["device"] = plan.device;
   config["device_name"] = device->info().name;
+  if (direct != nullptr) {
+    config["direct_storage"] = direct->name();
+    config["direct_storage_mode"] = direct->mode();
+    config["buffers"] =
+        "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
+        "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
+        "host memory; a verified read is copied back to be checked)";
+    return;
+  }
   config["bounce_buffers_per_thread"] = kBounceSetsPerDepth * depth;
   config["buffers"] =
       "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
@@ -249,7 +224,7 @@ void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned dept
       "while the next IOs run";
 }
 
-nlohmann::json plan_json(const IoPlan& plan, const IoEngineInfo& engine, unsigned depth, std::uint64_t alignment,
+nlohmann::json plan_json(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
                          const std::string& features, const FileSet& files) {
   std::vector<std::string> paths;
   for (const auto& f : files.files()) paths.push_back(f.path);
@@ -261,7 +236,7 @@ nlohmann::json plan_json(const IoPlan& plan, const IoEngineInfo& engine, unsigne
           {"size_per_thread_requested", plan.file_bytes},
           {"size_per_thread", whole_bytes_per_thread(plan)},
           {"io_size", plan.io_bytes},
-          {"engine", engine.name},
+          {"engine", engine},
           {"engine_features", features},
           {"queue_depth_requested", plan.queue_depth},
           {"queue_depth", depth},
@@ -295,10 +270,8 @@ void check_transfer(const IoPlan& plan, const IoFlagNames& flags, const Backend*
                                     "has none (use CPU_GPU: file <-> pinned bounce buffer <-> device memory)",
                                     backend->name()));
     }
-    // The data path of GPUD (cuFileRead/cuFileWrite into device memory) comes with such a backend.
-    throw Unavailable(fmt::format("GPUD needs the io job's cuFile data path, which this build does not have yet "
-                                  "(the {} backend reports GPU-direct storage)",
-                                  backend->name()));
+    // Whether the path really opens (libcufile present, its driver willing) is known only once the
+    // device is open: run_io opens it before it makes any file.
   }
 }
 
@@ -368,7 +341,10 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
 CaseResult run_io(const IoPlan& plan, Backend* backend) {
   validate_io_plan(plan, {}, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
-  const unsigned depth = effective_queue_depth(plan, engine);
+  // GPUD's IOs are synchronous calls into the direct path (cuFileRead/cuFileWrite), one at a time
+  // per thread, as gdsio's GPUD threads make them: the plan's engine and depth do not apply.
+  const bool direct_io = plan.transfer == IoTransfer::gpu_direct;
+  const unsigned depth = direct_io ? 1 : effective_queue_depth(plan, engine);
   const std::uint64_t per_thread = whole_bytes_per_thread(plan);
   const std::uint64_t blocks = per_thread / plan.io_bytes;
   const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(alignment_probe(plan));
@@ -377,8 +353,12 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   // lacks throws Unavailable here, on this thread).
   // CPU_GPU: one device for all threads (declared before the workers, whose streams and memory
   // it must outlive), a stream and bounce buffers per thread.
+  // GPUD: the device's direct storage path, opened before any file is made so that a missing
+  // library (Unavailable) leaves nothing behind; shared by the threads, so declared before them.
   std::unique_ptr<Device> device;
-  if (plan.transfer == IoTransfer::cpu_gpu) device = backend->open_device(plan.device);
+  if (plan.transfer != IoTransfer::cpu) device = backend->open_device(plan.device);
+  std::unique_ptr<DirectStorage> direct;
+  if (plan.transfer == IoTransfer::gpu_direct) direct = device->open_direct_storage();
   FileSet files(file_spec(plan, {}));
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned t = 0; t < plan.threads; ++t) {
@@ -387,28 +367,22 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
     w->base = files.region_start(t);
     w->file = files.files()[w->file_index];
     w->depth = depth;
-    // Each slot starts on a page, whatever the IO size: O_DIRECT's memory alignment is at most that.
-    const std::size_t stride = (plan.io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
-    if (device) {
-      const bool check = plan.verify && !is_write(plan.pattern);
-      w->stage = std::make_unique<DeviceStage>(*device, backend->capabilities().engines.front(),
-                                               kBounceSetsPerDepth * depth, plan.io_bytes, check);
-      w->slots.assign(w->stage->bounce().begin(), w->stage->bounce().end());
-    } else {
-      w->pool = make_host_buffer(HostMemoryKind::pageable, depth * stride);
-      for (unsigned s = 0; s < depth; ++s) w->slots.emplace_back(w->pool->data() + s * stride, plan.io_bytes);
-    }
-    for (std::uint32_t s = 0; s < w->slots.size(); ++s) {
+    const std::string_view stream_engine =
+        backend != nullptr ? std::string_view(backend->capabilities().engines.front()) : std::string_view();
+    w->data = make_io_data_path({plan, engine, depth, w->file, file_seed(plan, w->file_index), device.get(),
+                                 stream_engine, direct.get()});
+    const auto slots = w->data->slots();
+    for (std::uint32_t s = 0; s < slots.size(); ++s) {
       IoUnit u;
-      u.buffer = w->slots[s].data();
+      u.buffer = slots[s].data();
       u.length = plan.io_bytes;
       u.op = is_write(plan.pattern) ? IoOp::write : IoOp::read;
       u.slot = s;
       u.file = 0;  // the engine sees only this thread's file
       w->units.push_back(u);
     }
-    IoEngineSetup setup{files.files().subspan(w->file_index, 1), w->slots, IoEngineOptions{depth, true, true}};
-    w->engine = engine.make(setup);
+    IoEngineSetup setup{files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}};
+    w->engine = w->data->make_engine(setup);
     workers.push_back(std::move(w));
   }
 
@@ -441,10 +415,11 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   const auto whole = [&](const auto& w) { return w->ops >= blocks; };
   if (is_write(plan.pattern) && std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
 
+  const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;
   result.job = "io";
-  result.config = plan_json(plan, engine, depth, alignment, workers.front()->engine->features(), files);
-  add_transfer_json(result.config, plan, depth, backend, device.get());
+  result.config = plan_json(plan, engine_name, depth, alignment, workers.front()->engine->features(), files);
+  add_transfer_json(result.config, plan, depth, backend, device.get(), direct.get());
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
   const double per_s = wall > 0 ? 1.0 / wall : 0.0;
@@ -467,21 +442,23 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
   result.labels = {{"rw", std::string(to_string(plan.pattern))},
-                   {"engine", std::string(engine.name)},
+                   {"engine", engine_name},
                    {"threads", std::to_string(plan.threads)},
                    {"qd", std::to_string(depth)},
                    {"io_size", format_size(plan.io_bytes)},
                    {"size", format_size(per_thread)},
                    {"mode", plan.buffered ? "buffered" : "direct"},
                    {"xfer", std::string(to_string(plan.transfer))}};
-  result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine.name, format_size(plan.io_bytes), depth,
+  result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth,
                             plan.buffered ? "buffered" : "direct");
   if (device) result.name += "_" + std::string(to_string(plan.transfer));
   result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
-                             to_string(plan.pattern), format_size(plan.io_bytes), engine.name, depth, plan.threads,
+                             to_string(plan.pattern), format_size(plan.io_bytes), engine_name, depth, plan.threads,
                              format_size(per_thread), where, plan.buffered ? " (buffered)" : " (O_DIRECT)",
                              plan.seconds ? fmt::format(", for {} s", plan.seconds) : "");
-  if (device) {
+  if (direct) {
+    result.title += fmt::format(", straight into and out of {} ({})", device->info().name, direct->mode());
+  } else if (device) {
     result.title += fmt::format(", into and out of {} through pinned bounce buffers", device->info().name);
   }
   return result;

@@ -1,0 +1,65 @@
+#pragma once
+// Where one io thread's data lives and how it gets there (gdsio's transfer types): host buffers
+// (CPUONLY), pinned bounce buffers with device memory behind them (CPU_GPU), or device memory that
+// the device's direct storage path reads into and writes from (GPUD, cuFile). The io job's loop is
+// the same for all three: it takes the data path's buffers and engine, and calls it at the three
+// points where the transfer types differ. A new transfer type is one implementation and one line
+// in make_io_data_path.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "backends/device.hpp"
+#include "jobs/io/io_plan.hpp"
+#include "storage/io_engine.hpp"
+
+namespace xb {
+
+class IoDataPath {
+ public:
+  virtual ~IoDataPath() = default;
+  // The buffers the engine reads into and writes from; IoUnit::slot indexes them, one unit each.
+  virtual std::span<const std::span<std::byte>> slots() const = 0;
+  // The engine that moves data between the thread's file (setup.files[0]) and the slots: the
+  // plan's engine on host buffers, the device's direct storage on device memory.
+  virtual std::unique_ptr<IoEngine> make_engine(const IoEngineSetup& setup) = 0;
+  // Before the unit's slot is used again, and once per unit at the end: whatever the data path
+  // started on it is done, and a read it carried is checked when verifying.
+  virtual void settle(const IoUnit& unit) = 0;
+  // Before a write is submitted: the slot holds the pattern of the unit's file and offset, so any
+  // later read can verify it.
+  virtual void prepare_write(IoUnit& unit) = 0;
+  // A read completed into the slot.
+  virtual void read_done(const IoUnit& unit) = 0;
+};
+
+// What a data path needs to know about its thread.
+struct IoDataPathSetup {
+  const IoPlan& plan;
+  const IoEngineInfo& engine;  // the plan's engine (not used by GPUD)
+  unsigned depth = 1;          // IOs in flight at most
+  IoFile file;                 // the thread's file, for messages
+  std::uint64_t seed = 0;      // the pattern of that file
+  Device* device = nullptr;    // CPU_GPU and GPUD
+  std::string_view stream_engine;  // the device's copy engine for its streams (CPU_GPU and GPUD)
+  DirectStorage* direct = nullptr;  // GPUD
+};
+
+// Bounce buffers per thread for CPU_GPU: twice the queue depth, so while one set's device copies
+// run the other set's IOs are in flight (at depth 1, gdsio's default, one IO overlaps one copy).
+inline constexpr unsigned kBounceSetsPerDepth = 2;
+
+std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup);
+
+// The three data paths (io_data_path.cpp, direct_data_path.cpp).
+std::unique_ptr<IoDataPath> make_host_data_path(const IoDataPathSetup& setup);
+std::unique_ptr<IoDataPath> make_bounce_data_path(const IoDataPathSetup& setup);
+std::unique_ptr<IoDataPath> make_direct_data_path(const IoDataPathSetup& setup);
+
+// Throws "verify failed: FILE byte at offset N is 0x.., expected 0x.. (in the B-byte IO at offset
+// O WHERE)" unless `data`, read at `offset` of `file`, holds the pattern of `seed`.
+void verify_io_data(std::span<const std::byte> data, std::uint64_t offset, const IoFile& file, std::uint64_t seed,
+                    std::string_view where);
+
+}  // namespace xb
