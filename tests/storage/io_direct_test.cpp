@@ -206,15 +206,7 @@ TEST(IoDirect, VerifyFindsAFlippedByteAsItArrivedInDeviceMemory) {
   TempDir dir;
   run_io(direct_plan(dir.path(), IoPattern::write), &backend);
   const auto victim = dir.path() / "xferbench-io.1";
-  {
-    const int fd = open(victim.c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    unsigned char c = 0;
-    ASSERT_EQ(pread(fd, &c, 1, 200'000), 1);
-    c ^= 0x5a;
-    ASSERT_EQ(pwrite(fd, &c, 1, 200'000), 1);
-    close(fd);
-  }
+  test::flip_byte(victim, 200'000);
   IoPlan r = direct_plan(dir.path(), IoPattern::randread);
   r.verify = true;
   const std::string what = error_of([&] { run_io(r, &backend); });

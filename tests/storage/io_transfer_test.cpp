@@ -122,15 +122,7 @@ TEST(IoTransfer, CpuGpuVerifyFindsAFlippedByteInDeviceMemory) {
   TempDir dir;
   run_io(transfer_plan(dir.path(), IoPattern::write, "psync", IoTransfer::cpu), backend.get());
   const auto victim = dir.path() / "xferbench-io.0";
-  {
-    const int fd = open(victim.c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    unsigned char c = 0;
-    ASSERT_EQ(pread(fd, &c, 1, 100'000), 1);
-    c ^= 0x5a;
-    ASSERT_EQ(pwrite(fd, &c, 1, 100'000), 1);
-    close(fd);
-  }
+  test::flip_byte(victim, 100'000);
   for (const char* engine : {"psync", "libaio", "io_uring"}) {
     IoPlan r = transfer_plan(dir.path(), IoPattern::randread, engine, IoTransfer::cpu_gpu);
     r.verify = true;

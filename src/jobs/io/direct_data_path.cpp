@@ -14,35 +14,22 @@
 #include "core/pattern.hpp"
 #include "jobs/io/io_data_path.hpp"
 #include "memory/host_buffer.hpp"
+#include "storage/sync_engine.hpp"
 
 namespace xb {
 namespace {
 
-// An IoEngine over one DirectFile: synchronous like psync (submit performs the staged IOs), and
-// like every engine it resumes short transfers and reports errors with the file and the offset.
-class DirectEngine final : public IoEngine {
+// An IoEngine over one DirectFile, synchronous like psync; like every engine it resumes short
+// transfers and reports errors with the file and the offset.
+class DirectEngine final : public SyncEngine {
  public:
   DirectEngine(std::unique_ptr<DirectFile> file, const IoFile& io_file, std::string features)
       : file_(std::move(file)), io_file_(io_file), features_(std::move(features)) {}
 
-  void queue(IoUnit& unit) override { staged_.push_back(&unit); }
-  void submit() override {
-    for (IoUnit* u : staged_) {
-      transfer(*u);
-      done_.push_back(u);
-    }
-    staged_.clear();
-  }
-  std::size_t reap(std::size_t, std::span<IoUnit*> out) override {
-    const std::size_t n = std::min(out.size(), done_.size());
-    for (std::size_t i = 0; i < n; ++i) out[i] = done_[i];
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
-  }
   std::string features() const override { return features_; }
 
  private:
-  void transfer(IoUnit& u) {
+  void transfer(IoUnit& u) override {
     const bool read = u.op == IoOp::read;
     const char* call = read ? "direct read" : "direct write";
     while (u.done < u.length) {
@@ -66,8 +53,6 @@ class DirectEngine final : public IoEngine {
   std::unique_ptr<DirectFile> file_;
   IoFile io_file_;
   std::string features_;
-  std::vector<IoUnit*> staged_;
-  std::vector<IoUnit*> done_;
 };
 
 class DirectDataPath final : public IoDataPath {

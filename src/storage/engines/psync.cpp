@@ -3,42 +3,20 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <vector>
 
-#include "storage/io_engine.hpp"
+#include "storage/sync_engine.hpp"
 
 namespace xb {
 namespace {
 
-class PsyncEngine final : public IoEngine {
+class PsyncEngine final : public SyncEngine {
  public:
-  explicit PsyncEngine(const IoEngineSetup& setup) : files_(setup.files) {
-    staged_.reserve(setup.options.queue_depth);
-    done_.reserve(setup.options.queue_depth);
-  }
-
-  void queue(IoUnit& unit) override { staged_.push_back(&unit); }
-
-  void submit() override {
-    for (IoUnit* u : staged_) {
-      transfer(*u);
-      done_.push_back(u);
-    }
-    staged_.clear();
-  }
-
-  std::size_t reap(std::size_t, std::span<IoUnit*> out) override {
-    // Everything submitted is already complete, so `min` is always met.
-    const std::size_t n = std::min(out.size(), done_.size());
-    for (std::size_t i = 0; i < n; ++i) out[i] = done_[i];
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return n;
-  }
+  explicit PsyncEngine(const IoEngineSetup& setup) : files_(setup.files) {}
 
   std::string features() const override { return "synchronous"; }
 
  private:
-  void transfer(IoUnit& u) const {
+  void transfer(IoUnit& u) override {
     const IoFile& f = files_[u.file];
     const bool read = u.op == IoOp::read;
     while (u.done < u.length) {
@@ -59,8 +37,6 @@ class PsyncEngine final : public IoEngine {
   }
 
   std::span<const IoFile> files_;
-  std::vector<IoUnit*> staged_;
-  std::vector<IoUnit*> done_;
 };
 
 }  // namespace
