@@ -75,9 +75,24 @@ run_checks() {
     report "NOTE no O_DIRECT on $(df -T "$work" | awk 'NR==2{print $2}') here: io runs buffered, the odirect kind is skipped"
   fi
   rm -f "$work/probe"
-  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,pci.bus_id --format=csv; nvidia-smi -L; uname -r; } \
+  # The bundle's libraries are for xferbench: PyTorch and nvidia-smi get the machine's own.
+  local host_env=(env -u LD_LIBRARY_PATH)
+  { date -u; "${host_env[@]}" nvidia-smi --query-gpu=name,driver_version,memory.total,pci.bus_id --format=csv; "${host_env[@]}" nvidia-smi -L; uname -r; } \
     >"$out/env.txt" 2>&1
-  report "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F)"
+  local driver
+  driver=$("${host_env[@]}" nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+  report "machine: $("${host_env[@]}" nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), driver $driver, $(date -u +%F)"
+  # The module links the CUDA 13 runtime, which needs an R580 driver or newer: an older one fails
+  # every CUDA check with cudaErrorInsufficientDriver, and this says why once.
+  [ -n "$driver" ] && [ "${driver%%.*}" -lt 580 ] 2>/dev/null &&
+    report "NOTE driver $driver is older than R580, which the CUDA 13 runtime needs: expect cudaErrorInsufficientDriver"
+  # io_uring may be refused here (a container's seccomp profile): then the io checks use libaio.
+  local io_engine=io_uring
+  if ! "$xb" io -D "$work" --rw write -s 64K -i 4K --engine io_uring "${io_mode[@]}" -q >/dev/null 2>&1; then
+    io_engine=libaio
+    report "NOTE io_uring is refused here: the io checks use libaio"
+  fi
+  rm -f "$work"/xferbench-io.*
 
   check devices 0 "$xb" devices
   grep -q "backend cuda" "$out/logs/devices.log" && grep -q "cuda::device::0" "$out/logs/devices.log" ||
@@ -105,9 +120,9 @@ run_checks() {
   check dev-sandbox-ce 0 "$PWD/$bundle/bin/dev-sandbox" --model-type gqa --iodirect false --sdma false -s 64M -n 4 -i 8 -d 1 --verify
 
   # io CPU_GPU on a local file: write, then read back into device memory with every byte checked.
-  check io-cpu-gpu-write 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw write -s 1G -i 1M --engine io_uring --qd 8 "${io_mode[@]}" --format json -o "$out/io_write.json" -q
-  check io-cpu-gpu-read-verify 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine io_uring --qd 8 "${io_mode[@]}" --verify -q
-  check io-cpu-gpu-read 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine io_uring --qd 8 "${io_mode[@]}" --format json -o "$out/io_read.json" -q
+  check io-cpu-gpu-write 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw write -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --format json -o "$out/io_write.json" -q
+  check io-cpu-gpu-read-verify 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --verify -q
+  check io-cpu-gpu-read 0 "$xb" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --format json -o "$out/io_read.json" -q
   if [ ${#io_mode[@]} -eq 0 ]; then  # gdsio always uses O_DIRECT
     check gdsio-cpu-gpu 0 "$PWD/$bundle/bin/gdsio" -D "$work" -d 0 -w 1 -s 1G -i 1M -x 2 -I 0
   fi
@@ -119,7 +134,7 @@ run_checks() {
   local cufile
   cufile=$({ ldconfig -p 2>/dev/null | awk '/libcufile\.so\.0 /{print $NF}'; \
              ls /usr/local/cuda*/lib64/libcufile.so.0 /usr/local/cuda*/targets/*/lib/libcufile.so.0 2>/dev/null; \
-             python3 -c 'import nvidia.cufile, os; print(os.path.join(list(nvidia.cufile.__path__)[0], "lib", "libcufile.so.0"))' 2>/dev/null; } |
+             env -u LD_LIBRARY_PATH python3 -c 'import nvidia.cufile, os; print(os.path.join(list(nvidia.cufile.__path__)[0], "lib", "libcufile.so.0"))' 2>/dev/null; } |
            while read -r f; do [ -e "$f" ] && { echo "$f"; break; }; done)
   if [ -n "$cufile" ]; then
     report "NOTE cuFile: $cufile; nvidia-fs $( [ -e /proc/driver/nvidia-fs ] && echo loaded || echo 'not loaded (compat mode)')"
@@ -152,11 +167,11 @@ run_checks() {
     set -- $d
     for cfg in "ce 1" "ce 4" "batch 4" "sm 1"; do
       set -- $1 $2 $3 $cfg
-      "$xb" copy --backend cuda --from "$1" --to "$2" --engine "$4" --streams "$5" "${common[@]}" \
+      timeout 180 "$xb" copy --backend cuda -d 1 --from "$1" --to "$2" --engine "$4" --streams "$5" "${common[@]}" \
         -o "$out/xb_${3}_${4}_s${5}.json" 2>>"$out/logs/bandwidth.log" || { report "FAIL bandwidth $3 $4 x$5"; fails=$((fails + 1)); }
     done
   done
-  PYTHONUNBUFFERED=1 timeout 300 python3 bench/gpu_torch_copy.py --size $((64 << 20)) --blocks 16 --iterations 20 --warmup 3 \
+  PYTHONUNBUFFERED=1 timeout 300 "${host_env[@]}" python3 bench/gpu_torch_copy.py --size $((64 << 20)) --blocks 16 --iterations 20 --warmup 3 \
     >"$out/torch.json" 2>"$out/logs/torch.log" || { report "FAIL torch reference (see logs/torch.log)"; fails=$((fails + 1)); }
   python3 - "$out" <<'PY' | tee -a "$out/report.txt"
 import glob, json, os, sys

@@ -41,6 +41,22 @@ TEST(CudaBatchKey, SameOpsSameKeyAnyChangeAnotherKey) {
   EXPECT_NE(batch_key(std::span(ops).first(1)), base);
 }
 
+// The batch engine's ordering rule: what DeviceStage queues (bounce -> device, then device ->
+// bounce) depends; copies of distinct blocks (the copy job's) do not, and stay in one batch.
+TEST(CudaCopiesDepend, ReadAfterWriteWriteAfterWriteAndWriteAfterReadDepend) {
+  std::byte a[64], b[64], c[64], d[64];
+  const CopyOp in{b, a, 64};  // a -> b
+  EXPECT_TRUE(copies_depend(in, {a, b, 64}));        // b -> a reads what `in` wrote
+  EXPECT_TRUE(copies_depend(in, {b + 63, c, 1}));    // writes the last byte `in` wrote
+  EXPECT_TRUE(copies_depend(in, {a + 10, c, 4}));    // writes what `in` reads
+  EXPECT_TRUE(copies_depend(in, {c, b + 32, 8}));    // reads what `in` wrote
+  EXPECT_FALSE(copies_depend(in, {d, c, 64}));       // c -> d: unrelated
+  EXPECT_FALSE(copies_depend(in, {c, a, 64}));       // both read a: no order needed
+  EXPECT_FALSE(copies_depend(in, {b, a, 0}));        // an empty copy touches nothing
+  const CopyOp half{b, a, 32};
+  EXPECT_FALSE(copies_depend(half, {b + 32, a + 32, 32}));  // adjacent, not overlapping
+}
+
 TEST(CudaSmLaunch, AlignedCopyIsAllWordsButTheTail) {
   const SmLaunch l = sm_launch_for(at(0x10000), at(0x20000), (64u << 20) + 5, 132);
   EXPECT_EQ(l.vector_bytes, 64u << 20);

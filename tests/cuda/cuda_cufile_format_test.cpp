@@ -27,7 +27,7 @@ TEST(CufileFormat, NegativeIoReturnsAreErrnoOrStatus) {
 TEST(CufileFormat, ModeIsGdsOnlyWithNvidiaFsAndNoForcedCompat) {
   const CufileMode gds = cufile_mode(true, nullptr);
   EXPECT_FALSE(gds.compat);
-  EXPECT_EQ(gds.text.rfind("GPUDirect Storage (nvidia-fs)", 0), 0u) << gds.text;
+  EXPECT_EQ(gds.text.rfind("GPUDirect Storage (nvidia-fs loaded)", 0), 0u) << gds.text;
 
   const CufileMode no_module = cufile_mode(false, nullptr);
   EXPECT_TRUE(no_module.compat);

@@ -55,4 +55,18 @@ SmLaunch sm_launch_for(const void* dst, const void* src, std::size_t bytes, int 
   return l;
 }
 
+namespace {
+bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
+}
+}  // namespace
+
+bool copies_depend(const CopyOp& earlier, const CopyOp& later) {
+  return overlap(earlier.dst, earlier.bytes, later.src, later.bytes) ||  // read after write
+         overlap(earlier.dst, earlier.bytes, later.dst, later.bytes) ||  // write after write
+         overlap(earlier.src, earlier.bytes, later.dst, later.bytes);    // write after read
+}
+
 }  // namespace xb::cuda

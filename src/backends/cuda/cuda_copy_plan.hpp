@@ -29,6 +29,12 @@ std::uint64_t batch_key(std::span<const CopyOp> ops);
 
 // How the sm engine's kernel covers one copy: `vector_bytes` moved as 16-byte words by `blocks` x
 // `threads` threads in a grid-stride loop, the rest (a misaligned copy, or the tail) byte by byte.
+// Whether `later` depends on `earlier` (it reads what `earlier` writes, or writes what `earlier`
+// reads or writes). cudaMemcpyBatchAsync orders nothing within one batch, so the batch engine
+// submits what it holds before it takes a copy that depends on one of them: a Stream stays an
+// in-order queue.
+bool copies_depend(const CopyOp& earlier, const CopyOp& later);
+
 struct SmLaunch {
   unsigned blocks = 0;
   unsigned threads = 0;

@@ -54,14 +54,16 @@ std::string error_text(const CufileError& e) {
   return text;
 }
 
-// The loaded library and its driver: dlclose'd and cuFileDriverClose'd when the last user goes
-// (files and buffer registrations hold it through shared_ptr).
+// The loaded library and its driver: cuFileDriverClose'd when the last user goes (files and buffer
+// registrations hold it through shared_ptr). The library itself stays mapped (RTLD_NODELETE, never
+// dlclose'd): libcufile registers exit-time cleanup that crashed the process when it ran after an
+// unload (the GDS team's advice in RAPIDS' cuCIM #158/#177 and cuDF #9872).
 class CufileLibrary {
  public:
   CufileLibrary() {
     std::string tried;
     for (const char* name : kCufileLibraries) {
-      handle_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      handle_ = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
       if (handle_ != nullptr) break;
       const char* why = dlerror();
       tried += fmt::format("{}{}", tried.empty() ? "" : "; ", why != nullptr ? why : name);
@@ -72,28 +74,20 @@ class CufileLibrary {
           "(nvidia-gds) or use CPU_GPU",
           tried));
     }
-    try {
-      driver_open = symbol<DriverOpenFn>("cuFileDriverOpen");
-      // Newer libraries export the versioned close (cufile.h maps the plain name onto it).
-      driver_close = symbol<DriverCloseFn>("cuFileDriverClose_v2", "cuFileDriverClose");
-      handle_register = symbol<HandleRegisterFn>("cuFileHandleRegister");
-      handle_deregister = symbol<HandleDeregisterFn>("cuFileHandleDeregister");
-      buf_register = symbol<BufRegisterFn>("cuFileBufRegister");
-      buf_deregister = symbol<BufDeregisterFn>("cuFileBufDeregister");
-      read = symbol<ReadFn>("cuFileRead");
-      write = symbol<WriteFn>("cuFileWrite");
-      if (const CufileError e = driver_open(); e.err != 0) {
-        throw Unavailable(fmt::format("cuFileDriverOpen failed: {}", error_text(e)));
-      }
-    } catch (...) {
-      dlclose(handle_);
-      throw;
+    driver_open = symbol<DriverOpenFn>("cuFileDriverOpen");
+    // Newer libraries export the versioned close (cufile.h maps the plain name onto it).
+    driver_close = symbol<DriverCloseFn>("cuFileDriverClose_v2", "cuFileDriverClose");
+    handle_register = symbol<HandleRegisterFn>("cuFileHandleRegister");
+    handle_deregister = symbol<HandleDeregisterFn>("cuFileHandleDeregister");
+    buf_register = symbol<BufRegisterFn>("cuFileBufRegister");
+    buf_deregister = symbol<BufDeregisterFn>("cuFileBufDeregister");
+    read = symbol<ReadFn>("cuFileRead");
+    write = symbol<WriteFn>("cuFileWrite");
+    if (const CufileError e = driver_open(); e.err != 0) {
+      throw Unavailable(fmt::format("cuFileDriverOpen failed: {}", error_text(e)));
     }
   }
-  ~CufileLibrary() {
-    (void)driver_close();
-    dlclose(handle_);
-  }
+  ~CufileLibrary() { (void)driver_close(); }
   CufileLibrary(const CufileLibrary&) = delete;
   CufileLibrary& operator=(const CufileLibrary&) = delete;
 
@@ -169,9 +163,10 @@ class CufileFile final : public DirectFile {
   void use_device() const { check(cudaSetDevice(device_), "cudaSetDevice", fmt::format("cuFile IO on {}", path_)); }
 
   std::size_t result(std::string_view call, ssize_t n, std::size_t bytes, std::uint64_t offset) const {
+    const int error = errno;  // before anything below can change it
     if (n >= 0) return static_cast<std::size_t>(n);
     const std::string what = fmt::format("{}({}, offset {}, {} bytes)", call, path_, offset, bytes);
-    if (n == -1) throw std::system_error(errno, std::generic_category(), what);
+    if (n == -1) throw std::system_error(error, std::generic_category(), what);
     throw std::runtime_error(fmt::format("{} failed: {}", what, cufile_io_error_text(n, 0)));
   }
 
@@ -181,12 +176,17 @@ class CufileFile final : public DirectFile {
   CufileHandle handle_ = nullptr;
 };
 
+bool nvidia_fs_loaded() {
+  std::error_code ignored;  // unreadable counts as absent: the mode is then reported as compat
+  return std::filesystem::exists("/proc/driver/nvidia-fs", ignored);
+}
+
 class CufileStorage final : public DirectStorage {
  public:
   explicit CufileStorage(int device)
       : device_(device),
         lib_(std::make_shared<CufileLibrary>()),
-        mode_(cufile_mode(std::filesystem::exists("/proc/driver/nvidia-fs"), std::getenv("CUFILE_FORCE_COMPAT_MODE"))) {}
+        mode_(cufile_mode(nvidia_fs_loaded(), std::getenv("CUFILE_FORCE_COMPAT_MODE"))) {}
 
   std::string_view name() const override { return "cufile"; }
   std::string mode() const override { return mode_.text; }

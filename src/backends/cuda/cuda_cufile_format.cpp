@@ -56,7 +56,11 @@ CufileMode cufile_mode(bool nvidia_fs_loaded, const char* force_compat_env) {
     return {true,
             "compat mode (the nvidia-fs kernel module is not loaded): POSIX IO through cuFile's host bounce buffers"};
   }
-  return {false, "GPUDirect Storage (nvidia-fs): DMA between the storage and GPU memory"};
+  // nvidia-fs decides for the process, the file system for each file: cuFile still falls back to
+  // compat mode per file where the file system has no GDS support (tmpfs, overlay, most NFS).
+  return {false,
+          "GPUDirect Storage (nvidia-fs loaded): DMA between the storage and GPU memory where the file system "
+          "supports it, cuFile's compat mode per file where it does not"};
 }
 
 }  // namespace xb::cuda

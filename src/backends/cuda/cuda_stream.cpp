@@ -87,24 +87,39 @@ class CeStream : public CudaStreamBase {
   }
   void copy_batch(std::span<const CopyOp> ops) override {
     flush();
-    batches_.submit(ops);
+    submit(ops);
   }
 
  protected:
+  // Graph capture and instantiation use the current device: the stream's, whichever thread submits.
+  void submit(std::span<const CopyOp> ops) {
+    check(cudaSetDevice(device_), "cudaSetDevice", where());
+    batches_.submit(ops);
+  }
+
   BatchSubmitter batches_;
 };
 
 class BatchStream final : public CeStream {
  public:
   using CeStream::CeStream;
-  void copy(const CopyOp& op) override { held_.push_back(op); }
+  void copy(const CopyOp& op) override {
+    // One batch has no order within it: a copy that depends on a held one waits for the next batch.
+    for (const CopyOp& h : held_) {
+      if (copies_depend(h, op)) {
+        flush();
+        break;
+      }
+    }
+    held_.push_back(op);
+  }
 
  protected:
   void flush() override {
     if (held_.empty()) return;
     std::vector<CopyOp> ops;
     ops.swap(held_);
-    batches_.submit(ops);
+    submit(ops);
   }
 
  private:
