@@ -1,15 +1,17 @@
 #include "cli/progress.hpp"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 
 namespace xb {
 namespace {
 
 constexpr auto kTick = std::chrono::milliseconds(500);
 constexpr const char* kEraseLine = "\r\033[K";
+// Room in a drawn line beyond the step's text: the erase sequence and " N s".
+constexpr std::size_t kLineExtra = 64;
 
 // write(2) straight to the descriptor: the line must not mix into buffered stream output, and a
 // short write or EINTR on a terminal is retried.
@@ -48,6 +50,7 @@ void Progress::begin(std::string text) {
   std::lock_guard lock(mutex_);
   erase_locked();
   text_ = std::move(text);
+  line_.reserve(text_.size() + kLineExtra);
   started_ = std::chrono::steady_clock::now();
   draw_locked(false);  // the ticker redraws it from its next tick on
 }
@@ -67,12 +70,24 @@ void Progress::tick_loop() {
   }
 }
 
+// The ticker never allocates: jobs fork device processes while it runs, and a fork taken while
+// another thread holds the allocator's lock leaves the child's allocator locked for good. glibc's
+// malloc guards against that; AddressSanitizer's allocator (GCC 12) does not, and a copy under a
+// terminal hung in its first device process that way. The line is built in `line_`, whose capacity
+// begin() reserves.
 void Progress::draw_locked(bool force) {
   if (text_.empty()) return;
   const auto ran = std::chrono::steady_clock::now() - started_;
   if (!force && ran < show_after_) return;
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ran).count();
-  write_all(fd_, fmt::format("{}{}{}", kEraseLine, text_, seconds > 0 ? fmt::format(" {} s", seconds) : ""));
+  line_.clear();
+  line_.append(kEraseLine).append(text_);
+  if (seconds > 0) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, seconds).ptr;
+    line_.append(" ").append(digits, end).append(" s");
+  }
+  write_all(fd_, line_);
   drawn_ = true;
 }
 

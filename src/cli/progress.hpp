@@ -53,6 +53,7 @@ class Progress {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string text_;  // the running step's text; empty when none runs
+  std::string line_;  // the line being drawn, reserved by begin() so the ticker never allocates
   std::chrono::steady_clock::time_point started_;
   bool drawn_ = false;
   bool stop_ = false;
