@@ -31,7 +31,12 @@ bool Progress::is_terminal(int fd) { return ::isatty(fd) == 1; }
 
 Progress::Progress(int fd, bool enabled, std::chrono::milliseconds show_after)
     : fd_(fd), enabled_(enabled), show_after_(show_after) {
-  if (enabled_) ticker_ = std::thread([this] { tick_loop(); });
+  if (!enabled_) return;
+  ticker_ = std::thread([this] { tick_loop(); });
+  // Back only once the ticker is waiting: a thread still starting allocates (ASan's thread setup
+  // does), and a job may fork the moment this returns (see draw_locked).
+  std::unique_lock lock(mutex_);
+  ticking_cv_.wait(lock, [this] { return ticking_; });
 }
 
 Progress::~Progress() {
@@ -64,16 +69,19 @@ void Progress::end() {
 
 void Progress::tick_loop() {
   std::unique_lock lock(mutex_);
+  ticking_ = true;
+  ticking_cv_.notify_all();
   while (!stop_) {
     wake_.wait_for(lock, kTick);
     if (!stop_) draw_locked(false);
   }
 }
 
-// The ticker never allocates: jobs fork device processes while it runs, and a fork taken while
-// another thread holds the allocator's lock leaves the child's allocator locked for good. glibc's
-// malloc guards against that; AddressSanitizer's allocator (GCC 12) does not, and a copy under a
-// terminal hung in its first device process that way. The line is built in `line_`, whose capacity
+// The ticker never allocates, and the constructor returns only once it runs: jobs fork device
+// processes while it runs, and a fork taken while another thread holds the allocator's lock leaves
+// the child's allocator locked for good. glibc's malloc guards against that; AddressSanitizer's
+// allocator (GCC 12) does not, and a copy under a terminal hung in its first device process that
+// way (its stream threads blocked in their first free). The line is built in `line_`, whose capacity
 // begin() reserves.
 void Progress::draw_locked(bool force) {
   if (text_.empty()) return;

@@ -57,6 +57,8 @@ class Progress {
   std::chrono::steady_clock::time_point started_;
   bool drawn_ = false;
   bool stop_ = false;
+  bool ticking_ = false;  // the ticker thread has started and holds no allocation in progress
+  std::condition_variable ticking_cv_;
   std::thread ticker_;
 };
 
