@@ -44,6 +44,13 @@ PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& arg
       break;  // EIO: the child's side closed (it exited)
     }
     if (waitpid(pid, &run.status, WNOHANG) == pid) {
+      // The child is gone, but what it wrote last may still be on its way through the terminal:
+      // read until the master reports the end.
+      for (pollfd q{master, POLLIN, 0}; poll(&q, 1, 200) > 0;) {
+        const ssize_t n = read(master, buf, sizeof buf);
+        if (n <= 0) break;
+        run.output.append(buf, static_cast<std::size_t>(n));
+      }
       close(master);
       return run;
     }
