@@ -15,11 +15,9 @@
 #include "runtime/thread_team.hpp"
 #include "core/latency_metrics.hpp"
 #include "core/machine.hpp"
-#include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/io/block_order.hpp"
 #include "jobs/io/io_data_path.hpp"
-#include "memory/host_buffer.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
 
