@@ -30,15 +30,13 @@ int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {
     return run_io(plan, backend);
   };
   // gdsio's line has no place for how GPUD moved the data; a compat-mode run says so on stderr
-  // (gdsio users read GPUD figures as GPUDirect Storage figures). The JSON result always has it.
-  const auto say_mode = [&](const CaseResult& r) {
-    const auto mode = r.config.find("direct_storage_mode");
-    if (mode != r.config.end() && mode->is_string() && mode->get<std::string>().starts_with("compat")) {
-      ctx.err << fmt::format("gdsio: GPUD ran through cuFile in {}\n", mode->get<std::string>());
-    }
-    return r;
-  };
-  ctx.out << render_gdsio(say_mode(run(req.plan, "running"))) << std::flush;
+  // (gdsio users read GPUD figures as GPUDirect Storage figures); `xferbench io` records it in its result.
+  const CaseResult result = run(req.plan, "running");
+  if (const auto mode = result.config.find("direct_storage_mode");
+      mode != result.config.end() && mode->is_string() && mode->get<std::string>().starts_with("compat")) {
+    ctx.err << fmt::format("gdsio: GPUD ran through cuFile in {}\n", mode->get<std::string>());
+  }
+  ctx.out << render_gdsio(result) << std::flush;
   if (req.verify_after_write) {
     ctx.out << "Verifying data\n" << std::flush;
     ctx.out << render_gdsio(run(gdsio_readback_plan(req.plan), "verifying")) << std::flush;
