@@ -5,12 +5,13 @@
 #include <stdexcept>
 
 #include "memory/host_buffer.hpp"
+#include "memory/kinds.hpp"
 
 namespace xb {
 
 DeviceStage::DeviceStage(Device& device, std::string_view engine, std::size_t slots, std::size_t io_bytes,
                          bool check_reads)
-    : stride_((io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment), check_reads_(check_reads) {
+    : stride_(round_up(io_bytes, kHostAlignment)), check_reads_(check_reads) {
   // Pinned, because a device copies only from locked pages asynchronously (cudaMemcpyAsync from
   // pageable memory is a synchronous staging copy), and O_DIRECT needs the page alignment it has.
   bounce_memory_ = device.allocate_host(slots * stride_, true);

@@ -14,6 +14,7 @@
 #include "core/pattern.hpp"
 #include "jobs/io/io_data_path.hpp"
 #include "memory/host_buffer.hpp"
+#include "memory/kinds.hpp"
 #include "storage/sync_engine.hpp"
 
 namespace xb {
@@ -62,13 +63,12 @@ class DirectDataPath final : public IoDataPath {
         file_(s.file),
         seed_(s.seed),
         verify_(s.plan.verify && !is_write(s.plan.pattern)),
-        io_bytes_(s.plan.io_bytes),
-        stride_((s.plan.io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment) {
+        stride_(round_up(s.plan.io_bytes, kHostAlignment)) {
     device_memory_ = s.device->allocate(s.depth * stride_);
     staging_ = s.device->allocate_host(stride_, true);
     for (unsigned i = 0; i < s.depth; ++i) {
       auto* slot = static_cast<std::byte*>(device_memory_->data()) + i * stride_;
-      slots_.emplace_back(slot, io_bytes_);
+      slots_.emplace_back(slot, s.plan.io_bytes);
       // One registration per slot: cuFile takes the registered base, so each unit's buffer is one.
       registrations_.push_back(direct_.register_buffer(slot, stride_));
     }
@@ -108,7 +108,7 @@ class DirectDataPath final : public IoDataPath {
   IoFile file_;
   std::uint64_t seed_;
   bool verify_;
-  std::size_t io_bytes_, stride_;
+  std::size_t stride_;
   std::unique_ptr<Allocation> device_memory_;
   std::unique_ptr<Allocation> staging_;  // pinned: a write's pattern on its way in, a checked read on its way out
   std::vector<std::span<std::byte>> slots_;

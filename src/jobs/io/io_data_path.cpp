@@ -9,6 +9,7 @@
 #include "core/pattern.hpp"
 #include "jobs/io/device_stage.hpp"
 #include "memory/host_buffer.hpp"
+#include "memory/kinds.hpp"
 
 namespace xb {
 
@@ -29,7 +30,7 @@ class HostDataPath final : public IoDataPath {
   explicit HostDataPath(const IoDataPathSetup& s)
       : engine_(s.engine), file_(s.file), seed_(s.seed), verify_(s.plan.verify) {
     // Each slot starts on a page, whatever the IO size: O_DIRECT's memory alignment is at most that.
-    const std::size_t stride = (s.plan.io_bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+    const std::size_t stride = round_up(s.plan.io_bytes, kHostAlignment);
     pool_ = make_host_buffer(HostMemoryKind::pageable, s.depth * stride);
     for (unsigned i = 0; i < s.depth; ++i) slots_.emplace_back(pool_->data() + i * stride, s.plan.io_bytes);
   }
