@@ -91,7 +91,7 @@ class DirectStorage {
  public:
   virtual ~DirectStorage() = default;
   virtual std::string_view name() const = 0;  // the engine, for results: "cufile"
-  // How data really moves, for results: "GPUDirect Storage (nvidia-fs)", or "compat mode: …".
+  // How data really moves, for results: "GPUDirect Storage (nvidia-fs loaded) …" or "compat mode …".
   virtual std::string mode() const = 0;
   // `fd` (opened by the caller, O_DIRECT where the mode needs it) must outlive the returned file.
   virtual std::unique_ptr<DirectFile> open_file(int fd, std::string_view path) = 0;

@@ -13,6 +13,12 @@ namespace xb {
 
 class SyncEngine : public IoEngine {
  public:
+  // Room for `queue_depth` units up front, so the IO loop never grows the lists.
+  explicit SyncEngine(unsigned queue_depth) {
+    staged_.reserve(queue_depth);
+    done_.reserve(queue_depth);
+  }
+
   void queue(IoUnit& unit) final { staged_.push_back(&unit); }
 
   void submit() final {

@@ -25,7 +25,7 @@ namespace {
 class DirectEngine final : public SyncEngine {
  public:
   DirectEngine(std::unique_ptr<DirectFile> file, const IoFile& io_file, std::string features)
-      : file_(std::move(file)), io_file_(io_file), features_(std::move(features)) {}
+      : SyncEngine(1), file_(std::move(file)), io_file_(io_file), features_(std::move(features)) {}
 
   std::string features() const override { return features_; }
 

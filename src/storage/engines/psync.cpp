@@ -11,7 +11,7 @@ namespace {
 
 class PsyncEngine final : public SyncEngine {
  public:
-  explicit PsyncEngine(const IoEngineSetup& setup) : files_(setup.files) {}
+  explicit PsyncEngine(const IoEngineSetup& setup) : SyncEngine(setup.options.queue_depth), files_(setup.files) {}
 
   std::string features() const override { return "synchronous"; }
 
