@@ -56,5 +56,35 @@ TEST(FleetVerdict, ConfirmationKeepsOnlyLinksSlowAgain) {
   EXPECT_EQ(v.cleared[0].from, 7);
 }
 
+TEST(FleetVerdict, ConfirmationMatchesEachLinkByBothEnds) {
+  // A bad NIC on rank 0 flags several links from the same source (0->1, 0->2) and one into it
+  // (3->0): each re-measured figure belongs to its own link, whatever the order it comes back in.
+  std::vector<FleetLink> links;
+  for (int from = 0; from < 4; ++from) {
+    for (int to = 0; to < 4; ++to) {
+      if (from != to) links.push_back({from, to, 10.0});
+    }
+  }
+  for (FleetLink& l : links) {
+    if ((l.from == 0 && l.to != 3) || (l.from == 3 && l.to == 0)) l.gbps = 2.0;
+  }
+  const FleetVerdict first = judge_fleet_links(links, 0.8);
+  ASSERT_EQ(first.flagged.size(), 3u);
+  for (const auto& again : {std::vector<FleetLink>{{0, 1, 9.8}, {0, 2, 2.1}, {3, 0, 2.2}},
+                            std::vector<FleetLink>{{3, 0, 2.2}, {0, 2, 2.1}, {0, 1, 9.8}},
+                            std::vector<FleetLink>{{0, 2, 2.1}, {3, 0, 2.2}, {0, 1, 9.8}}}) {
+    const FleetVerdict v = confirm_fleet_verdict(first, again);
+    ASSERT_EQ(v.flagged.size(), 2u);
+    EXPECT_EQ(v.flagged[0].from, 0);
+    EXPECT_EQ(v.flagged[0].to, 2);  // slow again: confirmed
+    EXPECT_EQ(v.flagged[1].from, 3);
+    EXPECT_EQ(v.flagged[1].to, 0);  // into the bad rank, slow again: confirmed
+    ASSERT_EQ(v.cleared.size(), 1u);
+    EXPECT_EQ(v.cleared[0].from, 0);
+    EXPECT_EQ(v.cleared[0].to, 1);  // fast the second time: cleared
+    EXPECT_DOUBLE_EQ(v.cleared[0].gbps, 2.0);  // with its first figure
+  }
+}
+
 }  // namespace
 }  // namespace xb
