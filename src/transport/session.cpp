@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/range.hpp"
 #include "transport/control_channel.hpp"
 #include "transport/control_messages.hpp"
 #include "transport/socket_ops.hpp"
@@ -238,8 +239,7 @@ ServedRegion* SessionServer::State::find(std::vector<ServedRegion>& regions, std
   }
   ServedRegion& region = regions[id - 1];
   const std::uint64_t size = region.memory->size();
-  // Overflow-safe: offset + bytes may wrap; these two comparisons cannot.
-  if (offset > size || bytes > size - offset) {
+  if (!range_inside(offset, bytes, size)) {
     why = fmt::format("{} bytes at offset {} are outside region {} ({} bytes)", bytes, offset, id, size);
     return nullptr;
   }
@@ -481,7 +481,7 @@ PeerRegion ClientSession::expose(std::uint64_t bytes, RegionPlace place) {
 namespace {
 void check_region_range(const char* call, const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes) {
   const std::uint64_t size = region.remote ? region.remote->size() : 0;
-  if (offset > size || bytes > size - offset) {
+  if (!range_inside(offset, bytes, size)) {
     throw std::out_of_range(fmt::format("{}: {} bytes at offset {} are outside region {} ({} bytes)", call, bytes,
                                         offset, region.id, size));
   }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/range.hpp"
 #include "transport/transport.hpp"
 
 namespace xb::tcp {
@@ -248,7 +249,7 @@ const Region& Connection::checked_region(const Header& h, const char* what) {
   if (region == nullptr) refuse(request + ": no such region");
   // The secret is random per region: a peer that was not given the descriptor cannot guess it.
   if (region->secret != h.secret) refuse(request + ": wrong key");
-  if (!within(h.offset, h.length, region->size)) {
+  if (!range_inside(h.offset, h.length, region->size)) {
     refuse(fmt::format("{}: outside the region ({} bytes)", request, region->size));
   }
   return *region;

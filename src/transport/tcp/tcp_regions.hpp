@@ -25,11 +25,6 @@ struct RegionKey {
 std::vector<std::uint8_t> pack_key(const RegionKey& key);
 std::optional<RegionKey> unpack_key(const std::vector<std::uint8_t>& bytes);
 
-// True when [offset, offset + length) lies inside `size` bytes, without overflow for any inputs.
-inline bool within(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
-  return offset <= size && length <= size - offset;
-}
-
 class RegionTable {
  public:
   // Registers the memory; returns its key (a fresh id and secret).

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/range.hpp"
 #include "core/version.hpp"
 #include "transport/socket_ops.hpp"
 #include "transport/tcp/tcp_connection.hpp"
@@ -93,7 +94,7 @@ class TcpRemoteRegion final : public RemoteRegion {
 
 void check_range(const char* call, const char* which, std::uint64_t offset, std::uint64_t bytes,
                  std::uint64_t size) {
-  if (!tcp::within(offset, bytes, size)) {
+  if (!range_inside(offset, bytes, size)) {
     throw std::out_of_range(fmt::format("tcp {}: {} bytes at offset {} are outside the {} region ({} bytes)", call,
                                         bytes, offset, which, size));
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <string>
 
+#include "core/range.hpp"
 #include "transport/ucx/ucx_status.hpp"
 
 namespace xb::ucx {
@@ -26,7 +27,7 @@ bool read_header(const void* header, std::size_t length, Header& out) {
 // Empty when [offset, +bytes) lies in an open region, else why not.
 std::string check_target(const Region* region, std::uint64_t id, std::uint64_t offset, std::uint64_t bytes) {
   if (region == nullptr) return fmt::format("region {} is not registered", id);
-  if (offset > region->size || bytes > region->size - offset) {
+  if (!range_inside(offset, bytes, region->size)) {
     return fmt::format("offset {} + length {} is outside region {} ({} bytes)", offset, bytes, id, region->size);
   }
   return {};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "core/range.hpp"
 #include "transport/ucx/ucx_am.hpp"
 #include "transport/ucx/ucx_bootstrap.hpp"
 #include "transport/ucx/ucx_region.hpp"
@@ -20,7 +21,7 @@ constexpr std::size_t kReapFrom = 1024;
 constexpr std::chrono::milliseconds kBootstrapCheckEvery{1};
 
 void check_range(const char* op, const char* which, std::size_t region_bytes, std::size_t offset, std::size_t bytes) {
-  if (offset > region_bytes || bytes > region_bytes - offset) {
+  if (!range_inside(offset, bytes, region_bytes)) {
     throw std::out_of_range(fmt::format("ucx {}: {} region ({} bytes): offset {} + length {} is out of range", op,
                                         which, region_bytes, offset, bytes));
   }
