@@ -133,6 +133,26 @@ TEST(KvJob, CorruptedByteIsLocatedByBlockFileAndOffset) {
   }
 }
 
+TEST(KvJob, AByteAtEitherEdgeOfABlockIsFound) {
+  // The first and the last byte of a 64 KiB block: a check a byte short or late misses one.
+  TempDir dir;
+  run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+  const auto victim = kv_block_path(dir.path(), 7);
+  for (const std::uint64_t offset : {0ull, (64ull << 10) - 1}) {
+    flip_byte(victim, offset);
+    KvPlan l = small_plan(dir.path(), KvOp::load);
+    l.verify = true;
+    const std::string e = error_of([&] { run_kv(l, nullptr); });
+    EXPECT_NE(e.find("verify failed: block 7 (" + victim.string() + ") byte at offset " + std::to_string(offset) + " "),
+              std::string::npos)
+        << e;
+    flip_byte(victim, offset);
+  }
+  KvPlan l = small_plan(dir.path(), KvOp::load);
+  l.verify = true;
+  EXPECT_EQ(error_of([&] { run_kv(l, nullptr); }), "");
+}
+
 TEST(KvJob, SwappedBlockFilesAreCaught) {
   TempDir dir;
   run_kv(small_plan(dir.path(), KvOp::dump), nullptr);

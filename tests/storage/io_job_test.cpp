@@ -166,6 +166,25 @@ TEST(IoJob, FlippedByteIsFoundAtItsFileAndOffset) {
   run_io(small_plan(dir.path(), IoPattern::read, "io_uring"));
 }
 
+TEST(IoJob, AByteAtEitherEdgeOfAnIoIsFound) {
+  // The first and the last byte of one 16 KiB IO (the 22nd of file 1): a check that stops a byte
+  // short, or starts a byte late, misses one of them.
+  TempDir dir;
+  run_io(small_plan(dir.path(), IoPattern::write, "psync"));
+  const auto file = dir.path() / "xferbench-io.1";
+  for (const std::uint64_t offset : {344'064ull, 344'064ull + 16'383}) {
+    flip_byte(file, offset);
+    IoPlan r = small_plan(dir.path(), IoPattern::read, "psync");
+    r.verify = true;
+    const std::string what = error_of([&] { run_io(r); });
+    EXPECT_NE(what.find(file.string() + " byte at offset " + std::to_string(offset) + " "), std::string::npos) << what;
+    flip_byte(file, offset);  // flipped back: the file verifies again
+  }
+  IoPlan r = small_plan(dir.path(), IoPattern::read, "psync");
+  r.verify = true;
+  EXPECT_EQ(error_of([&] { run_io(r); }), "");
+}
+
 TEST(IoJob, FilesCarryTheirOwnPattern) {
   // The seed depends on the file index, so files swapped between threads do not verify.
   TempDir dir;
