@@ -9,6 +9,7 @@
 #   bash scripts/mutants.sh                 # every mutant
 #   bash scripts/mutants.sh NAME...         # those named (file names without .patch, or globs)
 #   bash scripts/mutants.sh --list          # name, what it plants, its tests
+#   bash scripts/mutants.sh --check         # every mutant applies and names tests that exist (ctest)
 #   BUILD=build/release bash scripts/mutants.sh   # the build directory (configured if absent)
 #
 # Header of a mutant (lines before the diff; git apply ignores them):
@@ -28,9 +29,11 @@ field() { sed -n "s/^# $1: //p" "$2" | head -n1; }
 
 mutants=()
 list_only=0
+check_only=0
 for arg in "$@"; do
   case "$arg" in
     --list) list_only=1 ;;
+    --check) check_only=1 ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "mutants.sh: unknown option '$arg' (--list, --help, or mutant names)" >&2; exit 2 ;;
     *)
@@ -56,6 +59,26 @@ if ((list_only)); then
     printf '%-44s %s\n%-44s tests: %s\n' "$(basename "$m" .patch)" "$(field mutant "$m")" "" "$(field tests "$m")"
   done
   exit 0
+fi
+
+# --check: cheap enough for ctest. A mutant that no longer applies, or whose regex names no test,
+# would silently stop checking anything.
+if ((check_only)); then
+  bad=0
+  for m in "${mutants[@]}"; do
+    name=$(basename "$m" .patch)
+    if ! git apply --check "$m" 2>/dev/null; then
+      echo "mutants.sh: $name: STALE: the patch no longer applies to this tree (rewrite it)" >&2
+      bad=1
+    fi
+    count=$(ctest --test-dir "$build" -N -R "$(field tests "$m")" 2>/dev/null | sed -n 's/^Total Tests: //p')
+    if [ "${count:-0}" -eq 0 ]; then
+      echo "mutants.sh: $name: its tests regex '$(field tests "$m")' names no test in $build" >&2
+      bad=1
+    fi
+  done
+  ((bad == 0)) && echo "mutants.sh: ${#mutants[@]} mutants apply and name their tests"
+  exit "$bad"
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
