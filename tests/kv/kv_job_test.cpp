@@ -60,6 +60,23 @@ void expect_layout(const TempDir& dir, std::uint64_t n, std::uint64_t block_byte
   EXPECT_EQ(files, expected);
 }
 
+// The rates a real run stores follow from the same result's totals (kv_metrics_test.cpp checks
+// the formulas on known inputs; this checks that run_kv hands them its own totals). The tolerance is
+// rounding only: x * (1 / wall) against x / wall.
+void expect_rates_follow_from_totals(const CaseResult& r) {
+  const double wall = metric(r, "wall_time"), blocks = metric(r, "blocks"), bytes = metric(r, "bytes");
+  ASSERT_GT(wall, 0);
+  constexpr double kRounding = 1e-12;
+  const auto expect_rel = [&](const char* name, double expected) {
+    EXPECT_NEAR(metric(r, name), expected, expected * kRounding) << name;
+  };
+  expect_rel("blocks_per_s", blocks / wall);
+  expect_rel("bandwidth", bytes / wall / 1073741824.0);
+  expect_rel("bandwidth_decimal", bytes / wall / 1e9);
+  // Every block lies inside the run: none took longer than the wall time.
+  EXPECT_LE(metric(r, "latency_max"), wall * 1e6);
+}
+
 class KvRoundTrip : public ::testing::TestWithParam<std::tuple<KvSync, KvTarget>> {};
 
 TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
@@ -80,6 +97,14 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   EXPECT_LE(metric(dr, "latency_p99.9"), metric(dr, "latency_max"));
   EXPECT_EQ(dr.config.at("sync"), std::string(to_string(sync)));
   EXPECT_EQ(dr.config.at("direct"), true);
+  expect_rates_follow_from_totals(dr);
+  // Only --sync end runs the end-of-run syncfs; it is part of the wall time.
+  if (sync == KvSync::end) {
+    EXPECT_GT(metric(dr, "sync_time"), 0);
+    EXPECT_LE(metric(dr, "sync_time"), metric(dr, "wall_time"));
+  } else {
+    EXPECT_EQ(metric(dr, "sync_time"), 0.0);
+  }
   expect_layout(dir, 24, 64u << 10);
 
   KvPlan l = small_plan(dir.path(), KvOp::load);
@@ -90,6 +115,8 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   EXPECT_EQ(lr.config.at("to"), std::string(to_string(target)));
   EXPECT_EQ(lr.label("to"), target == KvTarget::device ? "cpu::device::0" : "host");
   EXPECT_GT(metric(lr, "latency_p50"), 0);
+  expect_rates_follow_from_totals(lr);
+  EXPECT_EQ(lr.find_metric("sync_time"), nullptr);
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncAndTarget, KvRoundTrip,

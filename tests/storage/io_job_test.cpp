@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -78,6 +79,28 @@ INSTANTIATE_TEST_SUITE_P(AllEngines, IoRoundTrip,
                                             ::testing::Values(IoPattern::write, IoPattern::randwrite),
                                             ::testing::Values(IoPattern::read, IoPattern::randread)),
                          round_trip_name);
+
+// The rates a real run stores follow from the same result's totals (io_metrics_test.cpp checks
+// the formulas on known inputs; this checks that run_io hands them its own totals). The tolerance is
+// rounding only: x * (1 / wall) against x / wall.
+TEST(IoJob, StoredRatesFollowFromTheSameResultsTotals) {
+  TempDir dir;
+  const CaseResult r = run_io(small_plan(dir.path(), IoPattern::write, "psync"));
+  const double wall = metric(r, "wall_time"), ops = metric(r, "ops"), bytes = metric(r, "bytes");
+  const double user = metric(r, "cpu_user_time"), sys = metric(r, "cpu_sys_time");
+  ASSERT_GT(wall, 0);
+  constexpr double kRounding = 1e-12;
+  const auto expect_rel = [&](const char* name, double expected) {
+    EXPECT_NEAR(metric(r, name), expected, std::abs(expected) * kRounding) << name;
+  };
+  expect_rel("throughput", bytes / wall / 1073741824.0);
+  expect_rel("iops", ops / wall);
+  expect_rel("cpu_user", user / wall * 100.0);
+  expect_rel("cpu_sys", sys / wall * 100.0);
+  expect_rel("cpu_per_io", (user + sys) * 1e6 / ops);
+  // Every IO lies inside the run: none took longer than the wall time.
+  EXPECT_LE(metric(r, "latency_max"), wall * 1e6);
+}
 
 TEST(IoJob, OneFileSharedByThreadsAndBufferedMode) {
   TempDir dir;

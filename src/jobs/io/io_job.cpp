@@ -13,11 +13,11 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "runtime/thread_team.hpp"
-#include "core/latency_metrics.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
 #include "jobs/io/block_order.hpp"
 #include "jobs/io/io_data_path.hpp"
+#include "jobs/io/io_metrics.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
 
@@ -400,7 +400,8 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
     first_start = std::min(first_start, w->start_ns);
     last_end = std::max(last_end, w->end_ns);
   }
-  const double wall = static_cast<double>(last_end - first_start) / 1e9;
+  const std::uint64_t wall_ns = last_end - first_start;
+  const double wall = static_cast<double>(wall_ns) / 1e9;
   for (const auto& w : workers) {
     if (w->error) {
       const std::string planned = plan.seconds ? fmt::format("in {:.3f} of {} s", wall, plan.seconds)
@@ -420,23 +421,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   add_transfer_json(result.config, plan, depth, backend, device.get(), direct.get());
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
-  const double per_s = wall > 0 ? 1.0 / wall : 0.0;
-  result.metrics = {
-      {"throughput", io_throughput_gib_per_s(bytes, wall), "GiB/s",
-       "bytes moved / wall time, GiB = 2^30 bytes (gdsio's Throughput)"},
-      {"iops", static_cast<double>(ops) * per_s, "IO/s", "ops / wall time"},
-      {"ops", static_cast<double>(ops), "IOs", "IOs completed by all threads"},
-      {"bytes", static_cast<double>(bytes), "B", "bytes moved by all threads"},
-      {"wall_time", wall, "s", "first thread's start to last thread's end"},
-  };
-  for (auto& m : latency_metrics(latency, "IO", "submit to completion")) result.metrics.push_back(std::move(m));
-  result.metrics.push_back({"cpu_user_time", user, "s", "process user CPU time during the run (getrusage)"});
-  result.metrics.push_back({"cpu_sys_time", sys, "s", "process system CPU time during the run (getrusage)"});
-  const double cpu_pct = per_s * 100.0;
-  result.metrics.push_back({"cpu_user", user * cpu_pct, "%", "process user CPU time (getrusage) / wall time (fio's usr=)"});
-  result.metrics.push_back({"cpu_sys", sys * cpu_pct, "%", "process system CPU time (getrusage) / wall time (fio's sys=)"});
-  result.metrics.push_back({"cpu_per_io", ops ? (user + sys) * 1e6 / static_cast<double>(ops) : 0.0, "us",
-                            "(user + system CPU time) / ops"});
+  result.metrics = io_case_metrics({bytes, ops, wall_ns, user, sys}, latency);
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
   result.labels = {{"rw", std::string(to_string(plan.pattern))},

@@ -10,18 +10,19 @@
 #include <cerrno>
 #include <exception>
 #include <latch>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "runtime/thread_team.hpp"
-#include "core/latency_metrics.hpp"
 #include "core/unique_fd.hpp"
 #include "core/histogram.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
+#include "jobs/kv/kv_metrics.hpp"
 #include "memory/host_buffer.hpp"
 #include "storage/file_set.hpp"
 #include "storage/kv_store.hpp"
@@ -387,22 +388,8 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   CaseResult result;
   result.job = "kv";
   result.config = plan_json(plan, alignment, engine);
-  const double wall = static_cast<double>(last_end - first_start) / 1e9;
-  const double per_s = wall > 0 ? 1.0 / wall : 0.0;
-  result.metrics = {
-      {"blocks_per_s", static_cast<double>(blocks) * per_s, "blocks/s", "blocks / wall time"},
-      {"bandwidth", static_cast<double>(bytes) * per_s / 1073741824.0, "GiB/s",
-       "block_bytes * blocks / wall time, GiB = 2^30 bytes"},
-      {"bandwidth_decimal", static_cast<double>(bytes) * per_s / 1e9, "GB/s",
-       "block_bytes * blocks / wall time, GB = 10^9 bytes"},
-      {"blocks", static_cast<double>(blocks), "blocks", "blocks moved by all threads (blocks x passes)"},
-      {"bytes", static_cast<double>(bytes), "B", "bytes moved by all threads"},
-      {"wall_time", wall, "s", "first thread's start to the last thread's end (and the end sync, if any)"},
-  };
-  if (plan.op == KvOp::dump) {
-    result.metrics.push_back({"sync_time", static_cast<double>(sync_ns) / 1e9, "s", "the end-of-run syncfs (--sync end)"});
-  }
-  for (auto& m : latency_metrics(latency, "block", latency_span(plan))) result.metrics.push_back(std::move(m));
+  const std::optional<std::uint64_t> dump_sync = plan.op == KvOp::dump ? std::optional(sync_ns) : std::nullopt;
+  result.metrics = kv_case_metrics({blocks, bytes, last_end - first_start, dump_sync}, latency, latency_span(plan));
 
   const std::string mode = plan.buffered ? "buffered" : "direct";
   result.labels = {{"op", std::string(to_string(plan.op))},
