@@ -71,6 +71,10 @@ if ((check_only)); then
       echo "mutants.sh: $name: STALE: the patch no longer applies to this tree (rewrite it)" >&2
       bad=1
     fi
+    case "$(field tests "$m")" in
+      *'('*) echo "mutants.sh: $name: its tests regex has parentheses (ctest allows few groups in the union: use A|B)" >&2
+             bad=1 ;;
+    esac
     count=$(ctest --test-dir "$build" -N -R "$(field tests "$m")" 2>/dev/null | sed -n 's/^Total Tests: //p')
     if [ "${count:-0}" -eq 0 ]; then
       echo "mutants.sh: $name: its tests regex '$(field tests "$m")' names no test in $build" >&2
