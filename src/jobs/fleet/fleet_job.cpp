@@ -11,13 +11,11 @@
 #include <stdexcept>
 
 #include "core/clock.hpp"
-#include "core/size.hpp"
 #include "jobs/endpoint/put_source.hpp"
+#include "jobs/fleet/fleet_cases.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
-#include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
-#include "report/matrix.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
@@ -32,108 +30,6 @@ std::string plan_terms(const FleetPlan& plan) {
 }
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
-
-// A link case's (from rank, to rank).
-std::pair<int, int> link_of(const CaseResult& c) {
-  return {c.config.at("from_rank").get<int>(), c.config.at("to_rank").get<int>()};
-}
-
-// The bandwidth a link is judged by: at its median execution.
-double link_gbps(const CaseResult& c) {
-  const Metric* m = c.find_metric("bandwidth_p50");
-  return m != nullptr ? m->value : 0;
-}
-
-// One link measured at its source rank: the p2p case of one direction, named for the fleet.
-CaseResult link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
-                     const std::vector<std::string>& addresses, const ElapsedRecord& elapsed) {
-  const std::string from_name = fleet_rank_name(from, addresses.at(static_cast<std::size_t>(from)));
-  const std::string to_name = fleet_rank_name(to, addresses.at(static_cast<std::size_t>(to)));
-  CaseResult c = make_p2p_case(plan.base, backend, from_name, to_name, false, elapsed);
-  c.job = "fleet";
-  c.name = "fleet_link";
-  c.title = fmt::format("fleet links, {} per execution, {} executions each, bandwidth judged at the median execution",
-                        format_size(plan.base.size), plan.base.executions);
-  const Metric* p50 = c.find_metric("elapsed_p50");
-  const double p50_us = p50 != nullptr ? p50->value : 0;
-  c.metrics.insert(c.metrics.begin(), Metric{"bandwidth_p50", p2p_bandwidth_gbps(static_cast<double>(plan.base.size), p50_us),
-                                             "GB/s", "size / elapsed_p50 (decimal GB/s): what the verdict judges"});
-  c.config["scope"] = "fleet";
-  c.config["launcher"] = "mpi";
-  c.config["transport"] = plan.transport;
-  c.config["timing"] = "host clock per execution at the source rank: put + flush";
-  c.config["from_rank"] = from;
-  c.config["to_rank"] = to;
-  c.config["device"] = plan.device;
-  return c;
-}
-
-CaseResult matrix_case(const FleetPlan& plan, int ranks, const std::vector<std::string>& addresses,
-                       const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
-  Matrix m;
-  m.title = fmt::format("fleet link bandwidth at the median execution, {} per execution, row = source, column = "
-                        "destination",
-                        format_size(plan.base.size));
-  m.unit = "GB/s";
-  for (int r = 0; r < ranks; ++r) {
-    m.rows.push_back(fleet_rank_name(r, addresses.at(static_cast<std::size_t>(r))));
-    m.values.emplace_back(static_cast<std::size_t>(ranks));
-  }
-  m.cols = m.rows;
-  double lo = 0, hi = 0;
-  for (const CaseResult& c : links) {
-    const double v = link_gbps(c);
-    m.values.at(c.config.at("from_rank").get<std::size_t>()).at(c.config.at("to_rank").get<std::size_t>()) = v;
-    lo = (&c == &links.front()) ? v : std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  const auto listed = [&](const std::vector<FleetLink>& list) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const FleetLink& l : list) {
-      out.push_back({{"from_rank", l.from},
-                     {"to_rank", l.to},
-                     {"from", m.rows.at(static_cast<std::size_t>(l.from))},
-                     {"to", m.rows.at(static_cast<std::size_t>(l.to))},
-                     {"bandwidth", l.gbps},
-                     {"of_median", verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0}});
-    }
-    return out;
-  };
-  CaseResult c;
-  c.job = "fleet";
-  c.name = "fleet_matrix";
-  c.title = fmt::format("fleet of {} ranks: {} links, {} below {} x the median link", ranks, links.size(),
-                        verdict.flagged.size(), verdict.threshold);
-  c.labels = {{"ranks", std::to_string(ranks)}, {"size", format_size(plan.base.size)}};
-  c.config = {{"ranks", ranks},
-              {"size", plan.base.size},
-              {"executions", plan.base.executions},
-              {"warmup", plan.base.warmup},
-              {"max_pairs", plan.max_pairs},
-              {"threshold", plan.threshold},
-              {"transport", plan.transport},
-              {"device", plan.device},
-              {"confirm", plan.confirm},
-              {"matrix", matrix_to_json(m)},
-              {"flagged", listed(verdict.flagged)},
-              {"cleared", listed(verdict.cleared)}};
-  c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1))"},
-               {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},
-               {"bandwidth_min", lo, "GB/s", "the slowest link"},
-               {"bandwidth_max", hi, "GB/s", "the fastest link"},
-               {"threshold", verdict.threshold, "x median", "links below threshold x median are flagged"},
-               {"flagged", static_cast<double>(verdict.flagged.size()), "links",
-                "links below the threshold (in both measurements, with confirm)"},
-               {"cleared", static_cast<double>(verdict.cleared.size()), "links",
-                "links below the threshold at first, above it when measured again alone"}};
-  return c;
-}
-
-}  // namespace
-
-std::string fleet_rank_name(int rank, const std::string& address) { return fmt::format("rank {} ({})", rank, address); }
-
-namespace {
 
 using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
 
@@ -202,7 +98,7 @@ class LinkMeter {
                                                rank, partner, *bad));
         }
       }
-      mine.push_back(link_case(plan_, std::string(backend_.name()), rank, partner, addresses_, elapsed));
+      mine.push_back(fleet_link_case(plan_, std::string(backend_.name()), rank, partner, addresses_, elapsed));
     }
     if (client) {
       client->finish();
@@ -227,7 +123,8 @@ std::vector<CaseResult> gather_links(P2pGroup& group, std::vector<CaseResult> mi
   for (const std::string& text : group.gather(to_json(doc).dump(), 0)) {
     for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) links.push_back(std::move(c));
   }
-  std::sort(links.begin(), links.end(), [](const CaseResult& x, const CaseResult& y) { return link_of(x) < link_of(y); });
+  std::sort(links.begin(), links.end(),
+            [](const CaseResult& x, const CaseResult& y) { return fleet_link_of(x) < fleet_link_of(y); });
   return links;
 }
 
@@ -273,7 +170,9 @@ FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, P2pGroup& gro
   LinkSet suspects;
   if (rank == 0) {
     std::vector<FleetLink> judged;
-    for (const CaseResult& c : links) judged.push_back({link_of(c).first, link_of(c).second, link_gbps(c)});
+    for (const CaseResult& c : links) {
+      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
+    }
     outcome.verdict = judge_fleet_links(judged, plan.threshold);
     for (const FleetLink& l : outcome.verdict.flagged) suspects.insert({l.from, l.to});
   }
@@ -284,22 +183,18 @@ FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, P2pGroup& gro
     const std::vector<CaseResult> again = gather_links(group, meter.measure(steps_of(suspects), &suspects));
     if (rank == 0) {
       std::vector<FleetLink> second;
-      for (const CaseResult& c : again) second.push_back({link_of(c).first, link_of(c).second, link_gbps(c)});
-      outcome.verdict = confirm_fleet_verdict(outcome.verdict, second);
-      for (CaseResult& c : links) {
-        for (const FleetLink& l : second) {
-          if (std::pair{l.from, l.to} != link_of(c)) continue;
-          c.metrics.push_back({"bandwidth_p50_again", l.gbps, "GB/s",
-                               "bandwidth_p50 of the link measured again alone, after it was first found slow"});
-        }
+      for (const CaseResult& c : again) {
+        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
       }
+      outcome.verdict = confirm_fleet_verdict(outcome.verdict, second);
+      attach_fleet_confirmation(links, second);
     }
   }
   if (rank != 0) return outcome;
   LinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
-  for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(link_of(c)) ? "slow" : "ok");
-  CaseResult matrix = matrix_case(plan, ranks, addresses, links, outcome.verdict);
+  for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
+  CaseResult matrix = fleet_matrix_case(plan, ranks, addresses, links, outcome.verdict);
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
   return outcome;

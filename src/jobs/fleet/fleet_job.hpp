@@ -53,7 +53,4 @@ struct FleetOutcome {
 // device or verification error; the caller must then end every rank (MPI_Abort).
 FleetOutcome run_fleet(const FleetPlan& plan, Backend& backend, P2pGroup& group);
 
-// How a rank is named in the matrix and the labels: "rank 2 (10.98.0.3)".
-std::string fleet_rank_name(int rank, const std::string& address);
-
 }  // namespace xb

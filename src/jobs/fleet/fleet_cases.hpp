@@ -1,0 +1,41 @@
+#pragma once
+// The fleet job's results, built from figures already measured: a link's case, the matrix case and
+// the confirmation figure a re-measured link carries. Pure functions, apart from the job's MPI
+// steps, so a unit test checks every fleet metric against known values without starting ranks.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+#include "jobs/fleet/fleet_job.hpp"
+#include "jobs/fleet/fleet_verdict.hpp"
+#include "jobs/p2p/p2p_metrics.hpp"
+
+namespace xb {
+
+// How a rank is named in the matrix and the labels: "rank 2 (10.98.0.3)".
+std::string fleet_rank_name(int rank, const std::string& address);
+
+// A link case's (from rank, to rank), from its config.
+std::pair<int, int> fleet_link_of(const CaseResult& link);
+
+// The bandwidth a link is judged by: its bandwidth_p50 (0 when it has none).
+double fleet_link_gbps(const CaseResult& link);
+
+// One link measured at its source rank: the p2p case of one direction (every p2p pair metric),
+// named for the fleet, with bandwidth_p50 (size / elapsed_p50, decimal GB/s) first.
+// `addresses`: every rank's address, by rank.
+CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
+                           const std::vector<std::string>& addresses, const ElapsedRecord& elapsed);
+
+// The matrix of `links` (bandwidth_p50 per from/to cell) with the verdict's lists, and the metrics
+// links, bandwidth_median (the verdict's), bandwidth_min, bandwidth_max (over the links),
+// threshold, flagged and cleared (the verdict's).
+CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector<std::string>& addresses,
+                             const std::vector<CaseResult>& links, const FleetVerdict& verdict);
+
+// Adds bandwidth_p50_again to each link of `links` that `again` measured a second time (matched by
+// from and to): the figure the confirmed verdict judged it by.
+void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again);
+
+}  // namespace xb

@@ -1,0 +1,187 @@
+// The fleet job's cases from hand-built figures, without MPI: a link case's bandwidth_p50 from known
+// executions, the matrix case's metrics from known links and a known verdict, and the confirmation
+// figure on exactly the links measured again. Every metric against an exact expected value (the
+// histogram's percentiles within the error its layout guarantees), with its unit.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jobs/fleet/fleet_cases.hpp"
+#include "report/matrix.hpp"
+#include "support/job_helpers.hpp"
+
+namespace xb {
+namespace {
+
+using test::metric;
+
+// What the histogram's layout guarantees for a percentile read back (src/core/histogram.hpp):
+// within half a sub-bucket, 1/128, of the recorded value.
+// TODO: LatencyHistogram::kBucketReadError once main has it.
+constexpr double kReadError = 1.0 / 128;
+
+const std::vector<std::string> kAddresses{"10.0.0.1", "10.0.0.2", "10.0.0.3"};
+
+FleetPlan plan_of(std::uint64_t size) {
+  FleetPlan p;
+  p.base.size = size;
+  p.base.executions = 5;
+  p.base.warmup = 1;
+  p.threshold = 0.8;
+  p.transport = "tcp";
+  return p;
+}
+
+ElapsedRecord elapsed_of(const std::vector<double>& us) {
+  ElapsedRecord e;
+  for (double v : us) e.add(v);
+  return e;
+}
+
+// A link whose executions all took `us`: every percentile is then exactly `us` (clamped to min and
+// max), so bandwidth_p50 is exactly size / us / 1e3.
+CaseResult steady_link(int from, int to, double us) {
+  return fleet_link_case(plan_of(1'000'000), "cpu", from, to, kAddresses, elapsed_of({us, us, us, us, us}));
+}
+
+// The six links of three ranks, sorted by (from, to) as the job gathers them: the first is neither
+// the slowest nor the fastest, so a min or max that starts from the wrong value shows.
+std::vector<CaseResult> three_rank_links() {
+  return {steady_link(0, 1, 250),    // 4 GB/s
+          steady_link(0, 2, 100),    // 10 GB/s: the fastest
+          steady_link(1, 0, 1000),   // 1 GB/s: the slowest
+          steady_link(1, 2, 400),    // 2.5 GB/s
+          steady_link(2, 0, 200),    // 5 GB/s
+          steady_link(2, 1, 500)};   // 2 GB/s
+}
+
+void expect_units(const CaseResult& c, const std::vector<std::pair<std::string, std::string>>& expected) {
+  ASSERT_EQ(c.metrics.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(c.metrics[i].name, expected[i].first) << i;
+    EXPECT_EQ(c.metrics[i].unit, expected[i].second) << c.metrics[i].name;
+  }
+}
+
+TEST(FleetCases, LinkBandwidthIsSizeOverTheMedianExecution) {
+  // p50 (200 us) apart from the mean (340 us), the fastest and the slowest execution.
+  const CaseResult c =
+      fleet_link_case(plan_of(1'000'000), "cpu", 2, 0, kAddresses, elapsed_of({100, 200, 200, 200, 1000}));
+  EXPECT_EQ(c.job, "fleet");
+  EXPECT_EQ(c.name, "fleet_link");
+  EXPECT_EQ(fleet_link_of(c), (std::pair{2, 0}));
+  EXPECT_EQ(c.label("from"), "rank 2 (10.0.0.3)");
+  EXPECT_EQ(c.label("to"), "rank 0 (10.0.0.1)");
+  EXPECT_NEAR(metric(c, "elapsed_p50"), 200, 200 * kReadError);
+  // The wiring exactly: the case's own p50, not its mean.
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth_p50"), 1e6 / metric(c, "elapsed_p50") / 1e3);
+  // 1 / p50 within 1/128 of 1 / 200 us: the bound of the inverse, 1/127.
+  EXPECT_NEAR(metric(c, "bandwidth_p50"), 5.0, 5.0 * kReadError / (1 - kReadError));
+  EXPECT_DOUBLE_EQ(fleet_link_gbps(c), metric(c, "bandwidth_p50"));
+  // The p2p pair's own figures ride along: one direction, size per execution.
+  EXPECT_DOUBLE_EQ(metric(c, "elapsed_avg"), 340);
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth"), 1e6 / 340 / 1e3);
+  EXPECT_DOUBLE_EQ(metric(c, "elapsed_min"), 100);
+  EXPECT_DOUBLE_EQ(metric(c, "elapsed_max"), 1000);
+  EXPECT_EQ(metric(c, "executions"), 5.0);
+  expect_units(c, {{"bandwidth_p50", "GB/s"},
+                   {"bandwidth", "GB/s"},
+                   {"bandwidth_gib", "GiB/s"},
+                   {"elapsed_min", "us"},
+                   {"elapsed_avg", "us"},
+                   {"elapsed_p50", "us"},
+                   {"elapsed_p90", "us"},
+                   {"elapsed_p99", "us"},
+                   {"elapsed_p99.9", "us"},
+                   {"elapsed_max", "us"},
+                   {"executions", "executions"}});
+}
+
+TEST(FleetCases, SteadyLinkBandwidthIsExact) {
+  const CaseResult c = steady_link(0, 1, 250);
+  EXPECT_DOUBLE_EQ(metric(c, "elapsed_p50"), 250);
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth_p50"), 4.0);
+  EXPECT_EQ(c.config.at("from_rank").get<int>(), 0);
+  EXPECT_EQ(c.config.at("to_rank").get<int>(), 1);
+}
+
+TEST(FleetCases, MatrixMetricsFromItsLinksAndTheVerdict) {
+  const std::vector<CaseResult> links = three_rank_links();
+  FleetVerdict verdict;
+  verdict.median_gbps = 3.25;  // the median of the six links: (2.5 + 4) / 2
+  verdict.threshold = 0.8;
+  verdict.flagged = {{1, 0, 1.0}, {1, 2, 2.5}};
+  verdict.cleared = {{2, 1, 2.0}};
+  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), 3, kAddresses, links, verdict);
+  EXPECT_EQ(c.job, "fleet");
+  EXPECT_EQ(c.name, "fleet_matrix");
+  EXPECT_EQ(metric(c, "links"), 6.0);
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth_median"), 3.25);
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth_min"), 1.0);
+  EXPECT_DOUBLE_EQ(metric(c, "bandwidth_max"), 10.0);
+  EXPECT_DOUBLE_EQ(metric(c, "threshold"), 0.8);
+  EXPECT_EQ(metric(c, "flagged"), 2.0);
+  EXPECT_EQ(metric(c, "cleared"), 1.0);
+  expect_units(c, {{"links", "links"},
+                   {"bandwidth_median", "GB/s"},
+                   {"bandwidth_min", "GB/s"},
+                   {"bandwidth_max", "GB/s"},
+                   {"threshold", "x median"},
+                   {"flagged", "links"},
+                   {"cleared", "links"}});
+
+  // Each link's bandwidth_p50 in its (from, to) cell; the diagonal is not measured.
+  const auto m = case_matrix(c);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->unit, "GB/s");
+  EXPECT_EQ(m->rows, (std::vector<std::string>{"rank 0 (10.0.0.1)", "rank 1 (10.0.0.2)", "rank 2 (10.0.0.3)"}));
+  const double expected[3][3] = {{0, 4, 10}, {1, 0, 2.5}, {5, 2, 0}};
+  for (int r = 0; r < 3; ++r) {
+    for (int col = 0; col < 3; ++col) {
+      const auto& cell = m->values.at(static_cast<std::size_t>(r)).at(static_cast<std::size_t>(col));
+      if (r == col) {
+        EXPECT_FALSE(cell.has_value()) << r;
+        continue;
+      }
+      ASSERT_TRUE(cell.has_value()) << r << "," << col;
+      EXPECT_DOUBLE_EQ(*cell, expected[r][col]) << r << "," << col;
+    }
+  }
+  // The lists name their links, each with its share of the median.
+  const auto& flagged = c.config.at("flagged");
+  ASSERT_EQ(flagged.size(), 2u);
+  EXPECT_EQ(flagged[0].at("from").get<std::string>(), "rank 1 (10.0.0.2)");
+  EXPECT_EQ(flagged[0].at("to").get<std::string>(), "rank 0 (10.0.0.1)");
+  EXPECT_DOUBLE_EQ(flagged[0].at("bandwidth").get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(flagged[0].at("of_median").get<double>(), 1.0 / 3.25);
+  const auto& cleared = c.config.at("cleared");
+  ASSERT_EQ(cleared.size(), 1u);
+  EXPECT_EQ(cleared[0].at("from_rank").get<int>(), 2);
+  EXPECT_EQ(cleared[0].at("to_rank").get<int>(), 1);
+}
+
+TEST(FleetCases, ConfirmationFigureOnExactlyTheLinksMeasuredAgain) {
+  std::vector<CaseResult> links = three_rank_links();
+  // Out of the links' order: each figure is matched to its link by both ends.
+  attach_fleet_confirmation(links, {{2, 1, 3.0}, {1, 0, 0.9}});
+  for (const CaseResult& c : links) {
+    const auto link = fleet_link_of(c);
+    SCOPED_TRACE(testing::Message() << link.first << "->" << link.second);
+    const Metric* again = c.find_metric("bandwidth_p50_again");
+    if (link == std::pair{1, 0} || link == std::pair{2, 1}) {
+      ASSERT_NE(again, nullptr);
+      const double expected = link == std::pair{1, 0} ? 0.9 : 3.0;
+      EXPECT_DOUBLE_EQ(again->value, expected);
+      EXPECT_EQ(again->unit, "GB/s");
+      EXPECT_EQ(c.metrics.back().name, "bandwidth_p50_again") << "after the first measurement's figures";
+      EXPECT_EQ(c.metrics.size(), 12u) << "one figure per measurement again";
+    } else {
+      EXPECT_EQ(again, nullptr) << "not measured again";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xb
