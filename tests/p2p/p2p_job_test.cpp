@@ -4,8 +4,12 @@
 // byte at its offset, and the plan's rules (each names its flag).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "backends/registry.hpp"
 #include "core/error.hpp"
@@ -111,6 +115,7 @@ TEST(P2pJob, AllPairsMatrixFollowsTheReportConvention) {
     EXPECT_EQ(m->cols, m->rows);
     EXPECT_EQ(m->unit, "GB/s");
     EXPECT_TRUE(m->higher_is_better);
+    std::vector<double> cells;
     for (int r = 0; r < 3; ++r) {
       for (int c = 0; c < 3; ++c) {
         const auto& cell = m->values[r][c];
@@ -131,11 +136,24 @@ TEST(P2pJob, AllPairsMatrixFollowsTheReportConvention) {
         }
         ASSERT_NE(pc, nullptr) << from << " " << to;
         EXPECT_DOUBLE_EQ(*cell, metric(*pc, "bandwidth"));
+        cells.push_back(*cell);
       }
     }
-    EXPECT_LE(metric(mc, "bandwidth_min"), metric(mc, "bandwidth_median"));
-    EXPECT_LE(metric(mc, "bandwidth_median"), metric(mc, "bandwidth_max"));
+    // The summary figures are those of the cells: six of them (bidirectionally each pair fills
+    // both of its cells), so the median is the mean of the middle two.
+    std::sort(cells.begin(), cells.end());
+    ASSERT_EQ(cells.size(), 6u);
+    EXPECT_DOUBLE_EQ(metric(mc, "bandwidth_min"), cells.front());
+    EXPECT_DOUBLE_EQ(metric(mc, "bandwidth_median"), (cells[2] + cells[3]) / 2);
+    EXPECT_DOUBLE_EQ(metric(mc, "bandwidth_max"), cells.back());
     EXPECT_EQ(metric(mc, "pairs"), 6.0);
+    const std::vector<std::pair<std::string, std::string>> units{
+        {"bandwidth_min", "GB/s"}, {"bandwidth_median", "GB/s"}, {"bandwidth_max", "GB/s"}, {"pairs", "cells"}};
+    ASSERT_EQ(mc.metrics.size(), units.size());
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      EXPECT_EQ(mc.metrics[i].name, units[i].first);
+      EXPECT_EQ(mc.metrics[i].unit, units[i].second) << units[i].first;
+    }
   }
 }
 
