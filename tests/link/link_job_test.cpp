@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -79,11 +80,27 @@ void expect_consistent(const std::vector<CaseResult>& results, const LinkPlan& p
     for (double s : latency->samples) EXPECT_GT(s, 0.0);
     const double avg = metric(r, "latency_avg");
     EXPECT_DOUBLE_EQ(avg, latency->summary.avg);
-    EXPECT_LE(metric(r, "latency_min"), avg);
-    EXPECT_GE(metric(r, "latency_max"), avg);
+    // The fastest and the slowest transfer are the series' own, sample for sample.
+    const auto [fastest, slowest] = std::minmax_element(latency->samples.begin(), latency->samples.end());
+    EXPECT_DOUBLE_EQ(metric(r, "latency_min"), latency->summary.min);
+    EXPECT_DOUBLE_EQ(metric(r, "latency_min"), *fastest);
+    EXPECT_DOUBLE_EQ(metric(r, "latency_max"), latency->summary.max);
+    EXPECT_DOUBLE_EQ(metric(r, "latency_max"), *slowest);
     EXPECT_DOUBLE_EQ(metric(r, "bandwidth"), link_bandwidth_gbps(sizes[i], avg));
+    // Written out, not through the job's function: bits (x 8) per microsecond / 1000 = Gb/s.
+    EXPECT_DOUBLE_EQ(metric(r, "bandwidth"), static_cast<double>(sizes[i]) * 8 / avg / 1e3);
     EXPECT_EQ(metric(r, "iterations"), static_cast<double>(plan.iterations));
     EXPECT_NE(r.find_metric("bandwidth")->formula.find("size * 8 / latency_avg"), std::string::npos);
+    const std::vector<std::pair<std::string, std::string>> units{{"latency_avg", "us"},
+                                                                 {"latency_min", "us"},
+                                                                 {"latency_max", "us"},
+                                                                 {"bandwidth", "Gb/s"},
+                                                                 {"iterations", "transfers"}};
+    ASSERT_EQ(r.metrics.size(), units.size());
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      EXPECT_EQ(r.metrics[k].name, units[k].first);
+      EXPECT_EQ(r.metrics[k].unit, units[k].second) << units[k].first;
+    }
   }
 }
 
