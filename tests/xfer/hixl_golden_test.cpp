@@ -1,6 +1,7 @@
 // The HIXL dialect against the seed document (shared/seeds/003): the seed's line rendered byte for
 // byte from its raw figures (block, transfer num, time cost) through the xfer job's own result
-// builder and throughput function, and the seed's command lines parsed onto the plan.
+// builder and throughput function, the seed's command lines parsed onto the plan, and the server's
+// two lines from hand-built values.
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -44,6 +45,25 @@ TEST(HixlGolden, TimeCostIsWholeMicroseconds) {
   const std::string line = render_hixl_line(xfer_case_result(plan, XferSetting{}, m));
   EXPECT_NE(line.find("time cost: 4001 us"), std::string::npos) << line;
   EXPECT_NE(line.find("transfer num: 128,"), std::string::npos) << line;
+}
+
+// The server's two lines (HIXL's document shows none; docs/xfer.md fixes them), from hand-built
+// values: the control port and the local engine's address as announced, then the client and what
+// it asked for.
+TEST(HixlGolden, ServerReadyNamesTheTcpPortAndTheLocalEngine) {
+  EXPECT_EQ(render_hixl_server_ready(20000, "10.10.10.0:16000"),
+            "[INFO] Server ready, tcp port: 20000, local engine: 10.10.10.0:16000\n");
+  EXPECT_EQ(render_hixl_server_ready(1, "[::1]:65535"), "[INFO] Server ready, tcp port: 1, local engine: [::1]:65535\n");
+}
+
+TEST(HixlGolden, ServerDoneNamesTheClientItsRegionsAndBytes) {
+  CaseResult served;
+  served.job = "xfer";
+  served.name = "server";
+  served.config = {{"role", "server"}, {"client", "10.10.10.0:40000"}};
+  served.metrics = {{"regions", 2, "regions", ""}, {"exposed_bytes", 8392704, "B", ""}};
+  EXPECT_EQ(render_hixl_server_done(served),
+            "[INFO] Server finished, remote engine: 10.10.10.0:40000, regions: 2, bytes: 8392704\n");
 }
 
 TEST(HixlGolden, SeedClientCommandLine) {

@@ -92,7 +92,17 @@ class XferEndToEnd : public ::testing::TestWithParam<Params> {
     ASSERT_TRUE(served.has_value()) << "the server did not end after its client was done";
     ASSERT_TRUE(served->exited && served->exit_code == 0) << served->describe();
     const auto doc = nlohmann::json::parse(served->out);
-    EXPECT_EQ(doc.at("cases").at(0).at("config").at("role"), "server");
+    const auto& served_case = doc.at("cases").at(0);
+    EXPECT_EQ(served_case.at("config").at("role"), "server");
+    // The client asks for one region of its --total, 2M: exactly what the server reports.
+    const auto& metrics = served_case.at("metrics");
+    ASSERT_EQ(metrics.size(), 2u) << metrics.dump();
+    EXPECT_EQ(metrics[0].at("name"), "regions");
+    EXPECT_EQ(metrics[0].at("value").get<double>(), 1.0);
+    EXPECT_EQ(metrics[0].at("unit"), "regions");
+    EXPECT_EQ(metrics[1].at("name"), "exposed_bytes");
+    EXPECT_EQ(metrics[1].at("value").get<double>(), 2.0 * (1 << 20));
+    EXPECT_EQ(metrics[1].at("unit"), "B");
   }
 };
 

@@ -1,6 +1,10 @@
-// The xfer plan: mode and op names, block-size lists and ranges, the validation rules, and the
-// throughput formula (HIXL's unit).
+// The xfer plan: mode and op names, block-size lists and ranges, the validation rules, the
+// throughput formula (HIXL's unit), and one case's metrics from known figures, each exact.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
@@ -11,6 +15,11 @@ namespace xb {
 namespace {
 
 using test::error_of;
+
+// What the histogram's layout guarantees for a percentile read back (src/core/histogram.hpp):
+// within half a sub-bucket, 1/128, of the recorded value.
+// TODO: LatencyHistogram::kBucketReadError once main has it.
+constexpr double kReadError = 1.0 / 128;
 
 TEST(XferPlan, ModeNamesRoundTripAndSayLocalThenRemote) {
   for (const char* name : {"d2d", "h2d", "d2h", "h2h"}) {
@@ -137,11 +146,40 @@ TEST(XferMetrics, OneCaseWithSeriesMetricsAndConfig) {
   ASSERT_NE(r.find_series("time"), nullptr);
   EXPECT_DOUBLE_EQ(test::metric(r, "time_cost"), 2000);
   EXPECT_DOUBLE_EQ(test::metric(r, "throughput"), xfer_throughput_gib_per_s(1 << 20, 128, 2000));
+  EXPECT_DOUBLE_EQ(test::metric(r, "transfers"), 128);
+  EXPECT_DOUBLE_EQ(test::metric(r, "bytes"), 128.0 * (1 << 20));  // block x transfers, per timed pass
+  // Latencies of 1 .. 100 us: min, avg and max exact; the percentiles by nearest rank (the 50th,
+  // 90th, 99th and 100th value) within what the histogram's layout guarantees.
+  EXPECT_DOUBLE_EQ(test::metric(r, "latency_min"), 1);
+  EXPECT_DOUBLE_EQ(test::metric(r, "latency_avg"), 50.5);
   EXPECT_DOUBLE_EQ(test::metric(r, "latency_max"), 100);
-  for (const Metric& metric : r.metrics) {
-    EXPECT_FALSE(metric.unit.empty()) << metric.name;
-    EXPECT_FALSE(metric.formula.empty()) << metric.name;
+  const std::pair<const char*, double> percentiles[] = {
+      {"latency_p50", 50}, {"latency_p90", 90}, {"latency_p99", 99}, {"latency_p99.9", 100}};
+  for (const auto& [name, expected] : percentiles) {
+    EXPECT_NEAR(test::metric(r, name), expected, expected * kReadError) << name;
   }
+  const std::vector<std::pair<std::string, std::string>> units{
+      {"transfers", "transfers"}, {"bytes", "B"},         {"time_cost", "us"},   {"throughput", "GiB/s"},
+      {"latency_min", "us"},      {"latency_avg", "us"},  {"latency_p50", "us"}, {"latency_p90", "us"},
+      {"latency_p99", "us"},      {"latency_p99.9", "us"}, {"latency_max", "us"}};
+  ASSERT_EQ(r.metrics.size(), units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    EXPECT_EQ(r.metrics[i].name, units[i].first) << i;
+    EXPECT_EQ(r.metrics[i].unit, units[i].second) << units[i].first;
+    EXPECT_FALSE(r.metrics[i].formula.empty()) << units[i].first;
+  }
+}
+
+TEST(XferMetrics, NoLatencyPassNoLatencyMetrics) {
+  XferMeasurement m;
+  m.block = 4096;
+  m.transfers = 3;
+  m.time_us = {10};
+  const CaseResult r = xfer_case_result(client_plan(), XferSetting{}, m);
+  std::vector<std::string> names;
+  for (const Metric& metric : r.metrics) names.push_back(metric.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"transfers", "bytes", "time_cost", "throughput"}));
+  EXPECT_DOUBLE_EQ(test::metric(r, "bytes"), 3 * 4096);
 }
 
 }  // namespace
