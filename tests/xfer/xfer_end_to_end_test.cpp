@@ -97,12 +97,12 @@ class XferEndToEnd : public ::testing::TestWithParam<Params> {
     // The client asks for one region of its --total, 2M: exactly what the server reports.
     const auto& metrics = served_case.at("metrics");
     ASSERT_EQ(metrics.size(), 2u) << metrics.dump();
-    EXPECT_EQ(metrics[0].at("name"), "regions");
+    EXPECT_EQ(metrics[0].at("name").get<std::string>(), "regions");
     EXPECT_EQ(metrics[0].at("value").get<double>(), 1.0);
-    EXPECT_EQ(metrics[0].at("unit"), "regions");
-    EXPECT_EQ(metrics[1].at("name"), "exposed_bytes");
+    EXPECT_EQ(metrics[0].at("unit").get<std::string>(), "regions");
+    EXPECT_EQ(metrics[1].at("name").get<std::string>(), "exposed_bytes");
     EXPECT_EQ(metrics[1].at("value").get<double>(), 2.0 * (1 << 20));
-    EXPECT_EQ(metrics[1].at("unit"), "B");
+    EXPECT_EQ(metrics[1].at("unit").get<std::string>(), "B");
   }
 };
 
