@@ -12,6 +12,7 @@
 #include "jobs/fleet/fleet_cases.hpp"
 #include "report/matrix.hpp"
 #include "support/job_helpers.hpp"
+#include "support/metric_checks.hpp"
 
 namespace xb {
 namespace {
@@ -57,14 +58,6 @@ std::vector<CaseResult> three_rank_links() {
           steady_link(2, 1, 500)};   // 2 GB/s
 }
 
-void expect_units(const CaseResult& c, const std::vector<std::pair<std::string, std::string>>& expected) {
-  ASSERT_EQ(c.metrics.size(), expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(c.metrics[i].name, expected[i].first) << i;
-    EXPECT_EQ(c.metrics[i].unit, expected[i].second) << c.metrics[i].name;
-  }
-}
-
 TEST(FleetCases, LinkBandwidthIsSizeOverTheMedianExecution) {
   // p50 (200 us) apart from the mean (340 us), the fastest and the slowest execution.
   const CaseResult c =
@@ -86,7 +79,7 @@ TEST(FleetCases, LinkBandwidthIsSizeOverTheMedianExecution) {
   EXPECT_DOUBLE_EQ(metric(c, "elapsed_min"), 100);
   EXPECT_DOUBLE_EQ(metric(c, "elapsed_max"), 1000);
   EXPECT_EQ(metric(c, "executions"), 5.0);
-  expect_units(c, {{"bandwidth_p50", "GB/s"},
+  test::expect_names_and_units(c.metrics, {{"bandwidth_p50", "GB/s"},
                    {"bandwidth", "GB/s"},
                    {"bandwidth_gib", "GiB/s"},
                    {"elapsed_min", "us"},
@@ -124,7 +117,7 @@ TEST(FleetCases, MatrixMetricsFromItsLinksAndTheVerdict) {
   EXPECT_DOUBLE_EQ(metric(c, "threshold"), 0.8);
   EXPECT_EQ(metric(c, "flagged"), 2.0);
   EXPECT_EQ(metric(c, "cleared"), 1.0);
-  expect_units(c, {{"links", "links"},
+  test::expect_names_and_units(c.metrics, {{"links", "links"},
                    {"bandwidth_median", "GB/s"},
                    {"bandwidth_min", "GB/s"},
                    {"bandwidth_max", "GB/s"},

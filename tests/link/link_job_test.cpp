@@ -18,6 +18,7 @@
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
 #include "support/job_helpers.hpp"
+#include "support/metric_checks.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -91,16 +92,11 @@ void expect_consistent(const std::vector<CaseResult>& results, const LinkPlan& p
     EXPECT_DOUBLE_EQ(metric(r, "bandwidth"), static_cast<double>(sizes[i]) * 8 / avg / 1e3);
     EXPECT_EQ(metric(r, "iterations"), static_cast<double>(plan.iterations));
     EXPECT_NE(r.find_metric("bandwidth")->formula.find("size * 8 / latency_avg"), std::string::npos);
-    const std::vector<std::pair<std::string, std::string>> units{{"latency_avg", "us"},
-                                                                 {"latency_min", "us"},
-                                                                 {"latency_max", "us"},
-                                                                 {"bandwidth", "Gb/s"},
-                                                                 {"iterations", "transfers"}};
-    ASSERT_EQ(r.metrics.size(), units.size());
-    for (std::size_t k = 0; k < units.size(); ++k) {
-      EXPECT_EQ(r.metrics[k].name, units[k].first);
-      EXPECT_EQ(r.metrics[k].unit, units[k].second) << units[k].first;
-    }
+    test::expect_names_and_units(r.metrics, {{"latency_avg", "us"},
+                                             {"latency_min", "us"},
+                                             {"latency_max", "us"},
+                                             {"bandwidth", "Gb/s"},
+                                             {"iterations", "transfers"}});
   }
 }
 

@@ -17,6 +17,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "report/matrix.hpp"
 #include "support/job_helpers.hpp"
+#include "support/metric_checks.hpp"
 
 namespace xb {
 namespace {
@@ -147,13 +148,9 @@ TEST(P2pJob, AllPairsMatrixFollowsTheReportConvention) {
     EXPECT_DOUBLE_EQ(metric(mc, "bandwidth_median"), (cells[2] + cells[3]) / 2);
     EXPECT_DOUBLE_EQ(metric(mc, "bandwidth_max"), cells.back());
     EXPECT_EQ(metric(mc, "pairs"), 6.0);
-    const std::vector<std::pair<std::string, std::string>> units{
-        {"bandwidth_min", "GB/s"}, {"bandwidth_median", "GB/s"}, {"bandwidth_max", "GB/s"}, {"pairs", "cells"}};
-    ASSERT_EQ(mc.metrics.size(), units.size());
-    for (std::size_t i = 0; i < units.size(); ++i) {
-      EXPECT_EQ(mc.metrics[i].name, units[i].first);
-      EXPECT_EQ(mc.metrics[i].unit, units[i].second) << units[i].first;
-    }
+    test::expect_names_and_units(
+        mc.metrics,
+        {{"bandwidth_min", "GB/s"}, {"bandwidth_median", "GB/s"}, {"bandwidth_max", "GB/s"}, {"pairs", "cells"}});
   }
 }
 

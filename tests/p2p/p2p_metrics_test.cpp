@@ -12,6 +12,7 @@
 #include "core/result.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "support/job_helpers.hpp"
+#include "support/metric_checks.hpp"
 
 namespace xb {
 namespace {
@@ -78,16 +79,17 @@ TEST(P2pMetrics, BidirectionalCountsBothDirections) {
 
 TEST(P2pMetrics, NamesAndUnitsInOrder) {
   const std::vector<Metric> m = p2p_metrics(elapsed_of({10, 20, 30}), 1 << 20, true);
-  const std::vector<std::pair<std::string, std::string>> expected{
-      {"bandwidth", "GB/s"},    {"bandwidth_gib", "GiB/s"}, {"elapsed_min", "us"}, {"elapsed_avg", "us"},
-      {"elapsed_p50", "us"},    {"elapsed_p90", "us"},      {"elapsed_p99", "us"}, {"elapsed_p99.9", "us"},
-      {"elapsed_max", "us"},    {"executions", "executions"}};
-  ASSERT_EQ(m.size(), expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(m[i].name, expected[i].first) << i;
-    EXPECT_EQ(m[i].unit, expected[i].second) << m[i].name;
-    EXPECT_FALSE(m[i].formula.empty()) << m[i].name;
-  }
+  test::expect_names_and_units(m, {{"bandwidth", "GB/s"},
+                                   {"bandwidth_gib", "GiB/s"},
+                                   {"elapsed_min", "us"},
+                                   {"elapsed_avg", "us"},
+                                   {"elapsed_p50", "us"},
+                                   {"elapsed_p90", "us"},
+                                   {"elapsed_p99", "us"},
+                                   {"elapsed_p99.9", "us"},
+                                   {"elapsed_max", "us"},
+                                   {"executions", "executions"}});
+  for (const Metric& x : m) EXPECT_FALSE(x.formula.empty()) << x.name;
 }
 
 }  // namespace
