@@ -28,12 +28,24 @@ inline double value_in(const std::vector<Metric>& metrics, const std::string& na
   return m ? m->value : -1;
 }
 
+using NamesAndUnits = std::vector<std::pair<std::string, std::string>>;
+
 // Names and units, exactly and in order: scripts, the compare gate and the dialects read them.
-inline void expect_names_and_units(const std::vector<Metric>& metrics,
-                                   const std::vector<std::pair<std::string, std::string>>& expected) {
-  std::vector<std::pair<std::string, std::string>> got;
+inline void expect_names_and_units(const std::vector<Metric>& metrics, const NamesAndUnits& expected) {
+  NamesAndUnits got;
   for (const Metric& m : metrics) got.emplace_back(m.name, m.unit);
   EXPECT_EQ(got, expected);
+}
+
+// `before`, then the seven figures latency_metrics() states (PREFIX_min, _avg, _p50, _p90, _p99,
+// _p99.9, _max, all in us; p2p and fleet name them "elapsed"), then `after`.
+inline NamesAndUnits with_latencies(NamesAndUnits before, const std::string& prefix = "latency",
+                                    const NamesAndUnits& after = {}) {
+  for (const char* figure : {"_min", "_avg", "_p50", "_p90", "_p99", "_p99.9", "_max"}) {
+    before.emplace_back(prefix + figure, "us");
+  }
+  before.insert(before.end(), after.begin(), after.end());
+  return before;
 }
 
 // 100 samples, 1 to 100 us in steps of 1 us, in ns as the jobs record them.
