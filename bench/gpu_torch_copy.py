@@ -4,8 +4,8 @@
 H2D and D2H: pinned host tensors copied with .to('cuda', non_blocking=True) / .to('cpu',
 non_blocking=True) into preallocated tensors (copy_), D2D: device tensor to device tensor (copy_);
 N blocks of SIZE bytes per iteration on one stream, timed with CUDA events, after warm-up.
-Prints one JSON object: {"h2d": GB/s, "d2h": GB/s, "d2d": GB/s, ...} (decimal GB/s, mean over the
-timed iterations, as xferbench's bandwidth_decimal).
+Prints one JSON object (to --output FILE, else stdout): {"h2d": GB/s, "d2h": GB/s, "d2d": GB/s, ...}
+(decimal GB/s, mean over the timed iterations, as xferbench's bandwidth_decimal).
 """
 import argparse
 import json
@@ -47,12 +47,17 @@ def main():
     p.add_argument("--blocks", type=int, default=16)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("-o", "--output", help="write the JSON object here (else stdout)")
     a = p.parse_args()
     out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "block_bytes": a.size,
            "blocks": a.blocks, "iterations": a.iterations}
     for d in ("h2d", "d2h", "d2d"):
         out[d] = measure(d, a.size, a.blocks, a.iterations, a.warmup)
-    print(json.dumps(out))
+    if a.output:
+        with open(a.output, "w") as f:
+            f.write(json.dumps(out) + "\n")
+    else:
+        print(json.dumps(out))
 
 
 if __name__ == "__main__":
