@@ -48,6 +48,12 @@ void BackendRegistry::add_builtin(std::string name, Factory factory) {
 void BackendRegistry::load_modules_from(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return;
+  // One directory named twice (XFERBENCH_MODULE_PATH set to <exe>/modules, a symlink, a trailing
+  // "/.") is read once: a second pass would refuse every module as "already registered".
+  const std::filesystem::path canonical = std::filesystem::canonical(dir, ec);
+  const std::filesystem::path& key = ec ? dir : canonical;
+  if (std::find(module_dirs_.begin(), module_dirs_.end(), key) != module_dirs_.end()) return;
+  module_dirs_.push_back(key);
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const auto fname = entry.path().filename().string();

@@ -33,7 +33,8 @@ class BackendRegistry {
 
   void add_builtin(std::string name, Factory factory);
   // Loads every libxferbench-backend-*.so in `dir`; a module that cannot be loaded is recorded as
-  // refused with its reason, never fatal.
+  // refused with its reason, never fatal. A directory already read (by its canonical path) is not
+  // read again.
   void load_modules_from(const std::filesystem::path& dir);
   // Loads one module file; returns the record (also kept in modules()).
   const ModuleRecord& load_module(const std::filesystem::path& file);
@@ -50,6 +51,7 @@ class BackendRegistry {
   struct Entry;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::vector<ModuleRecord> records_;
+  std::vector<std::filesystem::path> module_dirs_;  // canonical paths of the directories read
 };
 
 // Where modules are looked for: $XFERBENCH_MODULE_PATH (colon-separated), then

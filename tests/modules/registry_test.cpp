@@ -49,6 +49,24 @@ TEST(ModuleDir, HoldsTheThreeTestModules) {
   }
 }
 
+TEST(Registry, ADirectoryNamedTwiceIsReadOnce) {
+  // XFERBENCH_MODULE_PATH naming <exe>/modules, or the same directory through a link or "/.":
+  // the modules load once, and none is refused as already registered.
+  TempDir dir;
+  const fs::path link = dir.path() / "modules-link";
+  fs::create_directory_symlink(kModuleDir, link);
+  const auto registry = xb::BackendRegistry::create({kModuleDir, link, kModuleDir / ".", kModuleDir});
+  EXPECT_EQ(registry->modules().size(), 4u);  // cpu and the three files, once each
+  const auto* good = record_named(*registry, "testgood");
+  ASSERT_NE(good, nullptr);
+  EXPECT_TRUE(good->loaded) << good->reason;
+  for (const auto& m : registry->modules()) {
+    EXPECT_EQ(m.reason.find("already registered"), std::string::npos) << m.path;
+  }
+  const auto names = registry->names();
+  EXPECT_EQ(std::count(names.begin(), names.end(), "testgood"), 1);
+}
+
 TEST(Registry, RecordsEveryModuleWithItsOutcome) {
   const auto registry = xb::BackendRegistry::create({kModuleDir});
   const auto& mods = registry->modules();
@@ -208,7 +226,10 @@ TEST(Registry, MissingModuleDirectoryIsIgnored) {
 }
 
 TEST(Registry, SameModuleTwiceIsRefusedTheSecondTime) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir, kModuleDir});
+  // The same backend from two different directories (a site's build beside the shipped one).
+  TempDir other;
+  fs::copy_file(kModuleDir / "libxferbench-backend-testgood.so", other.path() / "libxferbench-backend-testgood.so");
+  const auto registry = xb::BackendRegistry::create({kModuleDir, other.path()});
   int loaded = 0, refused_as_duplicate = 0;
   for (const auto& m : registry->modules()) {
     if (m.name != "testgood") continue;
