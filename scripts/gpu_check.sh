@@ -27,7 +27,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 self="$PWD/scripts/gpu_check.sh"
 mode="${1:-}"
-bundle=build/gpu-bundle
+# GPU_CHECK_BUNDLE: another bundle directory (the suite's dry run points it at the build's own binary).
+bundle=$(realpath -m "${GPU_CHECK_BUNDLE:-build/gpu-bundle}")
 
 make_bundle() {
   set -e
@@ -266,16 +267,16 @@ run_checks() {
 
   # The bundle's libraries are for xferbench alone: PyTorch, nvidia-smi and python3 get the machine's
   # own LD_LIBRARY_PATH (the driver may be found through it), with only the bundle's directories removed.
-  local lib="$PWD/$bundle/lib" host_ld='' d
+  local lib="$bundle/lib" host_ld='' d
   local IFS_=$IFS; IFS=:
   for d in ${LD_LIBRARY_PATH:-}; do
-    case "$d" in "$lib" | "$lib/" | "$lib/ucx" | "$bundle/lib" | "$bundle/lib/ucx") ;; *) host_ld+="${host_ld:+:}$d" ;; esac
+    case "$d" in "$lib" | "$lib/" | "$lib/ucx") ;; *) host_ld+="${host_ld:+:}$d" ;; esac
   done
   IFS=$IFS_
   if [ -n "$host_ld" ]; then export LD_LIBRARY_PATH="$host_ld"; else unset LD_LIBRARY_PATH; fi
   # The binary finds its module in <exe>/modules itself: no XFERBENCH_MODULE_PATH.
-  local xb=(env "LD_LIBRARY_PATH=$lib${host_ld:+:$host_ld}" "$PWD/$bundle/bin/xferbench")
-  [ -x "$PWD/$bundle/bin/xferbench" ] || report "FAIL no $bundle/bin/xferbench here: carry build/gpu-bundle (made by: bash scripts/gpu_check.sh bundle)"
+  local xb=(env "LD_LIBRARY_PATH=$lib${host_ld:+:$host_ld}" "$bundle/bin/xferbench")
+  [ -x "$bundle/bin/xferbench" ] || report "FAIL no $bundle/bin/xferbench here: carry build/gpu-bundle (made by: bash scripts/gpu_check.sh bundle)"
   [ -n "$(ls -A "$out" 2>/dev/null)" ] && report "NOTE $out already holds files; this run replaces report.txt, ratios.txt and results.tgz"
   report "GPU check: deadline ${deadline_s} s, at most ${per_check_s} s a check; scratch $scratch"
 
@@ -392,7 +393,7 @@ run_checks() {
       export CUFILE_ENV_PATH_JSON="$results/cufile.json"
     fi
     report "NOTE cuFile: $cufile (found through $how); GPUD runs in $mode_note"
-    local gpud=(env "LD_LIBRARY_PATH=$lib:$(dirname "$cufile")${host_ld:+:$host_ld}" "$PWD/$bundle/bin/xferbench")
+    local gpud=(env "LD_LIBRARY_PATH=$lib:$(dirname "$cufile")${host_ld:+:$host_ld}" "$bundle/bin/xferbench")
     check io-gpud-write 0 "${gpud[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw write -s 1G -i 1M -w 4 "${io_mode[@]}" --format json -o "$results/io_gpud_write.json" -q
     check io-gpud-read-verify 0 "${gpud[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw randread -s 1G -i 1M -w 4 "${io_mode[@]}" --verify -q
     check io-gpud-read 0 "${gpud[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw read -s 1G -i 1M -w 4 "${io_mode[@]}" --format json -o "$results/io_gpud_read.json" -q

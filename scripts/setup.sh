@@ -9,6 +9,7 @@ packages=(
   iproute2  # ip and tc: the tests make network namespaces, and slow one link for fleet
   openmpi-bin libopenmpi-dev  # p2p --mpi and fleet: ranks launched and lined up by Open MPI
   chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
+  python3  # scripts/gpu_check.sh works out its ratios with it (its dry run is a test)
 )
 missing=()
 for p in "${packages[@]}"; do
