@@ -15,6 +15,14 @@ TEST(CufileFormat, StatusCodesHaveTheirNames) {
   EXPECT_EQ(cufile_status_text(5011), "CU_FILE_CUDA_DRIVER_ERROR (5011)");
   EXPECT_EQ(cufile_status_text(5034), "CU_FILE_IO_DISABLED (5034)");
   EXPECT_EQ(cufile_status_text(5021), "cuFile status 5021");  // a gap in cuFile's numbering
+  EXPECT_EQ(cufile_status_text(5032), "cuFile status 5032");  // another
+  // The batch and internal errors of the current cufile.h, to its last code.
+  EXPECT_EQ(cufile_status_text(5035), "CU_FILE_BATCH_SUBMIT_FAILED (5035)");
+  EXPECT_EQ(cufile_status_text(5038), "CU_FILE_ASYNC_NOT_SUPPORTED (5038)");
+  EXPECT_EQ(cufile_status_text(5044), "CU_FILE_IO_ERROR (5044)");
+  EXPECT_EQ(cufile_status_text(5049), "CU_FILE_BATCH_NOCOMPAT_ERROR (5049)");
+  EXPECT_EQ(cufile_status_text(5050), "CU_FILE_IO_MAX_ERROR (5050)");
+  EXPECT_EQ(cufile_status_text(5051), "cuFile status 5051");
   EXPECT_EQ(cufile_status_text(7), "cuFile status 7");
 }
 
