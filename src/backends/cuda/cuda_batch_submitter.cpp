@@ -75,6 +75,7 @@ bool BatchSubmitter::try_graph(std::span<const CopyOp> ops, std::string& why) {
     }
     cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal);
     if (e != cudaSuccess) {
+      (void)cudaGetLastError();  // the failure stays the thread's last error otherwise
       why = fmt::format("cudaStreamBeginCapture failed: {}", error_text(e));
       return false;
     }

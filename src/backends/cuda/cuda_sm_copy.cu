@@ -34,6 +34,9 @@ cudaError_t launch_sm_copy(void* dst, const void* src, unsigned blocks, unsigned
   if (vector_bytes + tail_bytes == 0) return cudaSuccess;
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
+  // The launch is checked with cudaGetLastError: clear what an earlier call left there first, so
+  // the error reported is this launch's own.
+  (void)cudaGetLastError();
   sm_copy_kernel<<<blocks, threads, 0, stream>>>(reinterpret_cast<uint4*>(d), reinterpret_cast<const uint4*>(s),
                                                   vector_bytes / 16, d + vector_bytes, s + vector_bytes, tail_bytes);
   return cudaGetLastError();

@@ -23,7 +23,12 @@ class CudaEvent final : public Event {
   void synchronize() override { check(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
   bool ready() override {
     const cudaError_t e = cudaEventQuery(event_);
-    if (e == cudaErrorNotReady) return false;
+    if (e == cudaErrorNotReady) {
+      // Not an error, but the runtime keeps it as the thread's last error: consume it, so a later
+      // cudaGetLastError (the sm kernel's launch check) does not report it as its own.
+      (void)cudaGetLastError();
+      return false;
+    }
     check(e, "cudaEventQuery");
     return true;
   }
@@ -131,9 +136,10 @@ class SmStream final : public CudaStreamBase {
   SmStream(int device, std::string engine, int sm_count) : CudaStreamBase(device, std::move(engine)), sm_count_(sm_count) {}
   void copy(const CopyOp& op) override {
     if (op.bytes == 0) return;
+    // First the device: cudaPointerGetAttributes' devicePointer is the address on the current one.
+    check(cudaSetDevice(device_), "cudaSetDevice", where());
     void* dst = device_address(op.dst, "destination");
     const void* src = device_address(op.src, "source");
-    check(cudaSetDevice(device_), "cudaSetDevice", where());
     const SmLaunch l = sm_launch_for(dst, src, op.bytes, sm_count_);
     check(launch_sm_copy(dst, src, l.blocks, l.threads, l.vector_bytes, l.tail_bytes, stream_), "the sm copy kernel launch",
           fmt::format("{} bytes, {}", op.bytes, where()));
