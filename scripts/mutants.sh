@@ -130,6 +130,22 @@ if ! ctest --test-dir "$build" -R "$all_tests" --no-tests=error --timeout "$per_
   exit 1
 fi
 
+# A mutant such as "cleanup skips shm_unlink" makes its tests leave segments and files behind, and
+# they would outlive the run (and, pids wrapping, look like a later process's leftovers to the
+# suite): after each mutant, remove the xferbench names that appeared meanwhile and whose process
+# is gone.
+leftover_names() { ls -d /dev/shm/xferbench-* /var/tmp/.xferbench-* 2>/dev/null | sort || true; }
+names_before=$(leftover_names)
+sweep_leftovers() {
+  local f pid
+  while read -r f; do
+    [ -n "$f" ] || continue
+    pid=$(basename "$f" | sed -n 's/^\.\{0,1\}xferbench-\([0-9]*\)-.*/\1/p')
+    [ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
+    rm -rf -- "$f"
+  done < <(comm -13 <(printf '%s\n' "$names_before") <(leftover_names))
+}
+
 killed=0 survived=0 broken=0
 survivors=() brokens=()
 printf '%-44s %-9s %s\n' "mutant" "result" "seconds"
@@ -155,6 +171,7 @@ for m in "${mutants[@]}"; do
       result="killed"
     fi
     revert
+    sweep_leftovers
   fi
   case "$result" in
     killed) killed=$((killed + 1)) ;;
