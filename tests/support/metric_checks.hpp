@@ -1,5 +1,5 @@
 #pragma once
-// Exact checks of a job's metric list, shared by the io and kv metric tests: the names and units in
+// Exact checks of a metric list, shared by the metric tests of latency_metrics and the jobs: the names and units in
 // order, and the latency figures a known histogram must give (the same samples for every job, so
 // each test checks its job's wiring and not the histogram again).
 #include <gtest/gtest.h>

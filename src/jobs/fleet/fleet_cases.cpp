@@ -60,7 +60,8 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector
   double lo = 0, hi = 0;
   for (const CaseResult& c : links) {
     const double v = fleet_link_gbps(c);
-    m.values.at(c.config.at("from_rank").get<std::size_t>()).at(c.config.at("to_rank").get<std::size_t>()) = v;
+    const auto [from, to] = fleet_link_of(c);
+    m.values.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = v;
     lo = (&c == &links.front()) ? v : std::min(lo, v);
     hi = std::max(hi, v);
   }
