@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 3;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 4;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -37,8 +37,11 @@ class Event {
   virtual bool ready() = 0;        // complete yet?
 };
 
-// An in-order queue of copies. Every call returns once the work is queued (asynchronous);
+// An in-order queue of copies. Every call returns without waiting for the copies (asynchronous);
 // synchronize() waits for all of it. A copy error surfaces from synchronize() as an exception.
+// A stream may hold copies back to submit many together (the CUDA batch engine): what it holds goes
+// out at flush(), record(), wait() or synchronize(). So a caller driving several streams at once
+// flushes every one before it waits on any, or stream k's copies start only after stream k-1's end.
 class Stream {
  public:
   virtual ~Stream() = default;
@@ -46,10 +49,15 @@ class Stream {
   // Many copies in one submission (cudaMemcpyBatchAsync, a CUDA graph, an SDMA task list). Backends
   // without a batch path may queue them one by one; capabilities().batch_submit says which.
   virtual void copy_batch(std::span<const CopyOp> ops) = 0;
+  // Submits whatever the stream holds back, without waiting for it; a no-op where nothing is held.
+  virtual void flush() = 0;
   virtual void record(Event& event) = 0;
   virtual void wait(Event& event) = 0;  // later work in this stream waits for `event`
   virtual void synchronize() = 0;
   virtual std::string_view engine() const = 0;
+  // How batches went out, for results, where a backend has several ways ("api", "graph", or "loop:
+  // why"); empty where there is one way.
+  virtual std::string submission() const { return {}; }
 };
 
 enum class MemoryPlace { device, host_pinned, host_pageable };
@@ -108,7 +116,10 @@ struct DeviceInfo {
 };
 
 struct Capabilities {
-  std::vector<std::string> engines;  // accepted by create_stream(); the first is the default
+  // Accepted by create_stream(). The first is the default and the plainest (ce, memcpy): the one
+  // setup and verification copy through (setup_engine), so an engine under test never fills or
+  // checks its own work.
+  std::vector<std::string> engines;
   bool batch_submit = false;         // copy_batch is one submission, not a loop
   bool peer_copy = false;            // devices of this backend can copy to each other
   bool host_register = false;        // register_host pins existing memory
@@ -121,6 +132,9 @@ struct Capabilities {
   // (GPUDirect Storage through cuFile): what the io job's GPUD transfer type needs.
   bool storage_direct = false;
 };
+
+// The engine that fills and checks device memory around a measurement (see Capabilities::engines).
+inline const std::string& setup_engine(const Capabilities& caps) { return caps.engines.front(); }
 
 class Device {
  public:

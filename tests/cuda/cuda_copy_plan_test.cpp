@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <random>
+#include <vector>
 
 namespace xb::cuda {
 namespace {
@@ -55,6 +57,70 @@ TEST(CudaCopiesDepend, ReadAfterWriteWriteAfterWriteAndWriteAfterReadDepend) {
   EXPECT_FALSE(copies_depend(in, {b, a, 0}));        // an empty copy touches nothing
   const CopyOp half{b, a, 32};
   EXPECT_FALSE(copies_depend(half, {b + 32, a + 32, 32}));  // adjacent, not overlapping
+}
+
+// The footprint answers as copies_depend against every copy added, on random copies over a small
+// address range (so overlaps, adjacency and containment all occur), including after a clear().
+TEST(CudaCopyFootprint, AgreesWithCopiesDependAgainstEveryCopyAdded) {
+  std::mt19937_64 rng(20261201);
+  auto random_op = [&rng] {
+    const std::uintptr_t base = 0x100000;
+    const std::size_t bytes = rng() % 5 == 0 ? 0 : 1 + rng() % 96;
+    return CopyOp{at(base + rng() % 1024), at(base + rng() % 1024), bytes};
+  };
+  for (int round = 0; round < 200; ++round) {
+    CopyFootprint footprint;
+    std::vector<CopyOp> added;
+    for (int i = 0; i < 40; ++i) {
+      const CopyOp op = random_op();
+      bool want = false;
+      for (const CopyOp& e : added) want = want || copies_depend(e, op);
+      ASSERT_EQ(footprint.conflicts(op), want) << "round " << round << " copy " << i;
+      footprint.add(op);
+      added.push_back(op);
+      if (i == 20) {
+        footprint.clear();
+        added.clear();
+        EXPECT_TRUE(footprint.empty());
+      }
+    }
+  }
+}
+
+TEST(CudaCopyFootprint, EdgesOfMergedIntervals) {
+  CopyFootprint f;
+  f.add({at(0x2000), at(0x1000), 0x100});  // reads [0x1000,0x1100), writes [0x2000,0x2100)
+  f.add({at(0x2100), at(0x1100), 0x100});  // touching both: merged into one interval each
+  EXPECT_FALSE(f.conflicts({at(0x3000), at(0x1000), 0x200}));   // reading what was read
+  EXPECT_TRUE(f.conflicts({at(0x3000), at(0x21ff), 1}));        // the last byte written
+  EXPECT_FALSE(f.conflicts({at(0x3000), at(0x2200), 1}));       // just past it
+  EXPECT_FALSE(f.conflicts({at(0x1fff), at(0x3000), 1}));       // just before the writes
+  EXPECT_TRUE(f.conflicts({at(0x0fff), at(0x3000), 2}));        // writes the first byte read
+  EXPECT_TRUE(f.conflicts({at(0x0), at(0x3000), 0x10000}));     // covers everything
+  EXPECT_FALSE(f.conflicts({at(0x1000), at(0x2000), 0}));       // an empty copy touches nothing
+}
+
+// A batch is cut before each copy that depends on one earlier in its run, and only there.
+TEST(CudaIndependentRuns, CutAtTheFirstDependentCopy) {
+  std::byte a[64], b[64], c[64], d[64];
+  const std::array<CopyOp, 5> ops{{{b, a, 64}, {d, c, 64}, {c, b, 64}, {a, d, 32}, {b + 32, c + 32, 32}}};
+  // Run 1: a -> b, c -> d. Run 2: b -> c reads b, which run 1 wrote; d -> a touches neither b nor c.
+  // Run 3: c+32 -> b+32 reads c, which run 2 wrote.
+  const auto runs = independent_runs(ops);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].begin, 0u);
+  EXPECT_EQ(runs[0].end, 2u);
+  EXPECT_EQ(runs[1].begin, 2u);
+  EXPECT_EQ(runs[1].end, 4u);
+  EXPECT_EQ(runs[2].begin, 4u);
+  EXPECT_EQ(runs[2].end, 5u);
+  // Distinct blocks (the copy job's batches): one run; nothing: no run.
+  std::vector<CopyOp> blocks;
+  static std::byte src[4096], dst[4096];
+  for (int i = 0; i < 64; ++i) blocks.push_back({dst + 64 * i, src + 64 * i, 64});
+  ASSERT_EQ(independent_runs(blocks).size(), 1u);
+  EXPECT_EQ(independent_runs(blocks)[0].end, 64u);
+  EXPECT_TRUE(independent_runs({}).empty());
 }
 
 TEST(CudaSmLaunch, AlignedCopyIsAllWordsButTheTail) {

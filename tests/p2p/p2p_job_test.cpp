@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "report/matrix.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
+#include "support/wrapped_cpu_backend.hpp"
 
 namespace xb {
 namespace {
@@ -172,6 +174,41 @@ TEST(P2pJob, VerificationFindsAFlippedByteAtItsOffset) {
   const std::string e = error_of([&] { check_p2p_destination(b, a, size, seed, "cpu"); });
   EXPECT_NE(e.find("verify failed: cpu::device::0 -> cpu::device::1"), std::string::npos) << e;
   EXPECT_NE(e.find("offset 40000 "), std::string::npos) << e;
+}
+
+// Sources are filled and destinations checked through the setup engine's stream, never the engine
+// under test ("nt" here, counted): an engine that gets copies wrong cannot fill and check its own work.
+TEST(P2pJob, VerificationCopiesThroughTheSetupEngineNotTheOneUnderTest) {
+  auto through_tested = std::make_shared<int>(0);
+  test::CpuWrap wrap;
+  wrap.stream = [through_tested](std::unique_ptr<Stream> real, std::string_view engine) -> std::unique_ptr<Stream> {
+    class Counting final : public test::ForwardingStream {
+     public:
+      Counting(std::unique_ptr<Stream> r, std::shared_ptr<int> n) : ForwardingStream(std::move(r)), n_(std::move(n)) {}
+      void copy(const CopyOp& op) override {
+        ++*n_;
+        real().copy(op);
+      }
+
+     private:
+      std::shared_ptr<int> n_;
+    };
+    if (engine != "nt") return real;
+    return std::make_unique<Counting>(std::move(real), through_tested);
+  };
+  const auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
+  if (backend->capabilities().engines.size() < 2) GTEST_SKIP() << "this CPU has no second copy engine";
+  const std::uint64_t size = 3 << 20, seed = 99;
+  P2pDevice a = P2pDevice::open(*backend, 0, size, "nt");
+  P2pDevice b = P2pDevice::open(*backend, 1, size, "nt");
+  ASSERT_TRUE(connect_p2p(a, b, false).ok);
+  fill_p2p_source(a, size, seed);
+  EXPECT_EQ(*through_tested, 0) << "the source was filled through the engine under test";
+  run_p2p_executions(a, b, size, false, 0, 3);
+  EXPECT_EQ(*through_tested, 3);
+  check_p2p_destination(b, a, size, seed, "cpu");
+  EXPECT_EQ(*through_tested, 3) << "the destination was checked through the engine under test";
+  EXPECT_EQ(a.setup->engine(), setup_engine(backend->capabilities()));
 }
 
 TEST(P2pJob, PlanRulesNameTheirFlag) {

@@ -1,11 +1,14 @@
 // The copy job (src/jobs/copy/copy_job.hpp): plan validation, memory arithmetic, and real runs on
 // the cpu backend through forked device processes, every direction and topology, verified.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include "runtime/fork_launcher.hpp"
 
 #include "support/temp_dir.hpp"
+#include "support/wrapped_cpu_backend.hpp"
 
 namespace xb {
 namespace {
@@ -342,28 +346,24 @@ TEST_F(CopyJobTest, HugepageHostMemoryRunsOrIsUnavailable) {
   }
 }
 
-// A backend that is the cpu backend in every respect except that its streams drop the copies
-// whose destination is in the last block of a device's buffer: the one way to show that
-// verification really looks at the destination, in every direction and topology. Used with one
-// stream per device, so that stream sees every block and the first op it gets is block 0's.
-class DroppingStream final : public Stream {
+// Streams that drop the copies whose destination is in the last block of a device's buffer: the one
+// way to show that verification really looks at the destination, in every direction and topology.
+// Used with one stream per device, so that stream sees every block and the first op it gets is
+// block 0's.
+class DroppingStream final : public test::ForwardingStream {
  public:
   DroppingStream(std::unique_ptr<Stream> real, std::uint64_t block_bytes, std::uint64_t blocks)
-      : real_(std::move(real)), block_bytes_(block_bytes), blocks_(blocks) {}
+      : ForwardingStream(std::move(real)), block_bytes_(block_bytes), blocks_(blocks) {}
   void copy(const CopyOp& op) override {
-    if (!dropped(op)) real_->copy(op);
+    if (!dropped(op)) real().copy(op);
   }
   void copy_batch(std::span<const CopyOp> ops) override {
     std::vector<CopyOp> kept;
     for (const auto& op : ops) {
       if (!dropped(op)) kept.push_back(op);
     }
-    real_->copy_batch(kept);
+    real().copy_batch(kept);
   }
-  void record(Event& e) override { real_->record(e); }
-  void wait(Event& e) override { real_->wait(e); }
-  void synchronize() override { real_->synchronize(); }
-  std::string_view engine() const override { return real_->engine(); }
 
  private:
   // The job lays blocks out contiguously from the buffer's start, block 0 first.
@@ -372,53 +372,21 @@ class DroppingStream final : public Stream {
     if (first_dst_ == nullptr || dst < first_dst_) first_dst_ = dst;
     return static_cast<std::uint64_t>(dst - first_dst_) >= (blocks_ - 1) * block_bytes_;
   }
-  std::unique_ptr<Stream> real_;
   std::uint64_t block_bytes_, blocks_;
   const std::byte* first_dst_ = nullptr;
 };
 
-class DroppingDevice final : public Device {
- public:
-  DroppingDevice(std::unique_ptr<Device> real, std::uint64_t block_bytes, std::uint64_t blocks)
-      : real_(std::move(real)), block_bytes_(block_bytes), blocks_(blocks) {}
-  const DeviceInfo& info() const override { return real_->info(); }
-  std::unique_ptr<Allocation> allocate(std::size_t bytes) override { return real_->allocate(bytes); }
-  std::unique_ptr<Allocation> allocate_host(std::size_t bytes, bool pinned) override {
-    return real_->allocate_host(bytes, pinned);
-  }
-  std::unique_ptr<Registration> register_host(void* data, std::size_t bytes) override {
-    return real_->register_host(data, bytes);
-  }
-  std::unique_ptr<Stream> create_stream(std::string_view engine) override {
-    return std::make_unique<DroppingStream>(real_->create_stream(engine), block_bytes_, blocks_);
-  }
-  std::unique_ptr<Event> create_event() override { return real_->create_event(); }
-  double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
-  Support peer_access(Device& peer) override { return real_->peer_access(peer); }
-  void enable_peer_access(Device& peer) override { real_->enable_peer_access(peer); }
-  std::unique_ptr<DirectStorage> open_direct_storage() override { return real_->open_direct_storage(); }
-
- private:
-  std::unique_ptr<Device> real_;
-  std::uint64_t block_bytes_, blocks_;
-};
-
-class DroppingBackend final : public Backend {
- public:
-  DroppingBackend(std::uint64_t block_bytes, std::uint64_t blocks)
-      : real_(make_cpu_backend()), block_bytes_(block_bytes), blocks_(blocks) {}
-  std::string_view name() const override { return real_->name(); }
-  Support availability() const override { return real_->availability(); }
-  int device_count() const override { return real_->device_count(); }
-  const Capabilities& capabilities() const override { return real_->capabilities(); }
-  std::unique_ptr<Device> open_device(int index) override {
-    return std::make_unique<DroppingDevice>(real_->open_device(index), block_bytes_, blocks_);
-  }
-
- private:
-  std::unique_ptr<Backend> real_;
-  std::uint64_t block_bytes_, blocks_;
-};
+// The engine under test ("nt") drops its copies' last block; the setup engine ("memcpy") is sound.
+std::unique_ptr<Backend> dropping_backend(std::uint64_t block_bytes, std::uint64_t blocks,
+                                          bool device_memory_in_host_ram) {
+  test::CpuWrap wrap;
+  wrap.device_memory_in_host_ram = device_memory_in_host_ram;
+  wrap.stream = [=](std::unique_ptr<Stream> real, std::string_view engine) -> std::unique_ptr<Stream> {
+    if (engine != "nt") return real;
+    return std::make_unique<DroppingStream>(std::move(real), block_bytes, blocks);
+  };
+  return test::make_wrapped_cpu_backend(std::move(wrap));
+}
 
 TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
   TempDir dir;
@@ -438,22 +406,94 @@ TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
           p.streams = 1;
           p.fragments = 2;
           p.odirect_dir = dir.path();
-          DroppingBackend dropping(p.block_bytes, p.blocks);
-          ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
-          try {
-            run_copy(p, dropping, launcher);
-            ADD_FAILURE() << "verify passed although the last block was never copied";
-          } catch (const std::runtime_error& e) {
-            const std::string msg = e.what();
-            EXPECT_TRUE(contains(msg, "verify failed")) << msg;
-            EXPECT_TRUE(contains(msg, "block " + std::to_string(p.blocks - 1))) << msg;
+          p.engine = "nt";
+          // Device memory in host RAM (checked in place) and as a GPU's (checked through streams).
+          for (bool in_ram : {true, false}) {
+            SCOPED_TRACE(in_ram ? "device memory in host RAM" : "device memory the CPU cannot address");
+            const auto dropping = dropping_backend(p.block_bytes, p.blocks, in_ram);
+            ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+            p.verify = true;
+            try {
+              run_copy(p, *dropping, launcher);
+              ADD_FAILURE() << "verify passed although the last block was never copied";
+            } catch (const std::runtime_error& e) {
+              const std::string msg = e.what();
+              EXPECT_TRUE(contains(msg, "verify failed")) << msg;
+              EXPECT_TRUE(contains(msg, "block " + std::to_string(p.blocks - 1))) << msg;
+            }
+            // Without verification the same run reports its figures: the check is what caught it.
+            p.verify = false;
+            EXPECT_NO_THROW(run_copy(p, *dropping, launcher));
           }
-          // Without verification the same run reports its figures: the check is what caught it.
-          p.verify = false;
-          EXPECT_NO_THROW(run_copy(p, dropping, launcher));
         }
       }
     }
+  }
+}
+
+// Streams that hold copies until flushed, as the CUDA batch engine's: the job must submit every
+// stream's copies before it waits on any (a holding stream fails a wait while another still holds
+// copies), or "batch x 4 streams" runs one stream at a time.
+TEST_F(CopyJobTest, EveryStreamsCopiesGoOutBeforeTheJobWaitsOnAny) {
+  for (CopyDirection d : {CopyDirection::h2d, CopyDirection::d2d}) {
+    for (bool batch : {false, true}) {
+      SCOPED_TRACE(testing::Message() << to_string(d) << " batch " << batch);
+      CopyPlan p = tiny_plan();
+      p.direction = d;
+      p.batch = batch;
+      p.streams = 4;
+      const auto holding = test::make_wrapped_cpu_backend(test::holding_streams());
+      ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+      expect_good_result(run_copy(p, *holding, launcher), p);
+    }
+  }
+}
+
+// The holding streams themselves: a wait on one while another holds copies is refused, so the test
+// above can fail; flushed first, the same wait passes and the copies land.
+TEST_F(CopyJobTest, HoldingStreamsRefuseAWaitWhileAnotherHoldsCopies) {
+  const auto holding = test::make_wrapped_cpu_backend(test::holding_streams());
+  auto dev = holding->open_device(0);
+  auto a = dev->create_stream("memcpy");
+  auto b = dev->create_stream("memcpy");
+  std::vector<std::byte> src(4096, std::byte{7}), dst(4096, std::byte{0});
+  a->copy({dst.data(), src.data(), 2048});
+  b->copy({dst.data() + 2048, src.data() + 2048, 2048});
+  EXPECT_THROW(a->synchronize(), std::logic_error);
+  b->flush();
+  a->synchronize();
+  b->synchronize();
+  EXPECT_EQ(dst, src);
+}
+
+// Verification fills and checks device memory through the setup engine, never the engine under
+// test: with device memory a GPU's (filled and checked through streams), a device may create only
+// the plan's streams of the tested engine ("nt"); one more is setup or verification using it.
+TEST_F(CopyJobTest, VerifyFillsAndChecksThroughTheSetupEngineNotTheOneUnderTest) {
+  if (std::find(backend->capabilities().engines.begin(), backend->capabilities().engines.end(), "nt") ==
+      backend->capabilities().engines.end()) {
+    GTEST_SKIP() << "this CPU has no non-temporal copy engine";
+  }
+  for (CopyDirection d : {CopyDirection::h2d, CopyDirection::d2h, CopyDirection::d2d}) {
+    SCOPED_TRACE(to_string(d));
+    CopyPlan p = tiny_plan();
+    p.direction = d;
+    p.engine = "nt";
+    test::CpuWrap wrap;
+    wrap.device_memory_in_host_ram = false;
+    auto created = std::make_shared<int>(0);  // per device process: each has its copy
+    wrap.stream = [created, limit = p.streams](std::unique_ptr<Stream> real,
+                                               std::string_view engine) -> std::unique_ptr<Stream> {
+      if (engine == "nt" && ++*created > limit) {
+        throw std::logic_error(fmt::format("stream {} of the engine under test, past the plan's {}: setup or "
+                                           "verification copied through it",
+                                           *created, limit));
+      }
+      return real;
+    };
+    const auto counting = test::make_wrapped_cpu_backend(std::move(wrap));
+    ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+    expect_good_result(run_copy(p, *counting, launcher), p);
   }
 }
 

@@ -36,6 +36,7 @@ class CpuStream final : public Stream {
 
   void copy(const CopyOp& op) override;
   void copy_batch(std::span<const CopyOp> ops) override;
+  void flush() override {}  // every call is queued to the worker at once: nothing is held
   void record(Event& event) override;
   void wait(Event& event) override;
   void synchronize() override;

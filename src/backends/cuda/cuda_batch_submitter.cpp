@@ -14,7 +14,11 @@ namespace {
 constexpr std::size_t kMaxGraphs = 64;
 }  // namespace
 
-BatchSubmitter::BatchSubmitter(cudaStream_t stream) : stream_(stream) {
+BatchSubmitter::BatchSubmitter(cudaStream_t stream, int device) : stream_(stream), device_(device) {
+  int usable = 0;
+  check(cudaDeviceGetAttribute(&usable, cudaDevAttrCanUseHostPointerForRegisteredMem, device),
+        "cudaDeviceGetAttribute(cudaDevAttrCanUseHostPointerForRegisteredMem)", fmt::format("cuda device {}", device));
+  host_pointers_usable_ = usable != 0;
   if (const char* f = std::getenv("XFERBENCH_CUDA_BATCH"); f != nullptr && *f != '\0') {
     forced_ = f;
     if (forced_ != "api" && forced_ != "graph" && forced_ != "loop") {
@@ -27,10 +31,41 @@ BatchSubmitter::~BatchSubmitter() {
   for (auto& [key, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
 }
 
+std::string BatchSubmitter::report() const {
+  if (path_.empty() || why_not_better_.empty()) return path_;
+  return fmt::format("{}: {}", path_, why_not_better_);
+}
+
+bool BatchSubmitter::has_unusable_host_pointer(std::span<const CopyOp> ops) const {
+  if (host_pointers_usable_) return false;
+  for (const CopyOp& op : ops) {
+    for (const void* p : {static_cast<const void*>(op.dst), op.src}) {
+      cudaPointerAttributes attr{};
+      check(cudaPointerGetAttributes(&attr, p), "cudaPointerGetAttributes", fmt::format("cuda device {}", device_));
+      if (attr.type == cudaMemoryTypeHost && attr.devicePointer != p) return true;
+    }
+  }
+  return false;
+}
+
 void BatchSubmitter::submit(std::span<const CopyOp> ops) {
   if (ops.empty()) return;
   std::string why_api, why_graph;
   const std::string want = !forced_.empty() ? forced_ : path_;
+  // Before the batch API only (a graph's captured copies take such addresses as any copy does);
+  // batch by batch, as the memory may differ; only on devices that cannot use them.
+  if ((want.empty() || want == "api") && has_unusable_host_pointer(ops)) {
+    const std::string why = fmt::format(
+        "cuda device {} cannot use host addresses of registered memory "
+        "(cudaDevAttrCanUseHostPointerForRegisteredMem is 0), so batches of them go out one by one",
+        device_);
+    if (!forced_.empty()) throw std::runtime_error(fmt::format("XFERBENCH_CUDA_BATCH={}: {}", forced_, why));
+    if (path_.empty()) {
+      path_ = "loop";
+      why_not_better_ = why;
+    }
+    return loop(ops);
+  }
   if (want == "api") {
     if (!try_api(ops, why_api)) throw std::runtime_error(why_api);
     return;
@@ -45,8 +80,10 @@ void BatchSubmitter::submit(std::span<const CopyOp> ops) {
     path_ = "api";
   } else if (try_graph(ops, why_graph)) {
     path_ = "graph";
+    why_not_better_ = why_api;
   } else {
     path_ = "loop";
+    why_not_better_ = fmt::format("{}; {}", why_api, why_graph);
     loop(ops);
   }
 }

@@ -71,10 +71,10 @@ class CudaStreamBase : public Stream {
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", where());
   }
   std::string_view engine() const override { return engine_; }
+  // Work a stream holds back (the batch engine) goes out before anything that observes the stream.
+  void flush() override {}
 
  protected:
-  // Work a stream holds back (the batch engine) goes out before anything that observes the stream.
-  virtual void flush() {}
   std::string where() const { return fmt::format("{} stream on cuda device {}", engine_, device_); }
 
   int device_;
@@ -84,7 +84,7 @@ class CudaStreamBase : public Stream {
 
 class CeStream : public CudaStreamBase {
  public:
-  CeStream(int device, std::string engine) : CudaStreamBase(device, std::move(engine)), batches_(stream_) {}
+  CeStream(int device, std::string engine) : CudaStreamBase(device, std::move(engine)), batches_(stream_, device) {}
   void copy(const CopyOp& op) override {
     if (op.bytes == 0) return;
     check(cudaMemcpyAsync(op.dst, op.src, op.bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync",
@@ -92,8 +92,11 @@ class CeStream : public CudaStreamBase {
   }
   void copy_batch(std::span<const CopyOp> ops) override {
     flush();
-    submit(ops);
+    // One submission orders nothing within it: a copy depending on an earlier one of the list
+    // starts the next submission, so the list runs as if copied in order.
+    for (const CopyRun& run : independent_runs(ops)) submit(ops.subspan(run.begin, run.end - run.begin));
   }
+  std::string submission() const override { return batches_.report(); }
 
  protected:
   // Graph capture and instantiation use the current device: the stream's, whichever thread submits.
@@ -110,25 +113,21 @@ class BatchStream final : public CeStream {
   using CeStream::CeStream;
   void copy(const CopyOp& op) override {
     // One batch has no order within it: a copy that depends on a held one waits for the next batch.
-    for (const CopyOp& h : held_) {
-      if (copies_depend(h, op)) {
-        flush();
-        break;
-      }
-    }
+    if (held_footprint_.conflicts(op)) flush();
     held_.push_back(op);
+    held_footprint_.add(op);
   }
-
- protected:
   void flush() override {
     if (held_.empty()) return;
     std::vector<CopyOp> ops;
     ops.swap(held_);
+    held_footprint_.clear();
     submit(ops);
   }
 
  private:
   std::vector<CopyOp> held_;
+  CopyFootprint held_footprint_;  // what held_ reads and writes
 };
 
 class SmStream final : public CudaStreamBase {

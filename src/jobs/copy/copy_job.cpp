@@ -126,9 +126,12 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   const bool device_in_host_ram = backend.capabilities().device_memory_in_host_ram;
   const bool device_src = !host_source(plan.direction) && !device_in_host_ram;
   const bool device_dst = !host_destination(plan.direction) && !device_in_host_ram;
+  // Filled and checked through the plainest engine, never the one under test: an engine that gets
+  // copies wrong in a way of its own would otherwise fill and check its own work.
+  const std::string& setup = setup_engine(backend.capabilities());
   if (!prefilled) {
     if (device_src) {
-      fill_device_pattern(*dev, *dev->create_stream(plan.engine), src, bytes, seed);
+      fill_device_pattern(*dev, *dev->create_stream(setup), src, bytes, seed);
     } else {
       fill_pattern({src, bytes}, seed, 0);
     }
@@ -151,6 +154,9 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
     } else {
       for (const auto& [s, op] : in_order) streams[static_cast<std::size_t>(s)]->copy(op);
     }
+    // What a stream holds back (the CUDA batch engine) goes out now, every stream's before any
+    // wait: synchronizing one holding stream after another would run them one after another.
+    for (auto& s : streams) s->flush();
     const std::uint64_t t1 = now_ns();
     for (auto& s : streams) s->synchronize();
     const std::uint64_t t2 = now_ns();
@@ -163,7 +169,7 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   if (plan.verify) {
     std::optional<DeviceMismatch> bad;
     if (device_dst) {
-      bad = find_device_pattern_mismatch(*dev, *dev->create_stream(plan.engine), dst, bytes, seed);
+      bad = find_device_pattern_mismatch(*dev, *dev->create_stream(setup), dst, bytes, seed);
     } else if (auto at = find_pattern_mismatch({dst, bytes}, seed, 0)) {
       bad = DeviceMismatch{*at, static_cast<std::uint8_t>(dst[*at])};
     }
@@ -175,7 +181,11 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
           static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
-  return nlohmann::json{{"device", samples.device}, {"submit", samples.submit_us}, {"copy", samples.copy_us}}.dump();
+  return nlohmann::json{{"device", samples.device},
+                        {"submission", streams.front()->submission()},
+                        {"submit", samples.submit_us},
+                        {"copy", samples.copy_us}}
+      .dump();
 }
 
 std::string host_location(const Backend& backend, const CopyPlan& plan, bool source) {
@@ -299,8 +309,9 @@ std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint6
 }
 
 std::size_t copy_rank_result_bytes(const CopyPlan& plan) {
-  // Two series of iterations doubles, each at most 25 characters in JSON, plus the device name.
-  return static_cast<std::size_t>(plan.iterations) * 2 * 26 + 1024;
+  // Two series of iterations doubles, each at most 25 characters in JSON, plus the device name and
+  // the submission path with its reason (a few hundred characters).
+  return static_cast<std::size_t>(plan.iterations) * 2 * 26 + 4096;
 }
 
 CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
@@ -324,11 +335,16 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   result.job = "copy";
   result.config = plan_json(plan, backend, plan.engine);
   std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
+  std::vector<std::string> submissions;  // distinct, in rank order
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
     const auto j = nlohmann::json::parse(rank_outputs[r]);
     RankResult rr;
     rr.rank = static_cast<int>(r);
     rr.device = j.at("device").get<std::string>();
+    if (auto how = j.at("submission").get<std::string>();
+        !how.empty() && std::find(submissions.begin(), submissions.end(), how) == submissions.end()) {
+      submissions.push_back(std::move(how));
+    }
     auto s = j.at("submit").get<std::vector<double>>();
     auto c = j.at("copy").get<std::vector<double>>();
     // The iteration of all devices lasts until the slowest is done: aggregate by the maximum.
@@ -342,6 +358,9 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   }
   result.series.push_back(make_series("submit", "us", std::move(submit)));
   result.series.push_back(make_series("copy", "us", std::move(copy)));
+  // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of
+  // the batch engine means little without it. Absent where a backend has one way.
+  if (!submissions.empty()) result.config["submission"] = submissions;
 
   const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
   result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);

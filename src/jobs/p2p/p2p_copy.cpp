@@ -63,6 +63,7 @@ P2pDevice P2pDevice::open(Backend& backend, int index, std::uint64_t size, const
   d.src = d.device->allocate(size);
   d.dst = d.device->allocate(size);
   d.stream = d.device->create_stream(engine);
+  d.setup = d.device->create_stream(setup_engine(backend.capabilities()));
   return d;
 }
 
@@ -97,13 +98,13 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
 }
 
 void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed) {
-  fill_device_pattern(*d.device, *d.stream, static_cast<std::byte*>(d.src->data()), size, seed);
+  fill_device_pattern(*d.device, *d.setup, static_cast<std::byte*>(d.src->data()), size, seed);
 }
 
 void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
                            const std::string& backend) {
   const auto* dst = static_cast<const std::byte*>(d.dst->data());
-  if (const auto bad = find_device_pattern_mismatch(*d.device, *d.stream, dst, size, seed)) {
+  if (const auto bad = find_device_pattern_mismatch(*d.device, *d.setup, dst, size, seed)) {
     throw std::runtime_error(fmt::format(
         "verify failed: {0}::device::{1} -> {0}::device::{2}: byte at offset {3} of the destination is 0x{4:02x}, "
         "expected 0x{5:02x}",

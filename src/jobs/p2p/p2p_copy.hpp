@@ -29,9 +29,11 @@ struct P2pDevice {
   std::unique_ptr<Device> device;
   std::unique_ptr<Allocation> src;
   std::unique_ptr<Allocation> dst;
-  std::unique_ptr<Stream> stream;
+  std::unique_ptr<Stream> stream;  // the engine under test
+  std::unique_ptr<Stream> setup;   // setup_engine's: fills and checks, so a broken engine cannot hide
 
-  // Opens device `index` of `backend`, allocates both buffers and creates a stream with `engine`.
+  // Opens device `index` of `backend`, allocates both buffers, creates a stream with `engine` and
+  // one with the backend's setup engine.
   static P2pDevice open(Backend& backend, int index, std::uint64_t size, const std::string& engine);
 };
 
@@ -43,7 +45,7 @@ Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional);
 ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
                                  std::uint64_t warmup, std::uint64_t executions);
 
-// Verification through the device's own stream (device memory may not be host-readable), staged in
+// Verification through the device's setup stream (device memory may not be host-readable), staged in
 // chunks by backends/device_pattern: fills a device's source buffer with the pattern of `seed`, and
 // checks a device's destination buffer holds that pattern, throwing std::runtime_error naming both
 // devices, the offset and the bytes.

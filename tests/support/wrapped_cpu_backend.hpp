@@ -1,0 +1,48 @@
+#pragma once
+// The cpu backend with one thing changed for a test: the streams a job gets (each wrapping a real
+// cpu stream), and optionally its device memory presented as memory the CPU cannot address (a
+// GPU's), so a job fills and checks it through streams as it does on a GPU. Everything else is the
+// real cpu backend: real arenas, real worker threads, real copies.
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "backends/device.hpp"
+
+namespace xb::test {
+
+// A stream that passes every call to a real one; a test's stream overrides what it changes.
+class ForwardingStream : public Stream {
+ public:
+  explicit ForwardingStream(std::unique_ptr<Stream> real) : real_(std::move(real)) {}
+  void copy(const CopyOp& op) override { real_->copy(op); }
+  void copy_batch(std::span<const CopyOp> ops) override { real_->copy_batch(ops); }
+  void flush() override { real_->flush(); }
+  void record(Event& e) override { real_->record(e); }
+  void wait(Event& e) override { real_->wait(e); }
+  void synchronize() override { real_->synchronize(); }
+  std::string_view engine() const override { return real_->engine(); }
+
+ protected:
+  Stream& real() { return *real_; }
+
+ private:
+  std::unique_ptr<Stream> real_;
+};
+
+struct CpuWrap {
+  // Called, in the device's process, for every stream a job creates: the stream the job gets.
+  std::function<std::unique_ptr<Stream>(std::unique_ptr<Stream> real, std::string_view engine)> stream;
+  // false: capabilities() says device memory is not in host RAM, as a GPU backend's.
+  bool device_memory_in_host_ram = true;
+};
+
+std::unique_ptr<Backend> make_wrapped_cpu_backend(CpuWrap wrap);
+
+// Streams that hold their copies as the CUDA batch engine does, until flush(), record(), wait() or
+// synchronize(), and fail a synchronize() (std::logic_error) while another stream of the same device
+// still holds copies: how a test shows that a job runs its streams side by side, not one after
+// another (which is what waiting on holding streams in turn does).
+CpuWrap holding_streams();
+
+}  // namespace xb::test
