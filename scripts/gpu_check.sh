@@ -195,12 +195,18 @@ except Exception as e:
     print(f"no torch figures: torch.json: {type(e).__name__}: {e} (logs/torch-reference.log)")
     torch = None
 rows = []
+notes = {}
 order = {"ce_s1": 0, "ce_s4": 1, "batch_s4": 2, "sm_s1": 3}
 for f in glob.glob(os.path.join(out, "xb_*.json")):
     try:
         _, direction, engine, streams = os.path.basename(f)[:-5].split("_")
         case = json.load(open(f))["cases"][0]
         gbs = next(m["value"] for m in case["metrics"] if m["name"] == "bandwidth_decimal")
+        # How batches went out (api, graph: why, loop: why) and the submit time: a batch figure
+        # means little without them.
+        how = "; ".join(case.get("config", {}).get("submission", []))
+        submit = next((s["summary"]["avg"] for s in case.get("series", []) if s["name"] == "submit"), None)
+        notes[(direction, engine, streams)] = (how, submit)
         rows.append((direction, engine, streams, gbs))
     except Exception as e:
         print(f"unreadable {os.path.basename(f)}: {type(e).__name__}: {e}")
@@ -214,6 +220,11 @@ for direction, engine, streams, gbs in rows:
         line += f", torch {torch[direction]:.2f} GB/s, ratio {gbs / torch[direction]:.3f}"
     if direction == "d2d" and ceiling:
         line += f"; of the copy ceiling {ceiling:.2f} GB/s (best d2d here): {gbs / ceiling:.3f}"
+    how, submit = notes.get((direction, engine, streams), ("", None))
+    if submit is not None:
+        line += f"; submit avg {submit:.1f} us"
+    if how:
+        line += f"; submission {how}"
     print(line)
 for direction in ("h2d", "d2h"):
     ce = [g for d, e, s, g in rows if d == direction and e == "ce"]
