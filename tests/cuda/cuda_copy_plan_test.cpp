@@ -123,6 +123,16 @@ TEST(CudaIndependentRuns, CutAtTheFirstDependentCopy) {
   EXPECT_TRUE(independent_runs({}).empty());
 }
 
+// Registered host memory goes to the batch API only where the device can use its host address.
+TEST(CudaBatchApi, TakesRegisteredHostAddressesOnlyWhereTheDeviceCanUseThem) {
+  const PointerView registered{true, true}, pinned_same{true, false}, device{false, false};
+  EXPECT_TRUE(batch_api_takes(registered, true));
+  EXPECT_FALSE(batch_api_takes(registered, false));
+  EXPECT_TRUE(batch_api_takes(pinned_same, false));  // cudaHostAlloc'd: the same address on both sides
+  EXPECT_TRUE(batch_api_takes(device, false));
+  EXPECT_TRUE(batch_api_takes(device, true));
+}
+
 TEST(CudaSmLaunch, AlignedCopyIsAllWordsButTheTail) {
   const SmLaunch l = sm_launch_for(at(0x10000), at(0x20000), (64u << 20) + 5, 132);
   EXPECT_EQ(l.vector_bytes, 64u << 20);

@@ -42,7 +42,8 @@ bool BatchSubmitter::has_unusable_host_pointer(std::span<const CopyOp> ops) cons
     for (const void* p : {static_cast<const void*>(op.dst), op.src}) {
       cudaPointerAttributes attr{};
       check(cudaPointerGetAttributes(&attr, p), "cudaPointerGetAttributes", fmt::format("cuda device {}", device_));
-      if (attr.type == cudaMemoryTypeHost && attr.devicePointer != p) return true;
+      const PointerView view{attr.type == cudaMemoryTypeHost, attr.devicePointer != p};
+      if (!batch_api_takes(view, host_pointers_usable_)) return true;
     }
   }
   return false;

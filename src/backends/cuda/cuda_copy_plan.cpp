@@ -111,6 +111,10 @@ void CopyFootprint::clear() {
   writes_.clear();
 }
 
+bool batch_api_takes(const PointerView& p, bool device_uses_host_pointers) {
+  return device_uses_host_pointers || !p.host || !p.device_address_differs;
+}
+
 std::vector<CopyRun> independent_runs(std::span<const CopyOp> ops) {
   std::vector<CopyRun> runs;
   CopyFootprint footprint;

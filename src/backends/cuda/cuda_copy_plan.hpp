@@ -62,6 +62,16 @@ struct CopyRun {
 };
 std::vector<CopyRun> independent_runs(std::span<const CopyOp> ops);
 
+// One address as cudaPointerGetAttributes describes it, reduced to what the batch API's rule needs.
+struct PointerView {
+  bool host = false;                   // cudaMemoryTypeHost: pinned or registered host memory
+  bool device_address_differs = false; // its devicePointer is not the address itself
+};
+// Whether cudaMemcpyBatchAsync may be given the address: anything but host memory whose device
+// address differs from it, on a device that cannot use host pointers of registered memory
+// (cudaDevAttrCanUseHostPointerForRegisteredMem 0).
+bool batch_api_takes(const PointerView& p, bool device_uses_host_pointers);
+
 // How the sm engine's kernel covers one copy: `vector_bytes` moved as 16-byte words by `blocks` x
 // `threads` threads in a grid-stride loop, the rest (a misaligned copy, or the tail) byte by byte.
 struct SmLaunch {
