@@ -10,7 +10,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
-#include "report/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "report/compare.hpp"
 #include "report/compare_render.hpp"
 #include "report/result_files.hpp"

@@ -1,13 +1,11 @@
 #include "cli/output.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
-#include "core/cleanup.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/version.hpp"
@@ -50,23 +48,9 @@ void deliver(const ResultDocument& doc, const OutputOptions& options, CommandCon
   }
   std::ostringstream text;
   render(doc, format, text);
-  // Written whole under a temporary name and renamed: a reader never sees half a file.
-  const std::string tmp = fmt::format("{}.tmp-{}", options.output, getpid());
-  ScopedCleanup cleanup(CleanupKind::file, tmp);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text.str();
-    f.close();
-    if (!f) {
-      std::filesystem::remove(tmp);
-      throw_errno(fmt::format("write({})", tmp));
-    }
-  }
-  if (std::rename(tmp.c_str(), options.output.c_str()) != 0) {
-    const int err = errno;
-    std::filesystem::remove(tmp);
-    throw SystemError(fmt::format("rename({}, {})", tmp, options.output), err);
-  }
+  // Written whole under a temporary name and renamed: a reader never sees half a file, and a link
+  // planted at the name is replaced, not written through (core/atomic_file).
+  write_file_atomically(options.output, text.str());
 }
 
 }  // namespace xb

@@ -1,13 +1,11 @@
 #include "cli/ready_file.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace xb {
@@ -28,15 +26,10 @@ ReadyFile::~ReadyFile() {
 void ReadyFile::write(const SocketAddress& control, const SocketAddress& data) {
   if (path_.empty()) return;
   cleanup_.emplace(CleanupKind::file, path_);
-  const std::string tmp = fmt::format("{}.tmp-{}", path_, getpid());
-  ScopedCleanup tmp_cleanup(CleanupKind::file, tmp);
-  std::ofstream f(tmp, std::ios::trunc);
-  f << "control " << control.to_string() << "\ndata " << data.to_string() << "\n";
-  f.close();
-  if (!f || std::rename(tmp.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw SystemError(fmt::format("--ready-file: write({})", path_), err);
+  try {
+    write_file_atomically(path_, fmt::format("control {}\ndata {}\n", control.to_string(), data.to_string()));
+  } catch (const SystemError& e) {
+    throw SystemError(fmt::format("--ready-file {}: {}", path_, e.what()), e.error_number());
   }
   written_ = true;
 }

@@ -9,7 +9,7 @@
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "core/error.hpp"
-#include "report/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "report/html_report.hpp"
 #include "report/result_files.hpp"
 

@@ -10,9 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/cleanup.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
-
 #include "core/unique_fd.hpp"
 
 namespace xb {
@@ -104,29 +103,10 @@ Manifest parse_manifest(std::string_view text) {
 }
 
 void write_manifest(const std::filesystem::path& path, const Manifest& m) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  const ScopedCleanup on_signal(CleanupKind::file, tmp.string());
-  const std::string text = manifest_text(m);
-  try {
-    UniqueFd f{open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)};
-    if (f.get() < 0) throw_errno(fmt::format("open({})", tmp.string()));
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = write(f.get(), text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw_errno(fmt::format("write({})", tmp.string()));
-      done += static_cast<std::size_t>(n);
-    }
-    if (fsync(f.get()) != 0) throw_errno(fmt::format("fsync({})", tmp.string()));
-  } catch (...) {
-    unlink(tmp.c_str());
-    throw;
-  }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    unlink(tmp.c_str());
-    throw SystemError(fmt::format("rename({}, {})", tmp.string(), path.string()), e);
-  }
+  // Durable before the rename, the directory synced after: a crash leaves the old record or the new.
+  AtomicFileWriter file(path, 0600);
+  file.write(manifest_text(m));
+  file.commit(true);
   sync_directory(directory_of(path));
 }
 
