@@ -1,5 +1,7 @@
 #include "cli/args.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "core/error.hpp"
@@ -17,6 +19,23 @@ void parse_args(CLI::App& app, const std::vector<std::string>& args) {
     std::replace(what.begin(), what.end(), '\n', ' ');
     throw UsageError(what + " (see --help)");
   }
+  refuse_empty_values(app);
+}
+
+void refuse_empty_values(const CLI::App& app) {
+  // `-d ''` would otherwise be taken as the flag left out (the default), silently: a script whose
+  // variable is unset runs something else than it says. Positional arguments are the commands' own
+  // business (some take an empty one on purpose).
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_positional() || opt->get_expected_min() == 0) continue;
+    for (const std::string& value : opt->results()) {
+      if (value.empty()) {
+        throw UsageError(fmt::format("{}: an empty value (give one, or leave the option out for its default)",
+                                     opt->get_name(false, true)));
+      }
+    }
+  }
+  for (const CLI::App* sub : app.get_subcommands()) refuse_empty_values(*sub);
 }
 
 }  // namespace xb

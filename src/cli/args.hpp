@@ -13,6 +13,10 @@ class HelpRequested : public std::runtime_error {
   using std::runtime_error::runtime_error;  // what() is the help text
 };
 
+// Parses, then refuses an option given an empty value (refuse_empty_values).
 void parse_args(CLI::App& app, const std::vector<std::string>& args);
+
+// UsageError naming the first option of `app` (or of its parsed subcommands) given "" as a value.
+void refuse_empty_values(const CLI::App& app);
 
 }  // namespace xb

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     }
     command = xb::find_command(name);
     if (command == nullptr) {
-      std::cerr << fmt::format("xferbench: unknown command '{}' (try xferbench --help)\n", name);
+      std::cerr << fmt::format("xferbench: unknown command '{}' (try xferbench --help)\n", xb::printable_line(name));
       return xb::kExitUsage;
     }
     if (!args.empty()) args.erase(args.begin());
@@ -57,10 +57,10 @@ int main(int argc, char** argv) {
     std::cout << h.what();
     return xb::kExitOk;
   } catch (const xb::UsageError& e) {
-    std::cerr << prog << ": " << e.what() << '\n';
+    std::cerr << prog << ": " << xb::printable_line(e.what()) << '\n';
     return xb::kExitUsage;
   } catch (const xb::Unavailable& e) {
-    std::cerr << prog << ": not available on this machine: " << e.what() << '\n';
+    std::cerr << prog << ": not available on this machine: " << xb::printable_line(e.what()) << '\n';
     return xb::kExitUnavailable;
   } catch (const std::exception& e) {
     std::cerr << prog << ": error: " << e.what() << '\n';

@@ -22,10 +22,8 @@ OutputFormat resolve_output(const OutputOptions& options) {
   const auto format = output_format_from(options.format);
   if (!format) throw UsageError(fmt::format("--format {}: expected table, json or csv", options.format));
   if (!options.output.empty()) {
-    const auto parent = std::filesystem::absolute(options.output).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(parent, ec)) {
-      throw UsageError(fmt::format("--output {}: directory {} does not exist", options.output, parent.string()));
+    if (const std::string why = why_not_writable(options.output); !why.empty()) {
+      throw UsageError(fmt::format("--output {}: {}", options.output, why));
     }
   }
   return *format;

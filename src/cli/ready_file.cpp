@@ -12,10 +12,8 @@ namespace xb {
 
 void check_ready_file_path(const std::string& path) {
   if (path.empty()) return;
-  const auto parent = std::filesystem::absolute(path).parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent, ec)) {
-    throw UsageError(fmt::format("--ready-file {}: directory {} does not exist", path, parent.string()));
+  if (const std::string why = why_not_writable(path); !why.empty()) {
+    throw UsageError(fmt::format("--ready-file {}: {}", path, why));
   }
 }
 

@@ -20,12 +20,10 @@ void check_output(const std::string& output, const std::vector<std::string>& inp
   namespace fs = std::filesystem;
   if (output.empty()) throw UsageError("-o: expected a file name for the page (or - for stdout)");
   if (output == "-") return;
-  std::error_code ec;
-  if (fs::is_directory(output, ec)) throw UsageError(fmt::format("-o {}: is a directory, expected a file name", output));
-  const auto parent = fs::absolute(output).parent_path();
-  if (!fs::is_directory(parent, ec)) {
-    throw UsageError(fmt::format("-o {}: directory {} does not exist", output, parent.string()));
+  if (const std::string why = why_not_writable(output); !why.empty()) {
+    throw UsageError(fmt::format("-o {}: {}", output, why));
   }
+  std::error_code ec;
   for (const auto& in : inputs) {
     if (fs::exists(output, ec) && fs::equivalent(output, in, ec)) {
       throw UsageError(fmt::format("-o {}: is one of the results files; the page would replace it", output));

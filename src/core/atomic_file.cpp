@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -77,6 +78,20 @@ void AtomicFileWriter::commit(bool durable) {
   }
   committed_ = true;
   cleanup_.reset();  // the name is gone: nothing for a signal to remove
+}
+
+std::string why_not_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "is a directory, expected a file name";
+  const auto parent = fs::absolute(path, ec).parent_path();
+  if (ec || !fs::is_directory(parent, ec)) return fmt::format("directory {} does not exist", parent.string());
+  try {
+    const AtomicFileWriter probe(path);  // removed again: never committed
+  } catch (const SystemError& e) {
+    return fmt::format("cannot create a file in {}: {}", parent.string(), std::strerror(e.error_number()));
+  }
+  return {};
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {

@@ -42,6 +42,12 @@ class AtomicFileWriter {
   bool committed_ = false;
 };
 
+// Why `path` cannot be written by write_file_atomically, checked before any work; empty when it
+// can. Not a directory; its directory exists and takes a new file: a temporary is created there and
+// removed, so a read-only file system, /proc, or a directory this user may not write to is found
+// before a measurement instead of after it. Leaves nothing behind.
+std::string why_not_writable(const std::string& path);
+
 // The whole of `text` as the file `path`. Throws SystemError naming the file on a failed create,
 // write or rename; nothing is left behind then.
 void write_file_atomically(const std::string& path, std::string_view text);

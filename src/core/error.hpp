@@ -38,4 +38,9 @@ class SystemError : public std::runtime_error {
 // The message of a captured exception (a worker thread's), "unknown error" if it has none.
 std::string error_text(const std::exception_ptr& e);
 
+// `text` as one printable line: control characters a user's value brought in (a newline, an escape
+// sequence) written as \n, \t, \r or \xNN, so a message stays one line and cannot drive the
+// terminal.
+std::string printable_line(std::string_view text);
+
 }  // namespace xb

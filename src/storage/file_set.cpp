@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -166,6 +167,25 @@ void check_files_to_read(const FileSetSpec& spec) {
     }
   }
   if (spec.verify) check_written_record(spec);
+}
+
+std::optional<SpaceShortfall> space_shortfall(const FileSetSpec& spec) {
+  if (!spec.write) return std::nullopt;
+  const auto paths = file_set_paths(spec);
+  if (paths.empty()) return std::nullopt;
+  const std::uint64_t per_file = needed_bytes(spec);
+  std::uint64_t adds = 0;
+  for (const auto& p : paths) {
+    struct stat st {};
+    const std::uint64_t have = stat(p.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    adds += per_file > have ? per_file - have : 0;
+  }
+  const auto dir = std::filesystem::absolute(paths.front()).parent_path();
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) != 0) throw_errno(fmt::format("statvfs({})", dir.string()));
+  const std::uint64_t free = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
+  if (adds <= free) return std::nullopt;
+  return SpaceShortfall{dir, adds, free};
 }
 
 FileSet::FileSet(const FileSetSpec& spec)

@@ -3,6 +3,7 @@
 // which thread t owns the region [t * bytes_per_thread, (t + 1) * bytes_per_thread).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,16 @@ void validate_file_set_paths(const FileSetSpec& spec);
 // (storage/manifest.hpp) covering its files with the expected seeds: runtime_error saying what is
 // missing otherwise. Nothing to check for a write run.
 void check_files_to_read(const FileSetSpec& spec);
+
+// What a write run would add to its file system, against what is free there (statvfs f_bavail:
+// what this user may fill): each file's region past its current end. Empty for a read run or when
+// it fits, so a write larger than the free space is refused before it starts.
+struct SpaceShortfall {
+  std::filesystem::path where;  // the directory holding the files
+  std::uint64_t needed = 0;     // bytes the run adds
+  std::uint64_t free = 0;       // bytes free there
+};
+std::optional<SpaceShortfall> space_shortfall(const FileSetSpec& spec);
 
 // The alignment O_DIRECT needs of offsets and lengths on the file system holding `path` (an
 // existing file or directory): statx's STATX_DIOALIGN for a regular file when the file system

@@ -2,6 +2,7 @@
 // stdout, and nothing left behind in /dev/shm or /var/tmp.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -101,7 +102,50 @@ std::vector<BadInput> bad_inputs() {
       {"copy_fragments_more_than_bytes", {"copy", "-s", "4", "-f", "5", "-d", "1"}, {"-f 5"}},
       {"copy_memory_too_large", {"copy", "-s", "1T", "-n", "64", "-d", "2"}, {"needs", "available"}, 256 * 1024 * kGiB},
   };
-  for (auto& b : v) b.prefix = b.args.front() == "copy" ? cp : ds;
+  // An empty value is refused, never taken as the option left out (a script's unset variable).
+  const std::vector<std::vector<std::string>> empty_values{
+      {"copy", "-d", ""},      {"copy", "--engine", ""},     {"copy", "-o", ""},     {"copy", "--backend", ""},
+      {"link", "--transport", ""}, {"io", "-D", ""},          {"kv", "dump", "--store", ""},
+      {"xfer", "client", "--peer", ""}, {"p2p", "--spp", ""}, {"fleet", "--size", ""}, {"survey", "--dir", ""},
+      {"gdsio", "-f", ""}};
+  for (const auto& args : empty_values) {
+    std::string label = "empty";
+    for (const auto& a : args) label += "_" + a;
+    for (char& c : label) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    const std::string& flag = args.end()[-2];
+    BadInput b{label, args, {flag, "an empty value"}};
+    b.prefix = "xferbench " + args[0] + ": ";
+    v.push_back(std::move(b));
+  }
+  // A value's control characters are shown escaped: the message stays one line and cannot drive
+  // the terminal.
+  {
+    BadInput b{"copy_engine_with_control_characters", copy_cmd({"--engine", "warp\n\x1b[31mred"}),
+               {"--engine warp\\n\\x1b[31mred"}};
+    b.prefix = cp;
+    v.push_back(std::move(b));
+  }
+  // A write larger than the free space is refused before its first byte (and creates no file).
+  {
+    BadInput io{"io_write_beyond_free_space", {"io", "-D", "/var/tmp", "--rw", "write", "-s", "100T", "-i", "1M", "--buffered"},
+                {"-s 100T", "more on /var/tmp", "free"}};
+    io.prefix = "xferbench io: ";
+    v.push_back(std::move(io));
+    BadInput g{"gdsio_write_beyond_free_space", {"gdsio", "-D", "/var/tmp", "-w", "2", "-s", "50t", "-i", "1m", "-x", "1", "-I", "1"},
+               {"-s 50T", "-w 2", "more on /var/tmp", "free"}};
+    g.prefix = "xferbench gdsio: ";
+    v.push_back(std::move(g));
+  }
+  // An output that cannot be written is found before the run, not after it.
+  for (const std::string where : {"/proc/xb-result.json", "/tmp"}) {
+    BadInput b{where == "/tmp" ? "copy_output_is_a_directory" : "copy_output_in_proc", copy_cmd({"-o", where}),
+               {"--output " + where}};
+    b.prefix = cp;
+    v.push_back(std::move(b));
+  }
+  for (auto& b : v) {
+    if (b.prefix.empty()) b.prefix = b.args.front() == "copy" ? cp : ds;
+  }
   // Through the link name the message is the dialect's own.
   BadInput link{"link_model_type_foo", {"--model-type", "foo", "--iodirect", "false", "--sdma", "false"},
                 {"--model-type foo"}};

@@ -334,6 +334,12 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   }
   check_transfer(plan, flags, backend);
   check_files_to_read(spec);
+  if (const auto short_of = space_shortfall(spec)) {
+    throw UsageError(fmt::format("{} {} x {} {}: the files need {} more on {}, which has {} free; lower {}",
+                                 flags.size, format_size(plan.file_bytes), flags.threads, plan.threads,
+                                 format_bytes_human(short_of->needed), short_of->where.string(),
+                                 format_bytes_human(short_of->free), flags.size));
+  }
 }
 
 CaseResult run_io(const IoPlan& plan, Backend* backend) {
