@@ -95,6 +95,17 @@ TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
   ASSERT_EQ(chmod(open_dir.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(good_dir.c_str(), 0700), 0);
   std::filesystem::create_directory_symlink(good_dir, link_dir);
+  // A private directory under one anybody may write into (not sticky), and under another user's.
+  const auto world = tmp.path() / "world";
+  const auto under_world = world / "spp";
+  ASSERT_EQ(mkdir(world.c_str(), 0777), 0);
+  ASSERT_EQ(chmod(world.c_str(), 0777), 0);
+  ASSERT_EQ(mkdir(under_world.c_str(), 0700), 0);
+  const auto theirs = tmp.path() / "theirs";
+  const auto under_theirs = theirs / "spp";
+  ASSERT_EQ(mkdir(theirs.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(under_theirs.c_str(), 0700), 0);
+  ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);  // nobody's (the suite runs as root)
   const std::string base = "--bw -t p2p ";
   const std::string pair = " --ip 10.9.0.2 --hip 10.9.0.1";
   const std::pair<std::string, std::string> cases[] = {
@@ -128,6 +139,11 @@ TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
       {base + "--sp 0" + pair + " --spp /tmp/*", "--spp /tmp/*: the path may not contain a wildcard (*)"},
       {base + "--sp 0" + pair + " --spp " + open_dir.string(), "--spp " + open_dir.string() + ": mode 0755 gives group or others access"},
       {base + "--sp 0" + pair + " --spp " + link_dir.string(), "--spp " + link_dir.string() + ": a symbolic link"},
+      {base + "--sp 0" + pair + " --spp " + link_dir.string() + "/", "--spp " + link_dir.string() + "/: a symbolic link"},
+      {base + "--sp 0" + pair + " --spp " + under_world.string(),
+       "--spp " + under_world.string() + ": it lies under " + world.string() + ", mode 0777: others may replace"},
+      {base + "--sp 0" + pair + " --spp " + under_theirs.string(),
+       "--spp " + under_theirs.string() + ": it lies under " + theirs.string() + ", owned by uid 65534"},
       {base + "--sp 0" + pair + " --spp " + (tmp.path() / "none").string(), "--spp " + (tmp.path() / "none").string() + ": No such file or directory"},
       {base + "--ds 2 --dd 2", "--dd 2: the same device as --ds"},
       {base + "--size 8 --size 9", "--size: given twice"},
@@ -151,6 +167,8 @@ TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
   // Nothing was made in the shared directories the bad runs named.
   EXPECT_TRUE(std::filesystem::is_empty(good_dir));
   EXPECT_TRUE(std::filesystem::is_empty(open_dir));
+  EXPECT_TRUE(std::filesystem::is_empty(under_world));
+  EXPECT_TRUE(std::filesystem::is_empty(under_theirs));
 }
 
 TEST(AscendDmiCommand, HelpListsTheSeedsSpellings) {

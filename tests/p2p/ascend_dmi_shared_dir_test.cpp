@@ -5,6 +5,7 @@
 // peer never writes procInfo gives the start-window error.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -60,6 +61,36 @@ TEST(AscendDmiSharedDir, APeerThatNeverWritesProcInfoIsTheStartWindowError) {
   EXPECT_EQ(r.err, "ascend-dmi: error: no peer: " + (spp.path / "ascend_check/127.0.0.15_0_127.0.0.16_0_device/procInfo").string() +
                        " did not appear within 10 s: start the other node (--sp 0) within the start window\n");
   EXPECT_TRUE(std::filesystem::is_empty(spp.path));
+}
+
+// What the other node wrote is trusted only as this user's: a procInfo others may write, or a pair
+// directory another user made, is refused before its address is used (a node would otherwise
+// connect where a stranger says and present its token there).
+TEST(AscendDmiSharedDir, AProcInfoOrPairDirectoryOthersControlIsNotTrusted) {
+  for (const bool foreign_dir : {false, true}) {
+    SCOPED_TRACE(foreign_dir ? "the pair directory is another user's" : "procInfo is writable by others");
+    test::SharedDir spp;
+    const auto check = spp.path / "ascend_check";
+    ASSERT_EQ(mkdir(check.c_str(), 0700), 0);
+    const auto pair = check / "127.0.0.17_0_127.0.0.18_0_device";
+    ASSERT_EQ(mkdir(pair.c_str(), 0700), 0);
+    const auto info = pair / "procInfo";
+    std::ofstream(info) << "127.0.0.17:20005 1\n";
+    if (foreign_dir) {
+      ASSERT_EQ(chown(pair.c_str(), 65534, 65534), 0);  // nobody's (the suite runs as root)
+    } else {
+      ASSERT_EQ(chmod(info.c_str(), 0666), 0);
+    }
+    const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, node("1", "127.0.0.18", "127.0.0.17", spp.path));
+    EXPECT_EQ(r.exit_code, 1) << r.describe();
+    if (foreign_dir) {
+      EXPECT_NE(r.err.find(pair.string() + ": not this user's private directory (owner uid 65534"), std::string::npos)
+          << r.err;
+    } else {
+      EXPECT_NE(r.err.find(info.string() + ": not trusted: a file of uid 0, mode 0666"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(pair / "procInfoBi")) << "answered a planted address";
+  }
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -18,13 +20,10 @@ namespace xb {
 namespace {
 
 // A directory made by us or found: a real directory (no link followed), this user's, 0700 at most.
-bool ensure_private_dir(const std::string& path) {
-  bool made = false;
-  if (mkdir(path.c_str(), 0700) == 0) {
-    made = true;
-  } else if (errno != EEXIST) {
-    throw_errno(fmt::format("mkdir({})", path));
-  }
+// `make`: made here when missing (true returned); else only checked.
+bool ensure_private_dir(const std::string& path, bool make = true) {
+  const bool made = make && mkdir(path.c_str(), 0700) == 0;
+  if (make && !made && errno != EEXIST) throw_errno(fmt::format("mkdir({})", path));
   UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) throw_errno(fmt::format("open({}) (a shared-directory entry must be a real directory)", path));
   struct stat st {};
@@ -36,12 +35,49 @@ bool ensure_private_dir(const std::string& path) {
   return made;
 }
 
-std::string read_small_file(const std::string& path) {
-  UniqueFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd.valid()) return {};
+// What another node wrote for us: trusted only if it is a regular file of this user that nobody else
+// may write (another uid could otherwise plant the address a node connects to and hands its token).
+// Empty while it does not exist yet.
+std::string read_trusted_file(const std::string& path) {
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) {
+    if (errno == ENOENT) return {};
+    throw_errno(fmt::format("open({}) (a file of the shared directory must be a regular file)", path));
+  }
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw_errno(fmt::format("fstat({})", path));
+  if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
+    throw std::runtime_error(fmt::format("{}: not trusted: {} of uid {}, mode {:04o} (it must be a regular file of this "
+                                         "user, writable by nobody else); remove it",
+                                         path, S_ISREG(st.st_mode) ? "a file" : "not a regular file", st.st_uid,
+                                         static_cast<unsigned>(st.st_mode & 07777)));
+  }
   char buf[512] = {};
   const ssize_t n = read(fd.get(), buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// The directories above the shared one, as OpenSSH's StrictModes judges a path: each owned by root
+// or this user, and writable by nobody else unless sticky (as /tmp): otherwise whoever may write
+// there could swap the directory for their own. Empty when they pass; else why not.
+std::string untrusted_ancestor(const std::string& path) {
+  char* real = realpath(path.c_str(), nullptr);
+  if (real == nullptr) return {};  // the open below names the error
+  std::string dir(real);
+  free(real);  // NOLINT: realpath's buffer
+  while (dir.size() > 1) {
+    dir.resize(std::max<std::size_t>(dir.rfind('/'), 1));
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0) return fmt::format("{}: stat failed: {}", dir, std::strerror(errno));
+    if (st.st_uid != 0 && st.st_uid != geteuid()) {
+      return fmt::format("it lies under {}, owned by uid {} (neither root nor this user)", dir, st.st_uid);
+    }
+    if ((st.st_mode & 022) != 0 && (st.st_mode & S_ISVTX) == 0) {
+      return fmt::format("it lies under {}, mode {:04o}: others may replace what is in it", dir,
+                         static_cast<unsigned>(st.st_mode & 07777));
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -52,12 +88,15 @@ void check_p2p_shared_dir(const std::string& path, const std::string& flag) {
     throw UsageError(fmt::format("{} {}: the path may not contain a wildcard (*)", flag, path));
   }
   // A symbolic link is refused by name first (open with O_NOFOLLOW | O_DIRECTORY says only
-  // ENOTDIR); the open then makes sure what is checked (fstat) is what the path names now.
+  // ENOTDIR); the open then makes sure what is checked (fstat) is what the path names now. Trailing
+  // slashes go first: "link/" would make both follow the link.
+  std::string bare = path;
+  while (bare.size() > 1 && bare.back() == '/') bare.pop_back();
   struct stat link_st {};
-  if (lstat(path.c_str(), &link_st) == 0 && S_ISLNK(link_st.st_mode)) {
+  if (lstat(bare.c_str(), &link_st) == 0 && S_ISLNK(link_st.st_mode)) {
     throw UsageError(fmt::format("{} {}: a symbolic link (the shared directory must be a real directory)", flag, path));
   }
-  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  const UniqueFd fd(open(bare.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) {
     const int err = errno;
     throw UsageError(fmt::format("{} {}: {}", flag, path,
@@ -71,13 +110,15 @@ void check_p2p_shared_dir(const std::string& path, const std::string& flag) {
     throw UsageError(fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
   }
   if ((st.st_mode & 077) != 0) {
-    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; the seed requires none "
-                                 "(chmod 700)",
+    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; it must give none (chmod 700)",
                                  flag, path, static_cast<unsigned>(st.st_mode & 07777)));
   }
   if ((st.st_mode & 0700) != 0700) {
     throw UsageError(fmt::format("{} {}: mode {:04o}: this user needs read, write and search permission (chmod 700)",
                                  flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+  }
+  if (const std::string why = untrusted_ancestor(bare); !why.empty()) {
+    throw UsageError(fmt::format("{} {}: {}", flag, path, why));
   }
 }
 
@@ -149,7 +190,10 @@ SocketAddress P2pSharedDir::await_peer(std::chrono::steady_clock::time_point dea
                                        const std::string& listener) {
   const std::string info = pair_dir_ + "/procInfo";
   for (;;) {
-    const std::string text = read_small_file(info);
+    // The pair's directory is the other node's (rank 0 makes it): trusted only as a private one.
+    struct stat st {};
+    if (lstat(pair_dir_.c_str(), &st) == 0) ensure_private_dir(pair_dir_, false);
+    const std::string text = read_trusted_file(info);
     const auto space = text.find(' ');
     if (space != std::string::npos) {
       const SocketAddress peer = parse_address(text.substr(0, space), info, true);
