@@ -17,12 +17,14 @@ namespace {
 constexpr int kSlots = 256;
 constexpr std::size_t kNameMax = 512;
 
-enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4 };
+enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4, kSweep = 5 };
 
 struct Slot {
   std::atomic<int> state{kFree};
   pid_t owner = 0;
   char name[kNameMax] = {};
+  CleanupSweep sweep = nullptr;  // kSweep
+  unsigned long long count = 0;  // kSweep
 };
 
 // See the header: the signal handler's table, and whether the handler has started. Nothing else in
@@ -37,6 +39,9 @@ void remove_all_owned() {
     if (slot.owner != self) continue;
     if (state == kFile) unlink(slot.name);
     if (state == kShm) shm_unlink(slot.name);
+  }
+  for (auto& slot : g_slots) {
+    if (slot.owner == self && slot.state.load(std::memory_order_acquire) == kSweep) slot.sweep(slot.name, slot.count);
   }
   // Directories after every file (those inside them included), the most recently registered
   // first: rmdir only removes what is empty by then, so nothing else is ever deleted.
@@ -70,7 +75,10 @@ void install_cleanup_signal_handlers() {
   sigaction(SIGHUP, &sa, nullptr);
 }
 
-ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name) {
+namespace {
+
+// Takes a free slot for `name` and publishes it in `state` once filled; the slot's index.
+int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned long long count) {
   // The process is ending on a signal: make nothing new that the handler might not see.
   if (g_ending.load(std::memory_order_acquire)) {
     for (;;) pause();
@@ -82,14 +90,23 @@ ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name) {
       g_slots[i].owner = getpid();
       std::memcpy(g_slots[i].name, name.data(), name.size());
       g_slots[i].name[name.size()] = '\0';
-      const int state = kind == CleanupKind::file ? kFile : kind == CleanupKind::shm ? kShm : kDirectory;
+      g_slots[i].sweep = sweep;
+      g_slots[i].count = count;
       g_slots[i].state.store(state, std::memory_order_release);
-      slot_ = i;
-      return;
+      return i;
     }
   }
   throw std::runtime_error("cleanup: more than 256 temporary names in one process");
 }
+
+}  // namespace
+
+ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name)
+    : slot_(take_slot(name, kind == CleanupKind::file ? kFile : kind == CleanupKind::shm ? kShm : kDirectory, nullptr,
+                      0)) {}
+
+ScopedCleanup::ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned long long count)
+    : slot_(take_slot(name, kSweep, sweep, count)) {}
 
 ScopedCleanup::~ScopedCleanup() {
   if (slot_ >= 0) g_slots[slot_].state.store(kFree, std::memory_order_release);
@@ -100,7 +117,7 @@ int cleanup_entries_for_this_process() {
   const pid_t self = getpid();
   for (const auto& slot : g_slots) {
     const int state = slot.state.load(std::memory_order_acquire);
-    if ((state == kFile || state == kShm || state == kDirectory) && slot.owner == self) ++n;
+    if ((state == kFile || state == kShm || state == kDirectory || state == kSweep) && slot.owner == self) ++n;
   }
   return n;
 }

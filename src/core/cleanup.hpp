@@ -1,6 +1,7 @@
 #pragma once
 // Names that must not outlive an interrupted run: POSIX shared-memory segments, temporary files,
-// and temporary directories (removed after the files, and only when empty: rmdir).
+// sweeps of many files by rule (a KV store's blocks), and temporary directories (removed after the
+// files, and only when empty: rmdir).
 //
 // This is the program's one piece of process-wide mutable state, and deliberately so: a SIGINT or
 // SIGTERM handler can reach nothing else. The table is fixed-size and lock-free, and the handler
@@ -13,6 +14,11 @@ namespace xb {
 
 enum class CleanupKind { file, shm, directory };
 
+// A removal too large for one name a slot (the thousands of KV blocks a dev-sandbox aio run
+// promises to remove): the handler calls `sweep(name, count)` after the files and before the
+// directories. It may make async-signal-safe calls only (unlink, rmdir; no allocation, no fmt).
+using CleanupSweep = void (*)(const char* name, unsigned long long count) noexcept;
+
 // Installs the SIGINT/SIGTERM handlers (idempotent). main() calls it once.
 void install_cleanup_signal_handlers();
 
@@ -21,6 +27,7 @@ void install_cleanup_signal_handlers();
 class ScopedCleanup {
  public:
   ScopedCleanup(CleanupKind kind, std::string_view name);
+  ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned long long count);
   ~ScopedCleanup();
   ScopedCleanup(const ScopedCleanup&) = delete;
   ScopedCleanup& operator=(const ScopedCleanup&) = delete;

@@ -1,7 +1,9 @@
 // `dev-sandbox aio …`: dump the blocks, load them back, print both tables; the blocks this run
 // wrote are removed again (also after an error) unless --keep.
+#include <optional>
 #include <ostream>
 
+#include "core/cleanup.hpp"
 #include "dialects/dev_sandbox_aio.hpp"
 #include "jobs/kv/kv_job.hpp"
 #include "storage/kv_store.hpp"
@@ -9,11 +11,14 @@
 namespace xb {
 namespace {
 
-// Removes the run's blocks when the run ends, however it ends (a SIGINT is core/cleanup's: it
-// removes the one temporary each thread has in flight; the published blocks are then the user's).
+// Removes the run's blocks when the run ends, however it ends: an error unwinds to the destructor,
+// and a SIGINT/SIGTERM/SIGHUP reaches core/cleanup's handler, which sweeps the same blocks (and the
+// temporary each thread has in flight). With --keep the blocks are the user's.
 class BlockRemover {
  public:
-  BlockRemover(const KvPlan& plan, bool active) : plan_(plan), active_(active) {}
+  BlockRemover(const KvPlan& plan, bool active) : plan_(plan), active_(active) {
+    if (active_) on_signal_.emplace(sweep_kv_blocks, plan_.store.string(), plan_.blocks);
+  }
   ~BlockRemover() {
     if (active_) remove_kv_blocks(plan_.store, plan_.blocks);
   }
@@ -23,6 +28,7 @@ class BlockRemover {
  private:
   const KvPlan& plan_;
   bool active_;
+  std::optional<ScopedCleanup> on_signal_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <set>
 
 #include "core/error.hpp"
@@ -100,6 +101,37 @@ void remove_kv_blocks(const std::filesystem::path& store, std::uint64_t blocks) 
   }
   // Deepest first (STORE/ab/cd sorts after STORE/ab); rmdir leaves a directory that is not empty.
   for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) rmdir(it->c_str());
+}
+
+void sweep_kv_blocks(const char* store, unsigned long long blocks) noexcept {
+  // STORE/ab/cd/abcd…: the layout of kv_block_path, by hand (std::filesystem and fmt allocate).
+  char path[600];
+  const std::size_t base = std::strlen(store);
+  if (base + 1 + 3 + 3 + 16 + 1 > sizeof path) return;
+  std::memcpy(path, store, base);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (unsigned long long id = 0; id < blocks; ++id) {
+    char name[16];
+    const std::uint64_t h = kv_block_hash(id);
+    for (int i = 0; i < 16; ++i) name[i] = kHex[(h >> (60 - 4 * i)) & 0xf];
+    std::size_t n = base;
+    path[n++] = '/';
+    path[n++] = name[0];
+    path[n++] = name[1];
+    const std::size_t first_end = n;
+    path[n++] = '/';
+    path[n++] = name[2];
+    path[n++] = name[3];
+    const std::size_t second_end = n;
+    path[n++] = '/';
+    std::memcpy(path + n, name, 16);
+    path[n + 16] = '\0';
+    unlink(path);
+    path[second_end] = '\0';
+    rmdir(path);  // fails while other blocks are in it: the last one's sweep removes it
+    path[first_end] = '\0';
+    rmdir(path);
+  }
 }
 
 }  // namespace xb

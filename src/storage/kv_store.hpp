@@ -62,5 +62,8 @@ class KvTempBlock {
 // Removes blocks [0, blocks) and the fan-out directories left empty (the dev-sandbox dialect's
 // clean-up after its run). Missing blocks are not an error.
 void remove_kv_blocks(const std::filesystem::path& store, std::uint64_t blocks);
+// The same from a signal handler (a core/cleanup sweep): async-signal-safe, no allocation; the
+// names are built in a stack buffer, and each block's fan-out directories are tried once emptied.
+void sweep_kv_blocks(const char* store, unsigned long long blocks) noexcept;
 
 }  // namespace xb

@@ -1,6 +1,6 @@
 // Interrupting a run: Ctrl-C (SIGINT to the whole process group) or SIGTERM to the parent alone
-// ends the run quickly and leaves no shared-memory segment, no O_DIRECT backing file and no device
-// process behind.
+// ends the run quickly and leaves no shared-memory segment, no O_DIRECT backing file, no file a
+// survey kept between its steps, no block of dev-sandbox aio and no device process behind.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "run_binary.hpp"
+#include "support/temp_dir.hpp"
 #include "system_state.hpp"
 
 namespace {
@@ -146,6 +148,43 @@ TEST_F(Interrupt, SigtermToTheParentWhileLoadingODirectRemovesTheBackingFiles) {
   expect_group_gone(p.pid());
   EXPECT_TRUE(odirect_files_of(group).empty()) << "left in /var/tmp: " << xbtest::join(odirect_files_of(group));
   if (!seen) std::cerr << "note: the backing files came and went before the signal\n";
+}
+
+// Files kept between steps, and many files by rule, go on a signal too: the survey's io file and
+// its record (kept from the write step for the read steps, held by no run in between), and the
+// blocks dev-sandbox aio promised to remove (swept by rule: too many for one name each).
+TEST_F(Interrupt, CtrlCBetweenTheSurveysStorageStepsRemovesItsKeptFiles) {
+  xb::test::TempDir dir;
+  xbtest::Process p = xbtest::start_binary(kBinary, {"survey", "--quick", "--dir", dir.path().string(), "--json",
+                                                     (dir.path() / "r.json").string(), "-q"});
+  // The write step is done (its record exists) and the reads run on its file.
+  const bool kept = xbtest::wait_until(
+      [&] {
+        for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+          if (std::filesystem::exists(e.path() / "xferbench-io.manifest")) return true;
+        }
+        return false;
+      },
+      90s);
+  ASSERT_TRUE(kept) << "the survey's storage write step never finished";
+  p.signal_group(SIGINT);
+  expect_ended_by(p, SIGINT);
+  expect_group_gone(p.pid());
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "left: " << xbtest::join(dir.tree());
+}
+
+TEST_F(Interrupt, SigtermDuringDevSandboxAioRemovesTheBlocksItWrote) {
+  xb::test::TempDir dir;
+  xbtest::Process p = xbtest::start_binary(
+      kBinary, {"dev-sandbox", "aio", "--dir", dir.path().string(), "-s", "1M", "-n", "64", "-w", "4", "-i", "100000"});
+  // Blocks are published (fan-out directories with blocks in them) and the run goes on.
+  const bool published = xbtest::wait_until([&] { return dir.tree().size() > 40; }, 30s);
+  ASSERT_TRUE(published) << "no blocks appeared: " << xbtest::join(dir.tree());
+  p.signal_process(SIGTERM);
+  const auto r = p.wait_for(10s);
+  ASSERT_TRUE(r.has_value()) << "still running 10 s after SIGTERM";
+  EXPECT_TRUE((!r->exited && r->term_signal == SIGTERM) || (r->exited && r->exit_code != 0)) << r->describe();
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "left: " << xbtest::join(dir.tree());
 }
 
 // After a run ends normally nothing of it remains either (the baseline for the cases above).

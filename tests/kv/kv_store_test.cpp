@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -81,6 +82,24 @@ TEST(KvStore, RemoveBlocksLeavesOnlyWhatItDidNotWrite) {
   { std::ofstream(dir.path() / "user-file") << "x"; }
   remove_kv_blocks(dir.path(), 20);
   EXPECT_EQ(dir.tree(), std::vector<std::string>{"user-file"});
+}
+
+// The signal handler's sweep (no allocation) removes exactly what remove_kv_blocks does: blocks
+// 0..n-1 and the fan-out directories they leave empty; block n and a user's file stay.
+TEST(KvStore, SignalSweepRemovesTheSameBlocksAsRemoveBlocks) {
+  TempDir dir;
+  for (std::uint64_t id = 0; id <= 300; ++id) {
+    make_kv_block_dirs(dir.path(), id);
+    std::ofstream(kv_block_path(dir.path(), id)) << id;
+  }
+  { std::ofstream(dir.path() / "user-file") << "x"; }
+  sweep_kv_blocks(dir.path().c_str(), 300);
+  const auto left = dir.tree();
+  const auto block300 = std::filesystem::relative(kv_block_path(dir.path(), 300), dir.path()).string();
+  EXPECT_NE(std::find(left.begin(), left.end(), block300), left.end()) << "block 300 is not the run's";
+  EXPECT_NE(std::find(left.begin(), left.end(), "user-file"), left.end());
+  // Block 300's two directories, the block, the user's file: nothing else.
+  EXPECT_EQ(left.size(), 4u) << ::testing::PrintToString(left);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // empty again; a flag file left by a killed run is refused by name, and left alone; a node whose
 // peer never writes procInfo gives the start-window error.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "system_state.hpp"
 #include "two_nodes.hpp"
 #include "support/shared_dir.hpp"
 #include "support/temp_dir.hpp"
@@ -61,6 +63,21 @@ TEST(AscendDmiSharedDir, APeerThatNeverWritesProcInfoIsTheStartWindowError) {
   EXPECT_EQ(r.err, "ascend-dmi: error: no peer: " + (spp.path / "ascend_check/127.0.0.15_0_127.0.0.16_0_device/procInfo").string() +
                        " did not appear within 10 s: start the other node (--sp 0) within the start window\n");
   EXPECT_TRUE(std::filesystem::is_empty(spp.path));
+}
+
+// SIGHUP (a closed terminal) while the source node waits for its peer: its flag file and the pair's
+// directory go, so the shared directory is as it was and the next run does not fail on a leftover.
+TEST(AscendDmiSharedDir, SighupWhileWaitingForThePeerLeavesTheDirectoryEmpty) {
+  test::SharedDir spp;
+  xbtest::Process p = xbtest::start_binary(XB_ASCEND_DMI_LINK, node("0", "127.0.0.19", "127.0.0.20", spp.path));
+  const auto pair = spp.path / "ascend_check/127.0.0.19_0_127.0.0.20_0_device";
+  ASSERT_TRUE(xbtest::wait_until([&] { return std::filesystem::exists(pair / "procInfo"); }, 10s))
+      << "the source node did not publish its address";
+  p.signal_process(SIGHUP);
+  const auto r = p.wait_for(10s);
+  ASSERT_TRUE(r.has_value()) << "still running 10 s after SIGHUP";
+  EXPECT_TRUE(!r->exited && r->term_signal == SIGHUP) << r->describe();
+  EXPECT_TRUE(std::filesystem::is_empty(spp.path)) << "left in the shared directory";
 }
 
 // What the other node wrote is trusted only as this user's: a procInfo others may write, or a pair

@@ -132,6 +132,10 @@ P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& 
   pair_dir_ = fmt::format("{}/{}_{}_{}_{}_{}", check_dir_, src, device0, dst, device1, mode);
   made_check_dir_ = ensure_private_dir(check_dir_);
   try {
+    // Directories are removed by a signal's handler after the files in them, and only once empty
+    // (the other node's files keep them): so an interrupted run leaves no pair directory that the
+    // next run's mkdir would fail on. ascend_check too, whoever made it, as the normal end does.
+    cleanups_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::directory, check_dir_));
     create_file(fmt::format("{}/{}_{}_{}.flag", check_dir_, host_ip, rank == 0 ? device0 : device1, mode),
                 fmt::format("{}\n", getpid()));
     if (rank == 0) {
@@ -142,6 +146,7 @@ P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& 
                                                              : ""));
       }
       made_pair_dir_ = true;
+      cleanups_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::directory, pair_dir_));
       ensure_private_dir(pair_dir_);
     }
   } catch (...) {

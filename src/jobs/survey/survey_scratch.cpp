@@ -23,6 +23,10 @@ SurveyScratch::SurveyScratch(const std::filesystem::path& parent) {
   }
 }
 
+void SurveyScratch::holds(const std::filesystem::path& file) {
+  files_on_signal_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::file, file.string()));
+}
+
 SurveyScratch::~SurveyScratch() {
   std::error_code ec;  // a destructor must not throw; what cannot be removed stays, visibly named
   std::filesystem::remove_all(path_, ec);

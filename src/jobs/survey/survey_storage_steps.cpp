@@ -12,6 +12,7 @@
 #include "core/unique_fd.hpp"
 #include "jobs/io/io_job.hpp"
 #include "jobs/survey/survey_steps.hpp"
+#include "storage/file_set.hpp"
 
 namespace xb {
 namespace {
@@ -42,8 +43,16 @@ void prepare_storage(SurveyState& st) {
     st.storage_unavailable = fmt::format("no directory to measure in ({}); give one with --dir", e.what());
     return;
   }
+  // The write step's files stay for the read steps, held by no io run in between: registered for
+  // removal on a signal for the survey's whole run (names as the io job's file set makes them).
+  FileSetSpec files;
+  files.directory = st.storage_dir;
+  files.threads = 1;  // io_plan's
+  for (const auto& f : file_set_paths(files)) st.scratch->holds(f);
+  st.scratch->holds(file_set_manifest_path(files));
   // O_DIRECT is refused (EINVAL) by tmpfs and some overlay/network file systems.
   const auto probe = st.storage_dir / ".o_direct_probe";
+  st.scratch->holds(probe);
   UniqueFd fd(::open(probe.c_str(), O_CREAT | O_WRONLY | O_DIRECT, 0600));
   const int err = errno;
   ::unlink(probe.c_str());
