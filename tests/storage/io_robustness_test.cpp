@@ -107,6 +107,15 @@ Finished run_io_command(const std::string& args, const TempDir& scratch) {
   return {code, p.out(), p.err()};
 }
 
+// A new sparse file of `bytes` (no block allocated), as truncate(1) makes; 0 on success.
+int truncate_new(const fs::path& file, off_t bytes) {
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return -1;
+  const int rc = ftruncate(fd, bytes);
+  close(fd);
+  return rc;
+}
+
 int lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';
@@ -136,7 +145,10 @@ TEST(IoRobustness, NoSpaceFailsNamingTheFileWithWhatWasDoneAndLeavesNothing) {
     TmpfsMount small("size=8m,mode=0700");
     if (!small.available()) GTEST_SKIP() << small.why();
     const std::string d = "-D " + small.path().string();
-    // 2 x 8 MiB into an 8 MiB file system.
+    // 2 x 8 MiB into an 8 MiB file system. The up-front check (below) would refuse it, so the first
+    // file is already there at its full size but sparse (made with truncate, as a user's
+    // preallocation might be): the check counts it as written, and the space runs out while writing.
+    ASSERT_EQ(truncate_new(small.path() / "xferbench-io.0", 8 << 20), 0);
     const Finished r =
         run_io_command(d + " -w 2 --rw write -s 8M -i 64K --qd 4 --engine " + std::string(engine), scratch);
     EXPECT_EQ(r.code, 1) << engine << ": " << r.err;
@@ -151,8 +163,25 @@ TEST(IoRobustness, NoSpaceFailsNamingTheFileWithWhatWasDoneAndLeavesNothing) {
     EXPECT_LE(done, 8u << 20) << engine << ": " << r.err;
     EXPECT_NE(r.err.find("bytes of 16777216 in "), std::string::npos) << engine << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << engine;
-    EXPECT_TRUE(entries(small.path()).empty()) << engine;  // nothing left behind
+    // Nothing of the run's left behind: the file it made is gone, the user's sparse one stays.
+    EXPECT_EQ(entries(small.path()), (std::vector<std::string>{"xferbench-io.0"})) << engine;
   }
+}
+
+// A write the free space cannot hold is refused before its first byte: exit 2, one line with both
+// sizes, no file made.
+TEST(IoRobustness, AWriteBeyondTheFreeSpaceIsRefusedUpFront) {
+  TempDir scratch;
+  TmpfsMount small("size=8m,mode=0700");
+  if (!small.available()) GTEST_SKIP() << small.why();
+  const Finished r = run_io_command("-D " + small.path().string() + " -w 2 --rw write -s 8M -i 64K", scratch);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("-s 8M x -w 2: the files need 16.0 MiB more on " + small.path().string() +
+                       ", which has 8.0 MiB free; lower -s"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(entries(small.path()).empty());
 }
 
 TEST(IoRobustness, KeepLeavesTheFilesOfAFailedRunAndVerifyRefusesThem) {
@@ -163,6 +192,8 @@ TEST(IoRobustness, KeepLeavesTheFilesOfAFailedRunAndVerifyRefusesThem) {
   // One thread, twice the file system: the file holds about 8 MiB when the space runs out. (With
   // two threads one of them could find the space gone before its first byte, and a read of its
   // empty file is refused for its size before the record is looked at.)
+  // The file exists, sparse, at half its size: the up-front check sees 8 MiB to add and lets it go.
+  ASSERT_EQ(truncate_new(small.path() / "xferbench-io.0", 8 << 20), 0);
   const Finished w = run_io_command(d + " -w 1 --rw write -s 16M -i 64K --engine io_uring --qd 4 --keep", scratch);
   EXPECT_EQ(w.code, 1) << w.err;
   EXPECT_NE(w.err.find("No space left on device"), std::string::npos) << w.err;
