@@ -87,7 +87,7 @@ LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
     check.transport = p.transport;
     validate_link_plan(check);
   }
-  p.token = a.token.empty() ? default_session_token() : a.token;
+  p.token = server_session_token(a.token, p.control.host, "--listen");
   p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
   check_ready_file_path(a.ready_file);

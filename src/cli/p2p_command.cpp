@@ -24,6 +24,7 @@
 #include "jobs/p2p/p2p_shared_dir.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "transport/session.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -120,6 +121,8 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
   r.transport = choice.transport;
   r.host = choice.host;
   r.token = choice.token;
+  // By hand (--ip), each node serves on --hip for the other: no public token off loopback.
+  if (!a.peer.empty()) r.token = server_session_token(a.net.token, choice.host, "--hip");
   r.wait = choice.wait;
   return r;
 }

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
+#include "transport/session.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -73,6 +74,7 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
   if (p.role == XferRole::server) {
     p.control = parse_address(a.listen, "--listen", false, true);
     if (!names_port(a.listen)) p.control.port = kXferDefaultControlPort;  // ":0" asks for any port
+    p.token = server_session_token(a.token, p.control.host, "--listen");
     p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
     return p;
   }

@@ -83,7 +83,9 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   plan.base = req.plan;
   plan.even_device = req.device;
   plan.odd_device = req.device;
-  plan.token = default_session_token();
+  // Each node serves on --hip for the other: off loopback only with a token of the user's own
+  // (ascend-dmi has no token flag: XFERBENCH_TOKEN on both nodes).
+  plan.token = server_session_token("", req.host_ip, "--hip", "");
   plan.both_orders = false;
   P2pTwoNodeMeet meet;
   meet.rank = req.super_pod;

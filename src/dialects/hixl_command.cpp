@@ -40,7 +40,10 @@ HixlSettings settings_from_environment() {
 }
 
 int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
-  const XferPlan plan = parse_hixl(args, settings_from_environment());
+  XferPlan plan = parse_hixl(args, settings_from_environment());
+  // A server others can reach never runs on the public built-in token: XFERBENCH_TOKEN (the
+  // benchmark has no token argument) on both sides, or a loopback local_engine.
+  if (plan.role == XferRole::server) plan.token = server_session_token("", plan.data.host, "local_engine", "");
   validate_xfer_plan(plan, hixl_flag_names());
   Backend& backend = ctx.registry.preferred();
   if (plan.role == XferRole::client) {

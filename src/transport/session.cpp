@@ -2,7 +2,9 @@
 // of each request. The wire format is control_messages.hpp, the framing control_channel.hpp.
 #include "transport/session.hpp"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
+#include <netinet/in.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -87,6 +89,27 @@ std::string default_session_token() {
   const char* env = std::getenv("XFERBENCH_TOKEN");
   if (env != nullptr && *env != '\0') return env;
   return "xferbench-default-token";
+}
+
+bool is_loopback_host(std::string_view host) {
+  in_addr v4{};
+  if (inet_pton(AF_INET, std::string(host).c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, std::string(host).c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+}
+
+std::string server_session_token(std::string_view given, std::string_view host, std::string_view flag,
+                                 std::string_view flag_for_token) {
+  if (!given.empty()) return std::string(given);
+  const char* env = std::getenv("XFERBENCH_TOKEN");
+  if (env != nullptr && *env != '\0') return env;
+  if (is_loopback_host(host)) return default_session_token();
+  throw UsageError(fmt::format(
+      "{} {}: a server others can reach needs a token of its own ({}set XFERBENCH_TOKEN on both sides); "
+      "the built-in one is public and serves loopback only",
+      flag, host, flag_for_token.empty() ? "" : fmt::format("give {} or ", flag_for_token)));
 }
 
 // ---------------------------------------------------------------------------------------------

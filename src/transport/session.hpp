@@ -122,4 +122,15 @@ class ClientSession {
 // default (which keeps stray clients out, not attackers: set a token on shared networks).
 std::string default_session_token();
 
+// Whether `host` (numeric, as parse_address gives it) is a loopback address: 127.0.0.0/8, ::1, or
+// 127.x.x.x mapped into IPv6.
+bool is_loopback_host(std::string_view host);
+
+// The token of a server listening on `host`: `given` (--token), else $XFERBENCH_TOKEN, else, on a
+// loopback address only, the built-in default. A server others can reach never runs on the
+// built-in token, which is public: UsageError naming `flag` and the address instead, saying how
+// to give one (`flag_for_token`: the command's --token flag, or empty where it has none).
+std::string server_session_token(std::string_view given, std::string_view host, std::string_view flag,
+                                 std::string_view flag_for_token = "--token");
+
 }  // namespace xb

@@ -125,6 +125,22 @@ std::vector<BadInput> bad_inputs() {
     b.prefix = cp;
     v.push_back(std::move(b));
   }
+  // A server others can reach never runs on the public built-in token (none given here).
+  const std::vector<std::pair<std::vector<std::string>, std::string>> public_token{
+      {{"xfer", "server", "--listen", "0.0.0.0:0"}, "--listen 0.0.0.0: a server others can reach needs a token"},
+      {{"link", "--listen", "0.0.0.0:0"}, "--listen 0.0.0.0: a server others can reach needs a token"},
+      {{"p2p", "--ip", "10.9.0.2", "--hip", "10.9.0.1"}, "--hip 10.9.0.1: a server others can reach needs a token"},
+      {{"hixl", "0", "10.9.0.1:0", "10.9.0.2", "20000", "h2h", "write", "false"},
+       "local_engine 10.9.0.1: a server others can reach needs a token"},
+      {{"ascend-dmi", "--bw", "-t", "p2p", "--sp", "0", "--ip", "10.9.0.2", "--hip", "10.9.0.1"},
+       "--hip 10.9.0.1: a server others can reach needs a token"}};
+  for (const auto& [args, say] : public_token) {
+    std::string label = "public_token_" + args[0];
+    for (char& c : label) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    BadInput b{label, args, {say, "XFERBENCH_TOKEN"}};
+    b.prefix = "xferbench " + args[0] + ": ";
+    v.push_back(std::move(b));
+  }
   // A write larger than the free space is refused before its first byte (and creates no file).
   {
     BadInput io{"io_write_beyond_free_space", {"io", "-D", "/var/tmp", "--rw", "write", "-s", "100T", "-i", "1M", "--buffered"},

@@ -20,8 +20,9 @@ namespace {
 
 std::vector<std::string> node(const std::string& sp, const std::string& self, const std::string& peer,
                               const std::string& spp) {
-  std::vector<std::string> a = {XB_ASCEND_DMI_LINK, "--bw", "-t", "p2p", "--sp", sp, "--ip", peer, "--hip", self,
-                                "-s", "1048576", "--et", "3", "-q"};
+  // Off loopback the nodes need a token of their own; ascend-dmi has no flag for it: the environment.
+  std::vector<std::string> a = {"env", "XFERBENCH_TOKEN=ascend-dmi-netns-token", XB_ASCEND_DMI_LINK, "--bw", "-t", "p2p",
+                                "--sp", sp, "--ip", peer, "--hip", self, "-s", "1048576", "--et", "3", "-q"};
   if (!spp.empty()) {
     a.push_back("--spp");
     a.push_back(spp);

@@ -95,7 +95,8 @@ TEST(P2pTwoNodes, BetweenTwoNetworkNamespaces) {
   for (const bool shared : {false, true}) {
     SCOPED_TRACE(shared ? "--spp" : "peer IP");
     const std::string a0 = ns->address(0), a1 = ns->address(1);
-    std::vector<std::string> extra = {"--ds", "1", "--dd", "0"};
+    // Off loopback each node serves the other on its own token, never the public built-in one.
+    std::vector<std::string> extra = {"--ds", "1", "--dd", "0", "--token", "p2p-netns-token"};
     if (shared) extra.insert(extra.end(), {"--spp", spp.path.string()});
     const auto in_ns = [&](int side, std::vector<std::string> args) {
       args.insert(args.begin(), XB_BINARY);

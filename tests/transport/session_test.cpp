@@ -216,6 +216,34 @@ TEST(Session, DefaultTokenComesFromTheEnvironment) {
   EXPECT_STREQ(to_string(RegionPlace::null), "null");
 }
 
+// The built-in token is public: a server takes it only on loopback; elsewhere a given token or the
+// environment's, else a UsageError naming the listen flag and the address.
+TEST(Session, AServerOffLoopbackNeedsATokenOfItsOwn) {
+  for (const char* host : {"127.0.0.1", "127.9.8.7", "::1", "::ffff:127.0.0.1"}) EXPECT_TRUE(is_loopback_host(host)) << host;
+  for (const char* host : {"0.0.0.0", "10.0.0.1", "128.0.0.1", "::", "fe80::1", "::ffff:10.0.0.1", "localhost", ""}) {
+    EXPECT_FALSE(is_loopback_host(host)) << host;
+  }
+  const char* saved = std::getenv("XFERBENCH_TOKEN");
+  const std::string keep = saved ? saved : "";
+  ::unsetenv("XFERBENCH_TOKEN");
+  EXPECT_EQ(server_session_token("", "127.0.0.1", "--listen"), default_session_token());
+  EXPECT_EQ(server_session_token("mine", "10.0.0.1", "--listen"), "mine");
+  try {
+    server_session_token("", "10.0.0.1", "--listen");
+    ADD_FAILURE() << "a server on 10.0.0.1 took the public token";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("--listen 10.0.0.1: a server others can reach needs a token of its own (give --token or set "
+                         "XFERBENCH_TOKEN",
+                         0),
+              0u)
+        << what;
+  }
+  ::setenv("XFERBENCH_TOKEN", "from-env", 1);
+  EXPECT_EQ(server_session_token("", "0.0.0.0", "--hip", ""), "from-env");
+  if (saved) ::setenv("XFERBENCH_TOKEN", keep.c_str(), 1); else ::unsetenv("XFERBENCH_TOKEN");
+}
+
 TEST(Session, AClientKilledMidSessionIsNamedByTheServer) {
   auto transport = make_tcp_transport();
   std::ostringstream log;

@@ -27,12 +27,15 @@ bool has_transport(const std::string& name) {
 
 // 2 MiB per block size in 256 KiB and 1 MiB blocks; the pool's 256 KiB slots split a 1 MiB block
 // into four chunks, so both the chunking and the double buffering run.
+// Both sides' token: a server off loopback refuses to run on the public built-in one.
+const std::string kToken = "xfer-end-to-end-token";
+
 std::vector<std::string> client_args(const Params& p, const std::string& peer) {
   const auto& [transport, mode, op, pool] = p;
   std::vector<std::string> a{XB_BINARY, "xfer",    "client",        "--peer",      peer,    "--transport",
                              transport, "--mode",  mode,            "--op",        op,      "--block",
                              "256K,1M", "--total", "2M",            "--verify",    "--wait", "20",
-                             "--format", "json",   "--iters",       "2"};
+                             "--format", "json",   "--iters",       "2", "--token", kToken};
   if (pool) {
     a.insert(a.end(), {"--pool", "--pool-chunk", "256K"});
   }
@@ -85,7 +88,8 @@ class XferEndToEnd : public ::testing::TestWithParam<Params> {
   void run_pair(const test::Place& server_at, const test::Place& client_at, const std::string& host) {
     test::TempDir dir;
     auto server = test::start_xfer_server(server_at, host, dir.path(), {"--transport", std::get<0>(GetParam()),
-                                                                        "--wait", "20", "--format", "json"});
+                                                                        "--wait", "20", "--format", "json",
+                                                                        "--token", kToken});
     const auto client = test::run_in(client_at, client_args(GetParam(), server.control));
     check_client_result(GetParam(), client);
     const auto served = server.process.wait_for(std::chrono::seconds(30));
