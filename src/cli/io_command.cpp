@@ -71,6 +71,9 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--device", a.device, "device index for cpu-gpu and gpu-direct (default 0)");
   add_output_options(app, out);
   parse_args(app, args);
+  // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
+  // and must not hide a bad --format or -o (exit 2).
+  const OutputFormat format = resolve_output(out);
 
   const IoPlan plan = to_plan(a);
   // Only the transfer types that involve a device need a backend.
@@ -82,7 +85,6 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     throw UsageError(fmt::format("--backend {}: only used with --xfer cpu-gpu or gpu-direct", a.backend));
   }
   validate_io_plan(plan, {}, backend);
-  const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && plan.transfer == IoTransfer::cpu_gpu && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }

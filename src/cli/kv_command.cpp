@@ -70,11 +70,13 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_flag("--verify", a.verify, "load: check every byte against the pattern the dump wrote");
   add_output_options(app, out);
   parse_args(app, args);
+  // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
+  // and must not hide a bad --format or -o (exit 2).
+  const OutputFormat format = resolve_output(out);
 
   const KvPlan plan = to_plan(a);
   Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
   validate_kv_plan(plan, backend);
-  const OutputFormat format = resolve_output(out);
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);

@@ -125,6 +125,14 @@ std::vector<BadInput> bad_inputs() {
     b.prefix = cp;
     v.push_back(std::move(b));
   }
+  // A bad flag is reported before anything about the files: a missing block or file (a run's
+  // failure, exit 1) does not hide it.
+  for (std::vector<std::string> args : {std::vector<std::string>{"kv", "load", "--store", "/var/tmp", "--format", "xml"},
+                                        std::vector<std::string>{"io", "-D", "/var/tmp", "--rw", "read", "--format", "xml"}}) {
+    BadInput b{"flags_before_files_" + args[0], args, {"--format xml"}};
+    b.prefix = "xferbench " + args[0] + ": ";
+    v.push_back(std::move(b));
+  }
   // A server others can reach never runs on the public built-in token (none given here).
   const std::vector<std::pair<std::vector<std::string>, std::string>> public_token{
       {{"xfer", "server", "--listen", "0.0.0.0:0"}, "--listen 0.0.0.0: a server others can reach needs a token"},

@@ -236,10 +236,15 @@ TEST(P2pJob, PlanRulesNameTheirFlag) {
   p.all_pairs = true;
   p.devices = 1;
   EXPECT_EQ(rejected(p).rfind("--devices 1:", 0), 0u) << rejected(p);
-  // 1024 devices x 2 buffers x 4 GiB: far more than this machine has, refused before allocating.
-  p.devices = kP2pMaxDevices;
+  // 128 devices x 2 buffers x 4 GiB: far more than this machine has, refused before allocating.
+  p.devices = kP2pMaxMatrixDevices;
   p.size = kP2pMaxSize;
   EXPECT_NE(rejected(p).find("of memory"), std::string::npos) << rejected(p);
+  // A matrix past 128 devices (a million cases at 1000) is refused whatever the size.
+  p.devices = kP2pMaxMatrixDevices + 1;
+  p.size = 4096;
+  EXPECT_EQ(rejected(p).rfind("--devices 129: a matrix of at most 128 devices (16256 ordered pairs)", 0), 0u)
+      << rejected(p);
   // Names as a dialect words them.
   P2pFlagNames names;
   names.size = "--size";

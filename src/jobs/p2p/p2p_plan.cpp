@@ -71,6 +71,12 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames
   const int limit = device_limit(backend);
   if (plan.all_pairs) {
     const int n = p2p_device_count(plan, backend);
+    if (n > kP2pMaxMatrixDevices) {
+      throw UsageError(fmt::format("{} {}: a matrix of at most {} devices ({} ordered pairs); for more, the fleet job "
+                                   "measures every link in rounds",
+                                   flags.devices, n, kP2pMaxMatrixDevices,
+                                   kP2pMaxMatrixDevices * (kP2pMaxMatrixDevices - 1)));
+    }
     if (n < 2 || n > limit) {
       if (!caps.virtual_devices && backend.device_count() < 2) {
         throw Unavailable(fmt::format("a p2p matrix needs two devices; the {} backend has {}", backend.name(),

@@ -38,6 +38,10 @@ struct P2pPlan {
 inline constexpr std::uint64_t kP2pMaxSize = std::uint64_t{4} << 30;
 inline constexpr std::uint64_t kP2pMaxExecutions = 100'000'000;
 inline constexpr int kP2pMaxDevices = 1024;
+// The largest all-pairs matrix: 128 devices are 16256 ordered pairs, each a case with its samples
+// (about 130 MB of results at the default 40 executions); 1000 devices would be a million cases
+// and gigabytes before the first figure is printed. Larger fleets are the fleet job's (rounds).
+inline constexpr int kP2pMaxMatrixDevices = 128;
 
 // The flags validate_p2p_plan names, so a dialect words messages with its own.
 struct P2pFlagNames {
