@@ -149,6 +149,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
+  check_link_memory(plan, backend.capabilities().device_memory_in_host_ram);
   const bool device_memory = plan.src == RegionPlace::device || plan.dst == RegionPlace::device;
   if (!why_cpu.empty() && device_memory && !out.quiet) {
     ctx.err << fmt::format("xferbench link: cuda memory is a cpu backend arena ({})\n", why_cpu);

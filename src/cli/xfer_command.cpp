@@ -132,6 +132,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = plan.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(plan.backend);
+  check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram);
   const bool device_memory = plan.role == XferRole::server || plan.mode.local == RegionPlace::device;
   if (!why_cpu.empty() && device_memory && !out.quiet) {
     ctx.err << fmt::format("xferbench xfer: device memory is a cpu backend arena ({})\n", why_cpu);

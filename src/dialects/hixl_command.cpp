@@ -46,6 +46,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   if (plan.role == XferRole::server) plan.token = server_session_token("", plan.data.host, "local_engine", "");
   validate_xfer_plan(plan, hixl_flag_names());
   Backend& backend = ctx.registry.preferred();
+  check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram, hixl_flag_names());
   if (plan.role == XferRole::client) {
     run_xfer_client(plan, backend, [&](const CaseResult& c) { ctx.out << render_hixl_line(c) << std::flush; });
     return kExitOk;

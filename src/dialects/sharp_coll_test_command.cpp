@@ -23,6 +23,7 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   }
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
+  check_link_memory(req.plan, backend.capabilities().device_memory_in_host_ram, sharp_coll_test_flag_names());
   if (!why_cpu.empty() && (req.plan.src == RegionPlace::device || req.plan.dst == RegionPlace::device)) {
     ctx.err << fmt::format("sharp_coll_test: no GPU found ({}); cuda memory is a cpu backend arena\n", why_cpu);
   }

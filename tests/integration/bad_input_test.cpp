@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "run_binary.hpp"
@@ -123,6 +124,17 @@ std::vector<BadInput> bad_inputs() {
     BadInput b{"copy_engine_with_control_characters", copy_cmd({"--engine", "warp\n\x1b[31mred"}),
                {"--engine warp\\n\\x1b[31mred"}};
     b.prefix = cp;
+    v.push_back(std::move(b));
+  }
+  // Sizes beyond memory: refused before anything is allocated (they were exit 1 from the allocator).
+  for (auto [args, say, need] : {std::tuple{std::vector<std::string>{"link", "-s", "4:300G"}, std::string("-s 300G"), 600ull},
+                                 std::tuple{std::vector<std::string>{"sharp_coll_test", "-s", "4:300G"}, std::string("300G"), 600ull},
+                                 std::tuple{std::vector<std::string>{"xfer", "client", "--peer", "127.0.0.1:20000", "--total",
+                                                                     "500G", "--block", "1M"},
+                                            std::string("--total 500G"), 500ull}}) {
+    std::string label = "memory_beyond_" + args[0];
+    BadInput b{label, args, {say, "of memory", "available"}, need * kGiB};
+    b.prefix = "xferbench " + args[0] + ": ";
     v.push_back(std::move(b));
   }
   // A bad flag is reported before anything about the files: a missing block or file (a run's

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/machine.hpp"
 #include "core/size.hpp"
 #include "transport/transport.hpp"
 
@@ -65,6 +66,24 @@ void validate_link_plan(const LinkPlan& plan, const LinkFlagNames& flags) {
     if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
       throw UsageError(fmt::format("{} {}: expected one of {}", flags.transport, plan.transport, fmt::join(names, ", ")));
     }
+  }
+}
+
+void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram, const LinkFlagNames& flags) {
+  const auto in_ram = [&](RegionPlace p) {
+    return p == RegionPlace::host || (p == RegionPlace::device && device_memory_in_host_ram) ? 1 : 0;
+  };
+  int buffers = in_ram(plan.src);
+  if (plan.src == RegionPlace::device && !device_memory_in_host_ram) ++buffers;  // host staging
+  if (!plan.peer) buffers += in_ram(plan.dst);                                   // the loopback server's
+  const double need = static_cast<double>(buffers) * static_cast<double>(plan.max_bytes);
+  const double available = static_cast<double>(available_memory_bytes());
+  if (need > 0.9 * available) {
+    throw UsageError(fmt::format("{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
+                                 "lower the largest size",
+                                 flags.size, format_size(plan.max_bytes),
+                                 format_bytes_human(static_cast<std::uint64_t>(need)), buffers,
+                                 format_size(plan.max_bytes), format_bytes_human(static_cast<std::uint64_t>(available))));
   }
 }
 

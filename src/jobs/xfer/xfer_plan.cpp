@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/machine.hpp"
 #include "core/size.hpp"
 #include "transport/transport.hpp"
 
@@ -118,6 +119,20 @@ void validate_xfer_plan(const XferPlan& plan, const XferFlagNames& flags) {
   if (plan.warmup > kMaxIters) throw UsageError(fmt::format("--warmup {}: expected 0 to {}", plan.warmup, kMaxIters));
   if (plan.pool && plan.pool_chunk == 0) {
     throw UsageError(fmt::format("{} 0: a pool chunk is at least 1 byte", flags.pool_chunk));
+  }
+}
+
+void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram, const XferFlagNames& flags) {
+  if (plan.role != XferRole::client) return;
+  const bool local_in_ram =
+      plan.mode.local == RegionPlace::host || (plan.mode.local == RegionPlace::device && device_memory_in_host_ram);
+  const double need = (local_in_ram ? static_cast<double>(plan.total) : 0.0) +
+                      (plan.pool ? static_cast<double>(kXferPoolSlots) * static_cast<double>(plan.pool_chunk) : 0.0);
+  const double available = static_cast<double>(available_memory_bytes());
+  if (need > 0.9 * available) {
+    throw UsageError(fmt::format("{} {}: this client needs {} of memory but {} is available; lower {}", flags.total,
+                                 format_size(plan.total), format_bytes_human(static_cast<std::uint64_t>(need)),
+                                 format_bytes_human(static_cast<std::uint64_t>(available)), flags.total));
   }
 }
 

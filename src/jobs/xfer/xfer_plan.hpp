@@ -86,4 +86,10 @@ SessionOptions xfer_session_options(const XferPlan& plan);
 // (a block larger than the total, an unknown transport, counts out of range, a pool chunk of 0).
 void validate_xfer_plan(const XferPlan& plan, const XferFlagNames& flags = {});
 
+// A client's host RAM at its largest: its local buffer of --total where that is host RAM (host
+// memory, or device memory of a backend whose is: the cpu backend) and the staging pool's slots.
+// UsageError naming `flags.total` when that is more than 90% of the memory available, before
+// anything is allocated. Servers size their memory by what a client asks, not here.
+void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram, const XferFlagNames& flags = {});
+
 }  // namespace xb
