@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/size.hpp"
 #include "jobs/link/link_plan.hpp"
 #include "support/job_helpers.hpp"
 
@@ -94,6 +96,32 @@ TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
   sharp.step = "-f";
   EXPECT_EQ(error_of([&] { validate_link_plan(sweep(4, 8, 1), sharp); }).rfind("-f 1:", 0), 0u);
   EXPECT_NO_THROW(validate_link_plan(LinkPlan{}));
+}
+
+// Sizes beyond memory are refused from the plan alone, before anything is allocated (a test that ran
+// the binary instead would, with the check broken, really try to allocate them).
+TEST(LinkPlan, SizesBeyondMemoryAreRefusedNamingTheSizeFlag) {
+  const std::uint64_t half = available_memory_bytes() / 2 + (std::uint64_t{1} << 30);
+  LinkPlan p = sweep(4, half, 2);  // loopback, host to host: two buffers of the largest size
+  const std::string e = error_of([&] { check_link_memory(p, true); });
+  EXPECT_EQ(e.rfind("-s " + format_size(half) + ": the largest size needs ", 0), 0u) << e;
+  EXPECT_NE(e.find("(2 buffer(s) of "), std::string::npos) << e;
+  LinkFlagNames sharp;
+  sharp.size = "--size";
+  EXPECT_EQ(error_of([&] { check_link_memory(p, true, sharp); }).rfind("--size ", 0), 0u);
+  // One buffer of it fits: a remote peer holds the destination; null memory is never counted.
+  p.peer = SocketAddress{"10.0.0.2", 20001};
+  EXPECT_NO_THROW(check_link_memory(p, true));
+  p.peer.reset();
+  p.dst = RegionPlace::null;
+  EXPECT_NO_THROW(check_link_memory(p, true));
+  // Device memory counts where it is host RAM (the cpu backend), with its staging where it is not.
+  p.src = RegionPlace::device;
+  p.dst = RegionPlace::host;
+  EXPECT_THROW(check_link_memory(p, true), UsageError);
+  p.peer = SocketAddress{"10.0.0.2", 20001};
+  EXPECT_NO_THROW(check_link_memory(p, false));  // staging alone: one buffer
+  EXPECT_NO_THROW(check_link_memory(sweep(4, 32 << 20, 2), true));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/machine.hpp"
+#include "core/size.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
 #include "jobs/xfer/xfer_plan.hpp"
 #include "support/job_helpers.hpp"
@@ -161,6 +163,22 @@ TEST(XferMetrics, NoLatencyPassNoLatencyMetrics) {
   for (const Metric& metric : r.metrics) names.push_back(metric.name);
   EXPECT_EQ(names, (std::vector<std::string>{"transfers", "bytes", "time_cost", "throughput"}));
   EXPECT_DOUBLE_EQ(test::metric(r, "bytes"), 3 * 4096);
+}
+
+// A client's --total beyond memory is refused from the plan alone, before anything is allocated.
+TEST(XferPlan, ATotalBeyondMemoryIsRefusedNamingTheFlag) {
+  XferPlan p;
+  p.total = available_memory_bytes() + (std::uint64_t{1} << 30);
+  p.mode.local = RegionPlace::host;
+  const std::string e = error_of([&] { check_xfer_memory(p, true); });
+  EXPECT_EQ(e.rfind("--total " + format_size(p.total) + ": this client needs ", 0), 0u) << e;
+  // Device memory off host RAM (a GPU's) takes none of it; a server sizes by its client's asks.
+  p.mode.local = RegionPlace::device;
+  EXPECT_NO_THROW(check_xfer_memory(p, false));
+  EXPECT_THROW(check_xfer_memory(p, true), UsageError);
+  p.role = XferRole::server;
+  EXPECT_NO_THROW(check_xfer_memory(p, true));
+  EXPECT_NO_THROW(check_xfer_memory(XferPlan{}, true));
 }
 
 }  // namespace
