@@ -39,6 +39,7 @@ std::string BatchSubmitter::report() const {
 bool BatchSubmitter::has_unusable_host_pointer(std::span<const CopyOp> ops) const {
   if (host_pointers_usable_) return false;
   for (const CopyOp& op : ops) {
+    if (op.bytes == 0) continue;  // dropped from the batch (make_batch_arrays): its addresses do not matter
     for (const void* p : {static_cast<const void*>(op.dst), op.src}) {
       cudaPointerAttributes attr{};
       check(cudaPointerGetAttributes(&attr, p), "cudaPointerGetAttributes", fmt::format("cuda device {}", device_));
