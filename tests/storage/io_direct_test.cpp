@@ -11,14 +11,15 @@
 #include <atomic>
 #include <cerrno>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 
-#include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "jobs/io/io_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
+#include "support/wrapped_cpu_backend.hpp"
 
 namespace xb {
 namespace {
@@ -99,47 +100,15 @@ class FakeDirectStorage final : public DirectStorage {
   DirectLog& log_;
 };
 
-// The cpu backend's device with the stand-in as its direct storage; everything else is real.
-class DirectDevice final : public Device {
- public:
-  DirectDevice(std::unique_ptr<Device> real, DirectLog& log) : real_(std::move(real)), log_(log) {}
-  const DeviceInfo& info() const override { return real_->info(); }
-  std::unique_ptr<Allocation> allocate(std::size_t b) override { return real_->allocate(b); }
-  std::unique_ptr<Allocation> allocate_host(std::size_t b, bool pinned) override { return real_->allocate_host(b, pinned); }
-  std::unique_ptr<Registration> register_host(void* d, std::size_t b) override { return real_->register_host(d, b); }
-  std::unique_ptr<Stream> create_stream(std::string_view e) override { return real_->create_stream(e); }
-  std::unique_ptr<Event> create_event() override { return real_->create_event(); }
-  double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
-  Support peer_access(Device& p) override { return real_->peer_access(p); }
-  void enable_peer_access(Device& p) override { real_->enable_peer_access(p); }
-  std::unique_ptr<DirectStorage> open_direct_storage() override {
-    if (log_.refuse_open) throw Unavailable("GPUD needs NVIDIA GPUDirect Storage's cuFile library (stand-in refusal)");
-    return std::make_unique<FakeDirectStorage>(log_);
-  }
-
- private:
-  std::unique_ptr<Device> real_;
-  DirectLog& log_;
-};
-
-class DirectBackend final : public Backend {
- public:
-  explicit DirectBackend(DirectLog& log) : real_(make_cpu_backend()), log_(log), caps_(real_->capabilities()) {
-    caps_.storage_direct = true;
-  }
-  std::string_view name() const override { return real_->name(); }
-  Support availability() const override { return real_->availability(); }
-  int device_count() const override { return real_->device_count(); }
-  const Capabilities& capabilities() const override { return caps_; }
-  std::unique_ptr<Device> open_device(int i) override {
-    return std::make_unique<DirectDevice>(real_->open_device(i), log_);
-  }
-
- private:
-  std::unique_ptr<Backend> real_;
-  DirectLog& log_;
-  Capabilities caps_;
-};
+// The cpu backend with the stand-in as its direct storage; everything else is real.
+std::unique_ptr<Backend> direct_backend(DirectLog& log) {
+  test::CpuWrap wrap;
+  wrap.direct_storage = [&log]() -> std::unique_ptr<DirectStorage> {
+    if (log.refuse_open) throw Unavailable("GPUD needs NVIDIA GPUDirect Storage's cuFile library (stand-in refusal)");
+    return std::make_unique<FakeDirectStorage>(log);
+  };
+  return test::make_wrapped_cpu_backend(std::move(wrap));
+}
 
 IoPlan direct_plan(const std::filesystem::path& dir, IoPattern pattern) {
   IoPlan p;
@@ -157,9 +126,9 @@ IoPlan direct_plan(const std::filesystem::path& dir, IoPattern pattern) {
 TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
   for (auto [write, read] : {std::pair{IoPattern::write, IoPattern::read}, std::pair{IoPattern::randwrite, IoPattern::randread}}) {
     DirectLog log;
-    DirectBackend backend(log);
+    const auto backend = direct_backend(log);
     TempDir dir;
-    const CaseResult w = run_io(direct_plan(dir.path(), write), &backend);
+    const CaseResult w = run_io(direct_plan(dir.path(), write), backend.get());
     EXPECT_EQ(metric(w, "ops"), 2 * 8);
     EXPECT_EQ(metric(w, "bytes"), 2.0 * (512 << 10));
     EXPECT_EQ(w.label("engine"), "fake-direct");
@@ -176,13 +145,13 @@ TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
 
     IoPlan r = direct_plan(dir.path(), read);
     r.verify = true;
-    const CaseResult rr = run_io(r, &backend);
+    const CaseResult rr = run_io(r, backend.get());
     EXPECT_EQ(metric(rr, "ops"), 2 * 8);
     // The data is the pattern: the same run through the CPU path verifies it too.
     IoPlan cpu = r;
     cpu.transfer = IoTransfer::cpu;
     cpu.engine = "psync";
-    EXPECT_EQ(metric(run_io(cpu, &backend), "ops"), 2 * 8);
+    EXPECT_EQ(metric(run_io(cpu, backend.get()), "ops"), 2 * 8);
   }
 }
 
@@ -190,37 +159,37 @@ TEST(IoDirect, ShortTransfersAndEintrAreResumed) {
   DirectLog log;
   log.short_transfers = true;
   log.eintr_first = true;
-  DirectBackend backend(log);
+  const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), &backend);
+  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
   // 64 KiB IOs moved 32, 16, 8, 4, 4 KiB at a time: five calls each, plus one EINTR per file.
   EXPECT_EQ(log.calls, 2 * (8 * 5 + 1));
   IoPlan r = direct_plan(dir.path(), IoPattern::read);
   r.verify = true;
-  EXPECT_EQ(metric(run_io(r, &backend), "bytes"), 2.0 * (512 << 10));
+  EXPECT_EQ(metric(run_io(r, backend.get()), "bytes"), 2.0 * (512 << 10));
 }
 
 TEST(IoDirect, VerifyFindsAFlippedByteAsItArrivedInDeviceMemory) {
   DirectLog log;
-  DirectBackend backend(log);
+  const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), &backend);
+  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
   const auto victim = dir.path() / "xferbench-io.1";
   test::flip_byte(victim, 200'000);
   IoPlan r = direct_plan(dir.path(), IoPattern::randread);
   r.verify = true;
-  const std::string what = error_of([&] { run_io(r, &backend); });
+  const std::string what = error_of([&] { run_io(r, backend.get()); });
   EXPECT_NE(what.find(victim.string() + " byte at offset 200000 "), std::string::npos) << what;
   EXPECT_NE(what.find("in the 65536-byte IO at offset 196608, as it arrived in device memory"), std::string::npos) << what;
 }
 
 TEST(IoDirect, AReadThatMovesNothingIsTheEndOfTheFileWithItsOffset) {
   DirectLog log;
-  DirectBackend backend(log);
+  const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), &backend);
+  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
   log.read_nothing = true;
-  const std::string what = error_of([&] { run_io(direct_plan(dir.path(), IoPattern::read), &backend); });
+  const std::string what = error_of([&] { run_io(direct_plan(dir.path(), IoPattern::read), backend.get()); });
   EXPECT_NE(what.find("direct read("), std::string::npos) << what;
   EXPECT_NE(what.find("xferbench-io."), std::string::npos) << what;
   EXPECT_NE(what.find("offset 0"), std::string::npos) << what;
@@ -231,10 +200,10 @@ TEST(IoDirect, AReadThatMovesNothingIsTheEndOfTheFileWithItsOffset) {
 TEST(IoDirect, AMissingDirectPathLeavesNothingBehind) {
   DirectLog log;
   log.refuse_open = true;
-  DirectBackend backend(log);
+  const auto backend = direct_backend(log);
   TempDir dir;
   try {
-    run_io(direct_plan(dir.path(), IoPattern::write), &backend);
+    run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
     ADD_FAILURE() << "GPUD ran without its direct path";
   } catch (const Unavailable& e) {
     EXPECT_NE(std::string(e.what()).find("cuFile"), std::string::npos) << e.what();

@@ -31,7 +31,9 @@ class WrappedDevice final : public Device {
   double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
   Support peer_access(Device& peer) override { return real_->peer_access(unwrap(peer)); }
   void enable_peer_access(Device& peer) override { real_->enable_peer_access(unwrap(peer)); }
-  std::unique_ptr<DirectStorage> open_direct_storage() override { return real_->open_direct_storage(); }
+  std::unique_ptr<DirectStorage> open_direct_storage() override {
+    return wrap_.direct_storage ? wrap_.direct_storage() : real_->open_direct_storage();
+  }
 
  private:
   static Device& unwrap(Device& d) {
@@ -47,6 +49,7 @@ class WrappedBackend final : public Backend {
   explicit WrappedBackend(CpuWrap wrap) : real_(make_cpu_backend()), wrap_(std::move(wrap)) {
     caps_ = real_->capabilities();
     caps_.device_memory_in_host_ram = wrap_.device_memory_in_host_ram;
+    if (wrap_.direct_storage) caps_.storage_direct = true;
   }
   std::string_view name() const override { return real_->name(); }
   Support availability() const override { return real_->availability(); }

@@ -1,7 +1,7 @@
 #pragma once
 // The cpu backend with one thing changed for a test: the streams a job gets (each wrapping a real
-// cpu stream), and optionally its device memory presented as memory the CPU cannot address (a
-// GPU's), so a job fills and checks it through streams as it does on a GPU. Everything else is the
+// cpu stream), its device memory presented as memory the CPU cannot address (a GPU's), so a job
+// fills and checks it through streams as it does on a GPU, or a direct storage path (GPUD's). Everything else is the
 // real cpu backend: real arenas, real worker threads, real copies.
 #include <functional>
 #include <memory>
@@ -35,6 +35,9 @@ struct CpuWrap {
   std::function<std::unique_ptr<Stream>(std::unique_ptr<Stream> real, std::string_view engine)> stream;
   // false: capabilities() says device memory is not in host RAM, as a GPU backend's.
   bool device_memory_in_host_ram = true;
+  // Set: capabilities().storage_direct, and open_direct_storage() returns what this makes (a
+  // stand-in for cuFile over the cpu arenas).
+  std::function<std::unique_ptr<DirectStorage>()> direct_storage;
 };
 
 std::unique_ptr<Backend> make_wrapped_cpu_backend(CpuWrap wrap);
