@@ -18,15 +18,24 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   app.add_flag("--quiet,-q", options.quiet, "no progress or notes on stderr");
 }
 
-OutputFormat resolve_output(const OutputOptions& options) {
+namespace {
+
+OutputFormat format_of(const OutputOptions& options) {
   const auto format = output_format_from(options.format);
   if (!format) throw UsageError(fmt::format("--format {}: expected table, json or csv", options.format));
+  return *format;
+}
+
+}  // namespace
+
+OutputFormat resolve_output(const OutputOptions& options) {
+  const OutputFormat format = format_of(options);
   if (!options.output.empty()) {
     if (const std::string why = why_not_writable(options.output); !why.empty()) {
       throw UsageError(fmt::format("--output {}: {}", options.output, why));
     }
   }
-  return *format;
+  return format;
 }
 
 ResultDocument new_result_document(const CommandContext& ctx) {
@@ -39,7 +48,9 @@ ResultDocument new_result_document(const CommandContext& ctx) {
 }
 
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
-  const OutputFormat format = resolve_output(options);
+  // The path was proved writable before the run (resolve_output); the write below reports its own
+  // failure, so no second probe file is made here.
+  const OutputFormat format = format_of(options);
   if (options.output.empty()) {
     render(doc, format, ctx.out);
     return;

@@ -16,7 +16,8 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);
-// Checks the options (UsageError on a bad --format or an --output in a missing directory).
+// Checks the options before a run: UsageError on a bad --format or an --output that cannot be
+// written (why_not_writable).
 OutputFormat resolve_output(const OutputOptions& options);
 // A document with this machine, version, time and command line, ready for cases.
 ResultDocument new_result_document(const CommandContext& ctx);
