@@ -5,6 +5,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libnuma-dev libhwloc-dev libgtest-dev
   liburing-dev libaio-dev
+  libssl-dev  # libcrypto: HMAC-SHA-256 and random nonces for the control handshake
+  clang libclang-rt-14-dev  # libFuzzer: the fuzz targets of tests/fuzz
   libucx-dev ucx-utils iperf3
   iproute2  # ip and tc: the tests make network namespaces, and slow one link for fleet
   openmpi-bin libopenmpi-dev  # p2p --mpi and fleet: ranks launched and lined up by Open MPI

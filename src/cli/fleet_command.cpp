@@ -16,6 +16,7 @@
 #include "jobs/fleet/fleet_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "transport/session.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -89,14 +90,14 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
   app.add_option("--transport", a.meet.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   app.add_option("--hip,--host-ip", a.meet.host, "this rank's address (default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN, else one drawn by rank 0 and sent to every rank over MPI)");
   app.add_option("--wait", a.meet.wait, "seconds to wait for a partner and for each transfer (default 20)");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
   add_output_options(app, out);
   parse_args(app, args);
 
-  const FleetPlan plan = to_plan(a);
+  FleetPlan plan = to_plan(a);
   resolve_output(out);
   Backend& backend = a.backend.empty() ? ctx.registry.preferred(nullptr) : ctx.registry.get(a.backend);
   if (const Support s = backend.availability(); !s.ok) {
@@ -113,6 +114,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   MpiP2pGroup group(runtime);
   FleetOutcome outcome;
   try {
+    plan.token = group_session_token(group, given_session_token(a.meet.token));
     outcome = run_fleet(plan, backend, group);
   } catch (const std::exception& e) {
     // The others wait in a collective: end every rank.

@@ -148,7 +148,7 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
 // Every rank runs this; rank 0 delivers the result. A rank that fails ends the job (MPI_Abort):
 // the others would wait in a collective for ever.
 int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx, Backend& backend) {
-  const P2pRemotePlan remote = to_remote_plan(a, plan);
+  P2pRemotePlan remote = to_remote_plan(a, plan);
   MpiSession session;
   MpiRuntime runtime(session);
   if (runtime.size() < 2 || runtime.size() % 2 != 0) {
@@ -159,6 +159,7 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
   MpiP2pGroup group(runtime);
   std::vector<CaseResult> cases;
   try {
+    remote.token = group_session_token(group, given_session_token(a.net.token));
     cases = run_p2p_remote(remote, backend, group);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
@@ -203,7 +204,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
                  fmt::format("--mpi/--ip: {} (default: the first)", fmt::join(transport_names(), " or ")));
   app.add_option("--hip,--host-ip", a.net.host,
                  "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
   app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
   add_output_options(app, out);
   parse_args(app, args);

@@ -39,33 +39,9 @@ void ControlChannel::send(ControlType type, const std::vector<std::byte>& payloa
   }
 }
 
-void ControlChannel::read_exact(std::byte* into, std::size_t n, Deadline deadline, bool started) {
-  std::size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::recv(fd_.get(), into + got, n - got, MSG_DONTWAIT);
-    if (r > 0) {
-      got += static_cast<std::size_t>(r);
-      continue;
-    }
-    if (r == 0 || errno == ECONNRESET) {
-      if (!started && got == 0) throw ChannelClosed("the peer closed the connection");
-      throw ProtocolError(fmt::format("truncated message (the connection ended {} bytes into a {}-byte read)", got, n));
-    }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      if (!wait_ready(fd_.get(), POLLIN, deadline)) {
-        throw ChannelTimeout(started || got > 0 ? "the peer stopped in the middle of a message"
-                                                : "the peer sent nothing in time");
-      }
-      continue;
-    }
-    throw_errno(fmt::format("recv(control message from {})", peer_));
-  }
-}
-
-ControlMessage ControlChannel::receive(Deadline deadline) {
-  std::byte header[kControlHeaderBytes];
-  read_exact(header, kControlHeaderBytes, deadline, false);
+namespace {
+// The payload length a complete header announces, once it passed every check.
+std::uint32_t checked_length(const std::byte* header) {
   const auto magic = load_le<std::uint32_t>(header);
   const auto version = load_le<std::uint16_t>(header + 4);
   const auto type = load_le<std::uint16_t>(header + 6);
@@ -74,15 +50,51 @@ ControlMessage ControlChannel::receive(Deadline deadline) {
   if (version != kControlVersion) {
     throw ProtocolError(fmt::format("control protocol version {}, this side speaks {}", version, kControlVersion));
   }
-  if (type < static_cast<std::uint16_t>(ControlType::hello) || type > static_cast<std::uint16_t>(ControlType::ready)) {
+  if (type < static_cast<std::uint16_t>(ControlType::hello) || type > kLastControlType) {
     throw ProtocolError(fmt::format("unknown control message type {}", type));
   }
   if (length > kMaxControlPayload) {
     throw ProtocolError(fmt::format("a control message of {} bytes (at most {})", length, kMaxControlPayload));
   }
-  ControlMessage message{static_cast<ControlType>(type), std::vector<std::byte>(length)};
-  read_exact(message.payload.data(), length, deadline, true);
-  return message;
+  return length;
+}
+}  // namespace
+
+std::optional<ControlMessage> ControlChannel::receive_available() {
+  for (;;) {
+    std::size_t want = kControlHeaderBytes;
+    if (inbox_.size() >= kControlHeaderBytes) want += checked_length(inbox_.data());
+    if (inbox_.size() == want) {
+      ControlMessage message{static_cast<ControlType>(load_le<std::uint16_t>(inbox_.data() + 6)),
+                             std::vector<std::byte>(inbox_.begin() + kControlHeaderBytes, inbox_.end())};
+      inbox_.clear();
+      return message;
+    }
+    // Never past this message: what follows it stays in the socket for the next call.
+    const std::size_t had = inbox_.size();
+    inbox_.resize(want);
+    const ssize_t r = ::recv(fd_.get(), inbox_.data() + had, want - had, MSG_DONTWAIT);
+    inbox_.resize(had + static_cast<std::size_t>(r > 0 ? r : 0));
+    if (r > 0) continue;
+    if (r == 0 || errno == ECONNRESET) {
+      if (had == 0) throw ChannelClosed("the peer closed the connection");
+      throw ProtocolError(fmt::format("truncated message (the connection ended {} bytes into a {}-byte message)", had,
+                                      want));
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
+    throw_errno(fmt::format("recv(control message from {})", peer_));
+  }
+}
+
+ControlMessage ControlChannel::receive(Deadline deadline) {
+  for (;;) {
+    if (auto message = receive_available()) return std::move(*message);
+    if (!wait_ready(fd_.get(), POLLIN, deadline)) {
+      throw ChannelTimeout(inside_message() ? "the peer stopped in the middle of a message"
+                                            : "the peer sent nothing in time");
+    }
+  }
 }
 
 bool ControlChannel::readable() const {

@@ -1,8 +1,10 @@
 #pragma once
 // One control connection: framed messages (control_messages.hpp) over a TCP socket, every read
 // and write bounded by a deadline, so a silent or slow peer costs a timeout, never a hang.
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/unique_fd.hpp"
 #include "transport/control_messages.hpp"
@@ -33,16 +35,19 @@ class ControlChannel {
   // Throws ChannelClosed, ChannelTimeout, ProtocolError (bad magic, version, type or length, or the
   // connection ended inside a message) or SystemError.
   ControlMessage receive(Deadline deadline);
+  // Takes what has arrived without waiting: the message once all of it is in, else nullopt (what
+  // came so far is kept for the next call). The same errors as receive() but the timeout; a
+  // header is judged as soon as its 12 bytes are in, so a lying length costs no buffer.
+  std::optional<ControlMessage> receive_available();
   // True when a message (or the end of the stream) is waiting: receive() would not block first.
   bool readable() const;
+  // Whether part of a message has arrived (for a timeout's message).
+  bool inside_message() const { return !inbox_.empty(); }
 
  private:
-  // Reads exactly `n` bytes; `started` says whether the message began before this read, which
-  // makes the end of the stream a truncation rather than a close.
-  void read_exact(std::byte* into, std::size_t n, Deadline deadline, bool started);
-
   UniqueFd fd_;
   std::string peer_;
+  std::vector<std::byte> inbox_;  // the message arriving: its header, then its payload
 };
 
 }  // namespace xb

@@ -21,6 +21,8 @@ const char* to_string(ControlType type) {
     case ControlType::finish: return "finish";
     case ControlType::finished: return "finished";
     case ControlType::ready: return "ready";
+    case ControlType::challenge: return "challenge";
+    case ControlType::proof: return "proof";
   }
   return "unknown";
 }

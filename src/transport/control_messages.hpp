@@ -12,13 +12,16 @@
 namespace xb {
 
 inline constexpr std::uint32_t kControlMagic = 0x43544258;  // "XBTC" on the wire
-inline constexpr std::uint16_t kControlVersion = 1;
+// 2: challenge–response (auth.hpp) instead of a token in the hello.
+inline constexpr std::uint16_t kControlVersion = 2;
 inline constexpr std::size_t kControlHeaderBytes = 12;
 inline constexpr std::uint32_t kMaxControlPayload = 64 * 1024;
 inline constexpr std::size_t kMaxTokenBytes = 1024;
+// What the handshake's proofs are for (auth.hpp): a proof made for another protocol is none here.
+inline constexpr const char* kControlAuthPurpose = "xferbench control session";
 
 enum class ControlType : std::uint16_t {
-  hello = 1,     // client → server: token, transport name (always the first message)
+  hello = 1,     // client → server: the client's nonce (always the first message)
   welcome = 2,   // server → client: data address, server description
   refused = 3,   // server → client: why the handshake failed (nothing else)
   expose = 4,    // client → server: bytes, place
@@ -31,7 +34,10 @@ enum class ControlType : std::uint16_t {
   finish = 11,   // client → server: the session is over
   finished = 12, // server → client: regions released
   ready = 13,    // server → client: the data connection is accepted; the server's description
+  challenge = 14,  // server → client: the server's nonce and its proof of the token
+  proof = 15,      // client → server: the client's proof of the token, transport name
 };
+inline constexpr std::uint16_t kLastControlType = 15;
 const char* to_string(ControlType type);
 
 // The peer broke the protocol (bad magic, version, type, length, truncated payload).

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/range.hpp"
+#include "transport/auth.hpp"
 #include "transport/control_channel.hpp"
 #include "transport/control_messages.hpp"
 #include "transport/socket_ops.hpp"
@@ -30,33 +31,31 @@ milliseconds handshake_timeout(milliseconds wait) { return std::clamp(wait / 4, 
 // How long the serving loop sleeps in the transport's wait before looking at the control socket
 // again: the latency of a control request while no data moves.
 constexpr milliseconds kServeSlice{2};
-// Regions one session may hold: a bound on what a client can make the server allocate in count.
-constexpr std::size_t kMaxRegions = 4096;
+// Control connections the server reads side by side before one authenticated; a new one past
+// this closes the oldest, so a flood of silent connections cannot hold the real client off.
+constexpr std::size_t kMaxPendingHandshakes = 32;
 
 // Why a request failed on the server, so the client can throw the same kind (Unavailable: exit 3).
 enum class FailureKind : std::uint8_t { other = 0, unavailable = 1 };
-// Why a handshake was refused.
+// Why a handshake was refused. `token`: the client's proof was wrong (the refusal says nothing
+// more); `transport`: told only to a client that proved the token.
 enum class RefusalKind : std::uint8_t { token = 1, transport = 2 };
 
 std::string seconds_text(milliseconds ms) { return fmt::format("{:g} s", static_cast<double>(ms.count()) / 1000.0); }
 
 std::string effective_token(const std::string& token) { return token.empty() ? default_session_token() : token; }
 
-// Compares in time that depends only on the expected token's length, so the reply's timing does
-// not tell a guesser how many leading bytes were right.
-bool tokens_match(const std::string& given, const std::string& expected) {
-  unsigned diff = given.size() == expected.size() ? 0u : 1u;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const unsigned char g = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
-    diff |= g ^ static_cast<unsigned char>(expected[i]);
-  }
-  return diff == 0;
-}
-
 // A handshake the server turned down (wrong token or transport); the client was told.
 class HandshakeRefused : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A control connection that has not authenticated yet: read side by side with the others.
+struct PendingHandshake {
+  std::unique_ptr<ControlChannel> channel;
+  Deadline deadline;
+  std::optional<AuthServer> auth;  // once its hello came and the challenge went out
 };
 
 struct ServedRegion {
@@ -91,6 +90,12 @@ std::string default_session_token() {
   return "xferbench-default-token";
 }
 
+std::string given_session_token(std::string_view flag_value) {
+  if (!flag_value.empty()) return std::string(flag_value);
+  const char* env = std::getenv("XFERBENCH_TOKEN");
+  return env != nullptr ? env : "";
+}
+
 bool is_loopback_host(std::string_view host) {
   in_addr v4{};
   if (inet_pton(AF_INET, std::string(host).c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
@@ -102,9 +107,7 @@ bool is_loopback_host(std::string_view host) {
 
 std::string server_session_token(std::string_view given, std::string_view host, std::string_view flag,
                                  std::string_view flag_for_token) {
-  if (!given.empty()) return std::string(given);
-  const char* env = std::getenv("XFERBENCH_TOKEN");
-  if (env != nullptr && *env != '\0') return env;
+  if (std::string token = given_session_token(given); !token.empty()) return token;
   if (is_loopback_host(host)) return default_session_token();
   throw UsageError(fmt::format(
       "{} {}: a server others can reach needs a token of its own ({}set XFERBENCH_TOKEN on both sides); "
@@ -125,8 +128,10 @@ struct SessionServer::State {
   std::unique_ptr<Listener> data_listener;
   std::string job_description;
 
-  void handshake(ControlChannel& channel);
-  SessionReport run(ControlChannel& channel);
+  // Takes one message of a pending handshake; the session once the client proved the token and
+  // was welcomed. Throws (HandshakeRefused, ProtocolError, ...) when the connection must go.
+  std::optional<AuthSession> step(PendingHandshake& pending, const ControlMessage& message);
+  SessionReport run(ControlChannel& channel, const AuthSession& session);
   // Answers one request; false once the client said finish.
   bool answer(ControlChannel& channel, const ControlMessage& request, std::vector<ServedRegion>& regions,
               SessionReport& report);
@@ -141,7 +146,7 @@ SessionServer::SessionServer(Transport& transport, const SocketAddress& control,
   if (options.token.size() > kMaxTokenBytes) {
     throw UsageError(fmt::format("--token: {} bytes, at most {}", options.token.size(), kMaxTokenBytes));
   }
-  UniqueFd fd = listen_tcp(control, 16);
+  UniqueFd fd = listen_tcp(control, 64);  // room for a burst of connections besides the real one
   SocketAddress bound = local_address(fd.get());
   auto listener = transport.listen(data);
   state_ = std::unique_ptr<State>(new State{transport, std::move(options), std::move(factory), log, std::move(fd),
@@ -157,58 +162,107 @@ void SessionServer::set_description(std::string job_description) { state_->job_d
 SessionReport SessionServer::serve_one() {
   State& s = *state_;
   const Deadline deadline = deadline_after(s.options.wait);
+  std::vector<PendingHandshake> pending;
+  std::size_t failed = 0;
+  auto drop = [&](std::vector<PendingHandshake>::iterator it, const std::string& why) {
+    // Anything a connection does wrong before it is authenticated costs that connection only.
+    s.log << fmt::format("xferbench: closed control connection from {}: {}\n", it->channel->peer(), why) << std::flush;
+    ++failed;
+    return pending.erase(it);
+  };
   for (;;) {
-    UniqueFd fd = accept_tcp(s.control_fd.get());
-    if (!fd.valid()) {
-      if (!wait_ready(s.control_fd.get(), POLLIN, deadline)) {
-        throw TransportError(fmt::format("no xferbench client came to {} within {}", s.control_address.to_string(),
-                                         seconds_text(s.options.wait)));
+    // Past its wait the server takes no new connection and finishes no handshake.
+    if (Clock::now() >= deadline) {
+      throw TransportError(fmt::format("no xferbench client came to {} within {}{}", s.control_address.to_string(),
+                                       seconds_text(s.options.wait),
+                                       failed == 0 ? "" : fmt::format(" ({} connections failed the handshake)", failed)));
+    }
+    for (UniqueFd fd = accept_tcp(s.control_fd.get()); fd.valid(); fd = accept_tcp(s.control_fd.get())) {
+      if (pending.size() >= kMaxPendingHandshakes) drop(pending.begin(), "too many handshakes at once; the oldest goes");
+      const std::string client = peer_address(fd.get()).to_string();
+      pending.push_back(PendingHandshake{std::make_unique<ControlChannel>(std::move(fd), client),
+                                         deadline_after(handshake_timeout(s.options.wait)), std::nullopt});
+    }
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (Clock::now() >= it->deadline) {
+        const char* what = it->channel->inside_message() ? "the peer stopped in the middle of a message"
+                           : it->auth                     ? "the peer sent no proof in time"
+                                                          : "the peer sent nothing in time";
+        it = drop(it, fmt::format("{} (a handshake gets {})", what, seconds_text(handshake_timeout(s.options.wait))));
+        continue;
       }
-      continue;
+      std::optional<AuthSession> session;
+      try {
+        while (!session) {
+          auto message = it->channel->receive_available();
+          if (!message) break;
+          session = s.step(*it, *message);
+        }
+      } catch (const std::exception& e) {
+        it = drop(it, e.what());
+        continue;
+      }
+      if (session) {
+        std::unique_ptr<ControlChannel> channel = std::move(it->channel);
+        pending.clear();  // the other pending handshakes are closed unanswered
+        return s.run(*channel, *session);
+      }
+      ++it;
     }
-    const std::string client = peer_address(fd.get()).to_string();
-    ControlChannel channel(std::move(fd), client);
-    try {
-      s.handshake(channel);
-    } catch (const std::exception& e) {
-      // Anything a connection does wrong before it is authenticated costs that connection only.
-      s.log << fmt::format("xferbench: closed control connection from {}: {}\n", client, e.what()) << std::flush;
-      continue;
+    // Sleep until a connection, a message of a pending handshake, or the nearest deadline.
+    Deadline wake = deadline;
+    std::vector<pollfd> fds{{s.control_fd.get(), POLLIN, 0}};
+    for (const PendingHandshake& p : pending) {
+      fds.push_back({p.channel->fd(), POLLIN, 0});
+      wake = std::min(wake, p.deadline);
     }
-    return s.run(channel);
+    if (::poll(fds.data(), fds.size(), poll_timeout_ms(wake)) < 0 && errno != EINTR) throw_errno("poll(control connections)");
   }
 }
 
-void SessionServer::State::handshake(ControlChannel& channel) {
-  const Deadline deadline = deadline_after(handshake_timeout(options.wait));
-  const ControlMessage hello = channel.receive(deadline);
-  if (hello.type != ControlType::hello) {
-    throw ProtocolError(fmt::format("got '{}' before the handshake", to_string(hello.type)));
+std::optional<AuthSession> SessionServer::State::step(PendingHandshake& pending, const ControlMessage& message) {
+  ControlChannel& channel = *pending.channel;
+  PayloadReader reader(message);
+  if (!pending.auth) {
+    if (message.type != ControlType::hello) {
+      throw ProtocolError(fmt::format("got '{}' before the handshake", to_string(message.type)));
+    }
+    const std::vector<std::uint8_t> nonce = reader.bytes();
+    reader.end();
+    if (!AuthServer::valid_nonce(nonce)) throw ProtocolError(fmt::format("a hello with a {}-byte nonce", nonce.size()));
+    pending.auth.emplace(options.token, kControlAuthPurpose, nonce);
+    channel.send(ControlType::challenge, PayloadWriter().bytes(pending.auth->nonce()).bytes(pending.auth->proof()).take(),
+                 pending.deadline);
+    return std::nullopt;
   }
-  PayloadReader reader(hello);
-  const std::string token = reader.text();
+  if (message.type != ControlType::proof) {
+    throw ProtocolError(fmt::format("got '{}' instead of the client's proof", to_string(message.type)));
+  }
+  const std::vector<std::uint8_t> proof = reader.bytes();
   const std::string transport_name = reader.text();
   reader.end();
   auto refuse = [&](RefusalKind kind, const std::string& told, const std::string& logged) {
     try {
       channel.send(ControlType::refused, PayloadWriter().u8(static_cast<std::uint8_t>(kind)).text(told).take(),
-                   deadline);
+                   pending.deadline);
     } catch (const std::exception&) {
       // The client may already be gone; the refusal is logged either way.
     }
     throw HandshakeRefused(logged);
   };
-  if (!tokens_match(token, options.token)) refuse(RefusalKind::token, "token refused", "wrong token");
+  // A wrong proof is told nothing but "refused": not which transport, address or state is here.
+  if (!pending.auth->client_proved(proof)) refuse(RefusalKind::token, "", "wrong token (its proof did not match)");
   if (transport_name != transport.name()) {
     refuse(RefusalKind::transport, fmt::format("this server uses transport {}", transport.name()),
            fmt::format("the client uses transport {}, this server {}", transport_name, transport.name()));
   }
-  // Only now, with the token matched, does the client learn where the data goes.
+  // Only now, with the token proved, does the client learn where the data goes.
   const SocketAddress data = announce_address(data_listener->address(), channel.fd());
-  channel.send(ControlType::welcome, PayloadWriter().text(data.host).u32(data.port).take(), deadline);
+  channel.send(ControlType::welcome, PayloadWriter().text(data.host).u32(data.port).take(), pending.deadline);
+  return pending.auth->session();
 }
 
-SessionReport SessionServer::State::run(ControlChannel& channel) {
+SessionReport SessionServer::State::run(ControlChannel& channel, const AuthSession& session) {
   const std::string& client = channel.peer();
   SessionReport report;
   report.client = client;
@@ -216,7 +270,8 @@ SessionReport SessionServer::State::run(ControlChannel& channel) {
   std::unique_ptr<Endpoint> endpoint;  // declared after the regions: closed before they go
   try {
     try {
-      endpoint = data_listener->accept(options.wait);
+      // Only the connection that presents this session's ticket is its data connection.
+      endpoint = data_listener->accept(options.wait, session.data_ticket());
     } catch (const TransportError& e) {
       throw TransportError(fmt::format("client {} did not open its data connection: {}", client, e.what()));
     }
@@ -282,8 +337,17 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
       const std::uint8_t place = reader.u8();
       reader.end();
       if (place > static_cast<std::uint8_t>(RegionPlace::null)) throw ProtocolError(fmt::format("unknown place {}", place));
-      if (regions.size() >= kMaxRegions) {
-        failed(FailureKind::other, fmt::format("a session holds at most {} regions", kMaxRegions));
+      if (regions.size() >= options.max_regions) {
+        failed(FailureKind::other, fmt::format("this server lets a session hold at most {} regions (--max-regions)",
+                                               options.max_regions));
+        return true;
+      }
+      // (A region may come out larger than asked, so what is exposed can pass the cap by that much.)
+      if (report.exposed_bytes >= options.max_exposed_bytes || bytes > options.max_exposed_bytes - report.exposed_bytes) {
+        failed(FailureKind::other,
+               fmt::format("this server exposes at most {} bytes a session (--max-exposed); {} are exposed, {} more "
+                           "asked",
+                           options.max_exposed_bytes, report.exposed_bytes, bytes));
         return true;
       }
       ServedRegion region;
@@ -390,9 +454,25 @@ ClientSession::ClientSession(Transport& transport, const SocketAddress& control,
                                      last_error));
   }
   auto channel = std::make_unique<ControlChannel>(std::move(*fd), server);
+  AuthClient auth(options.token, kControlAuthPurpose);
   ControlMessage reply;
   try {
-    channel->send(ControlType::hello, PayloadWriter().text(options.token).text(std::string(transport.name())).take(),
+    channel->send(ControlType::hello, PayloadWriter().bytes(auth.nonce()).take(), deadline);
+    const ControlMessage challenge = channel->receive(deadline);
+    if (challenge.type != ControlType::challenge) {
+      throw ProtocolError(fmt::format("a {} message instead of the server's challenge", to_string(challenge.type)));
+    }
+    PayloadReader challenge_reader(challenge);
+    const std::vector<std::uint8_t> server_nonce = challenge_reader.bytes();
+    const std::vector<std::uint8_t> server_proof = challenge_reader.bytes();
+    challenge_reader.end();
+    // The server proves the token first: a server without it gets no proof from this client.
+    if (!auth.server_proved(server_nonce, server_proof)) {
+      throw TransportError(fmt::format("the xferbench server at {} could not prove it holds the token (both sides need "
+                                       "the same --token or XFERBENCH_TOKEN); nothing more was sent to it",
+                                       server));
+    }
+    channel->send(ControlType::proof, PayloadWriter().bytes(auth.proof()).text(std::string(transport.name())).take(),
                   deadline);
     reply = channel->receive(deadline);
   } catch (const ChannelClosed&) {
@@ -424,7 +504,7 @@ ClientSession::ClientSession(Transport& transport, const SocketAddress& control,
     if (port == 0 || port > 65535) throw ProtocolError(fmt::format("announced data port {}", port));
     data.port = static_cast<std::uint16_t>(port);
     state_ = std::unique_ptr<State>(new State{transport, options, server, std::move(channel), nullptr, {}});
-    state_->endpoint = transport.connect(data, options.wait);
+    state_->endpoint = transport.connect(data, options.wait, auth.session().data_ticket());
     const ControlMessage ready = state_->channel->receive(deadline_after(options.wait));
     if (ready.type != ControlType::ready) {
       throw ProtocolError(fmt::format("a {} message instead of ready", to_string(ready.type)));

@@ -1,13 +1,17 @@
 #pragma once
-// The control channel that lines two endpoints up (HIXL's tcp_port): a TCP connection on which the
-// client presents the shared token, learns where the transport listens, asks the server to expose
-// regions (and to fill or verify them), and says when it is done. Only after the token matched does
-// the server send any address or remote key. Messages are framed (magic, type, length) and bounded;
-// a malformed, truncated or oversized message closes that connection with a clear error.
+// The control channel that lines two endpoints up (HIXL's tcp_port): a TCP connection on which
+// client and server prove to each other that they hold the shared token (challenge–response,
+// auth.hpp: the token never crosses the wire), the client learns where the transport listens,
+// asks the server to expose regions (and to fill or verify them), and says when it is done. Only
+// after the client proved the token does the server send any address or remote key, and the data
+// connection is admitted only with the session's ticket (ticket_gate.hpp). Messages are framed
+// (magic, type, length) and bounded; a malformed, truncated or oversized message closes that
+// connection with a clear error.
 //
-// The server serves one authenticated client per serve_one(). A connection that fails the
-// handshake (garbage, wrong token, wrong version) is closed, reported on `log`, and the server
-// goes on waiting for a good one until its wait runs out: it neither crashes nor hangs.
+// The server serves one authenticated client per serve_one(). Handshakes are read side by side
+// (at most 32 at once, each within its own deadline); one that fails (garbage, wrong token, wrong
+// version, silence) is closed, reported on `log`, and the server goes on waiting for a good one
+// until its wait runs out, after which it takes no connection: it neither crashes nor hangs.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -29,11 +33,21 @@ enum class RegionPlace : std::uint8_t {
 };
 const char* to_string(RegionPlace place);
 
+// What a server lets one session expose by default (--max-exposed, --max-regions): far above a
+// benchmark's needs, far below what would take a node's memory.
+inline constexpr std::uint64_t kDefaultMaxExposedBytes = std::uint64_t{64} << 30;
+inline constexpr std::uint32_t kDefaultMaxRegions = 1024;
+
 struct SessionOptions {
-  std::string token;  // both sides must present the same; compared in constant time
+  // Both sides must hold the same; proved by challenge–response (auth.hpp), never sent.
+  std::string token;
   // How long the side started first waits for its peer, and the longest a session may sit idle
   // (HIXL's kWaitTransTime is 20 s).
   std::chrono::milliseconds wait{20000};
+  // The server's caps on one session: bytes exposed in all and regions held. A request past either
+  // fails (the session goes on), naming the cap and its flag.
+  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
+  std::uint32_t max_regions = kDefaultMaxRegions;
 };
 
 // Memory the server exposes for one region, made by the job (which knows the backend and device).
@@ -121,6 +135,9 @@ class ClientSession {
 // The token both sides use when none is given: --token, else $XFERBENCH_TOKEN, else this built-in
 // default (which keeps stray clients out, not attackers: set a token on shared networks).
 std::string default_session_token();
+
+// The token the user gave: `flag_value` (--token), else $XFERBENCH_TOKEN, else "" (none given).
+std::string given_session_token(std::string_view flag_value);
 
 // Whether `host` (numeric, as parse_address gives it) is a loopback address: 127.0.0.0/8, ::1, or
 // 127.x.x.x mapped into IPv6.

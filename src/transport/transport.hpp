@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -70,14 +71,20 @@ class Endpoint {
   virtual std::string peer() const = 0;
 };
 
+// What a connecting side presents first on a data connection and a listener requires before it
+// reads or sends anything else: the session's data ticket (auth.hpp, ticket_gate.hpp), binding
+// the data connection to the authenticated control session. Empty: none (a transport's own tests).
+using ConnectionTicket = std::span<const std::uint8_t>;
+
 // Accepts endpoints on a listening address (ucp_listener over a sockaddr; a TCP socket).
 class Listener {
  public:
   virtual ~Listener() = default;
   // The bound address (port 0 asked for → the port the kernel chose).
   virtual SocketAddress address() const = 0;
-  // Waits for one connection, making progress meanwhile; throws TransportError on timeout.
-  virtual std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout) = 0;
+  // Waits for one connection that presents `ticket`, making progress meanwhile; connections that
+  // do not are closed unanswered. Throws TransportError on timeout.
+  virtual std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout, ConnectionTicket ticket = {}) = 0;
 };
 
 // What a Transport reports about itself for the result document.
@@ -110,7 +117,8 @@ class Transport {
   // only (the TCP transport). A job never hands it device memory of another type.
   virtual std::vector<std::string> device_memory_types() const { return {}; }
   virtual std::unique_ptr<Listener> listen(const SocketAddress& address) = 0;
-  virtual std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout) = 0;
+  virtual std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout,
+                                            ConnectionTicket ticket = {}) = 0;
   // Makes progress on this side's part of every endpoint: the passive side of a peer's put/get
   // (UCX's emulated RMA over tcp needs the target to progress; the TCP transport serves requests
   // here). Returns whether anything happened.

@@ -1,7 +1,8 @@
-// What reaches the control port before (and instead of) a proper client: wrong tokens, garbage,
+// What reaches the control port before (and instead of) a proper client: wrong proofs, garbage,
 // bad frames, silence. Each costs that connection only: the server logs one line naming the peer
 // and the reason, and then serves a good client. A client that breaks the protocol after the
-// handshake ends serve_one() with an error naming it.
+// handshake ends serve_one() with an error naming it. The hostile client of hostile_client.hpp
+// speaks the protocol step by step.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include "transport/control_messages.hpp"
 #include "transport/socket_ops.hpp"
 #include "transport/tcp/tcp_transport.hpp"
+#include "hostile_client.hpp"
+#include "transport/auth.hpp"
 #include "transport_test_support.hpp"
 
 namespace xb {
@@ -39,8 +42,8 @@ std::vector<std::byte> frame(std::uint32_t magic, std::uint16_t version, std::ui
   return f;
 }
 
-std::vector<std::byte> hello(const std::string& token, const std::string& transport = "tcp") {
-  const auto payload = PayloadWriter().text(token).text(transport).take();
+std::vector<std::byte> hello(const std::vector<std::uint8_t>& nonce) {
+  const auto payload = PayloadWriter().bytes(nonce).take();
   return frame(kControlMagic, kControlVersion, 1, static_cast<std::uint32_t>(payload.size()), payload);
 }
 
@@ -80,10 +83,10 @@ TEST_P(BadOpeningTest, IsClosedAndLoggedThenAGoodClientIsServed) {
   const std::string bad_peer = local_address(fd).to_string();
   if (!c.bytes.empty()) test::raw_send(fd, c.bytes.data(), c.bytes.size());
   if (c.close_after) ::shutdown(fd, SHUT_WR);
-  // The server says nothing to a bad connection but, at most, that its token was refused.
+  // The most a bad connection gets is the challenge (a nonce and a proof bound to its own nonce).
   const auto reply = test::raw_read_all(fd, 10000);
   ::close(fd);
-  EXPECT_LE(reply.size(), 64u);
+  EXPECT_LE(reply.size(), kControlHeaderBytes + 4 + 32 + 4 + 32);
 
   EXPECT_EQ(good_client(server.control()), "");
   const auto outcome = server.join();
@@ -111,14 +114,69 @@ INSTANTIATE_TEST_SUITE_P(
                    "'expose' before the handshake"},
         BadOpening{"lying_hello", frame(kControlMagic, kControlVersion, 1, 4, PayloadWriter().u32(9999).take()), true,
                    "truncated"},
-        BadOpening{"wrong_token", hello("guess"), false, "wrong token"},
-        BadOpening{"longer_token", hello("s3cret-and-more"), false, "wrong token"},
-        BadOpening{"empty_token", hello(""), false, "wrong token"},
-        BadOpening{"other_transport", hello("s3cret", "ucx"), false, "the client uses transport ucx, this server tcp"},
+        BadOpening{"short_nonce", hello(std::vector<std::uint8_t>(5, 1)), true, "a hello with a 5-byte nonce"},
+        BadOpening{"no_proof_after_the_hello", hello(std::vector<std::uint8_t>(32, 7)), false,
+                   "sent no proof in time"},
+        BadOpening{"proof_instead_of_hello",
+                   frame(kControlMagic, kControlVersion, 15, 0, {}), true, "'proof' before the handshake"},
         BadOpening{"trailing_bytes_in_hello",
-                   frame(kControlMagic, kControlVersion, 1, 18, PayloadWriter().text("s3cret").text("tcp").u8(0).take()),
-                   false, "trailing"},
+                   frame(kControlMagic, kControlVersion, 1, 37,
+                         PayloadWriter().bytes(std::vector<std::uint8_t>(32, 7)).u8(0).take()),
+                   true, "trailing"},
         BadOpening{"closes_at_once", {}, true, "closed the connection"}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// What a hand-made client's proof can be, and what the server must log for it.
+struct BadProof {
+  const char* name;
+  test::ProofKind kind;
+  const char* token;      // for made_with_token
+  const char* transport;  // the proof message's transport name
+  const char* logged;
+};
+
+class BadProofTest : public ::testing::TestWithParam<BadProof> {};
+
+TEST_P(BadProofTest, IsRefusedWithoutStateAndAGoodClientIsServed) {
+  const BadProof& c = GetParam();
+  ServerThread server(options());
+  {
+    test::HostileClient client(server.control());
+    const test::Challenge challenge = client.hello();
+    ASSERT_TRUE(challenge.arrived) << challenge.error;
+    const ControlMessage reply = client.prove(c.kind, c.token, c.transport);
+    ASSERT_EQ(reply.type, ControlType::refused);
+    PayloadReader reader(reply);
+    const auto kind = reader.u8();
+    const std::string told = reader.text();
+    reader.end();
+    if (std::string(c.transport) == "tcp") {
+      // A wrong proof is told "refused" and nothing else: no transport, no address, no state.
+      EXPECT_EQ(kind, 1);
+      EXPECT_EQ(told, "");
+    } else {
+      EXPECT_EQ(kind, 2);  // a client that proved the token may learn the transport
+      EXPECT_NE(told.find("tcp"), std::string::npos);
+    }
+    EXPECT_TRUE(client.closed_by_server()) << "the connection stays open after a refusal";
+  }
+  EXPECT_EQ(good_client(server.control()), "");
+  const auto outcome = server.join();
+  EXPECT_EQ(outcome.error, "");
+  EXPECT_NE(outcome.log.find(c.logged), std::string::npos) << outcome.log;
+  EXPECT_EQ(std::count(outcome.log.begin(), outcome.log.end(), '\n'), 1) << outcome.log;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Session, BadProofTest,
+    ::testing::Values(BadProof{"wrong_token", test::ProofKind::made_with_token, "guess", "tcp", "wrong token"},
+                      BadProof{"longer_token", test::ProofKind::made_with_token, "s3cret-and-more", "tcp", "wrong token"},
+                      BadProof{"empty_proof", test::ProofKind::empty, "", "tcp", "wrong token"},
+                      BadProof{"random_proof", test::ProofKind::random, "", "tcp", "wrong token"},
+                      // The server's own proof sent back: the roles' labels differ, so it proves nothing.
+                      BadProof{"reflected_server_proof", test::ProofKind::reflected, "", "tcp", "wrong token"},
+                      BadProof{"other_transport", test::ProofKind::made_with_token, "s3cret", "ucx",
+                               "the client uses transport ucx, this server tcp"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Session, WrongTokenIsRefusedClearlyAndTheServerServesTheNextClient) {
@@ -128,31 +186,43 @@ TEST(Session, WrongTokenIsRefusedClearlyAndTheServerServesTheNextClient) {
     ClientSession session(*transport, server.control(), options("not-the-token"));
     ADD_FAILURE() << "a wrong token was accepted";
   } catch (const TransportError& e) {
+    // The client finds the server's proof wrong first and proves nothing to it.
     const std::string what = e.what();
-    EXPECT_NE(what.find("token refused by the xferbench server at " + server.control().to_string()),
+    EXPECT_NE(what.find("the xferbench server at " + server.control().to_string() +
+                        " could not prove it holds the token"),
               std::string::npos)
         << what;
   }
   EXPECT_EQ(good_client(server.control()), "");
   const auto outcome = server.join();
   EXPECT_EQ(outcome.error, "");
-  EXPECT_NE(outcome.log.find("wrong token"), std::string::npos) << outcome.log;
+  EXPECT_NE(outcome.log.find("closed control connection from"), std::string::npos) << outcome.log;
 }
 
 TEST(Session, NothingAboutRegionsOrAddressesBeforeTheToken) {
   ServerThread server(options());
   const int fd = test::raw_connect(server.control());
-  const auto request = hello("wrong");
+  const auto request = hello(random_bytes(32));
   test::raw_send(fd, request.data(), request.size());
-  const auto reply = test::raw_read_all(fd, 10000);
+  // The first reply: the challenge, a nonce and a proof of 32 bytes each, nothing else.
+  std::vector<std::byte> reply(kControlHeaderBytes + 4 + 32 + 4 + 32);
+  std::size_t got = 0;
+  while (got < reply.size()) {
+    const ssize_t r = ::recv(fd, reply.data() + got, reply.size() - got, 0);
+    ASSERT_GT(r, 0) << "the challenge did not come whole";
+    got += static_cast<std::size_t>(r);
+  }
+  EXPECT_EQ(load_le<std::uint16_t>(reply.data() + 6), static_cast<std::uint16_t>(ControlType::challenge));
+  EXPECT_EQ(load_le<std::uint32_t>(reply.data() + 8), 72u);
+  // A wrong proof: the one reply is "refused", kind token, no text; no port, no key, no address.
+  const auto proof = PayloadWriter().bytes(random_bytes(32)).text("tcp").take();
+  const auto framed = frame(kControlMagic, kControlVersion, 15, static_cast<std::uint32_t>(proof.size()), proof);
+  test::raw_send(fd, framed.data(), framed.size());
+  const auto refusal = test::raw_read_all(fd, 10000);
   ::close(fd);
-  // The one reply: "refused", kind token, the text "token refused"; no port, no key, no address.
-  ASSERT_GE(reply.size(), kControlHeaderBytes);
-  EXPECT_EQ(load_le<std::uint16_t>(reply.data() + 6), static_cast<std::uint16_t>(ControlType::refused));
-  const std::string text(reinterpret_cast<const char*>(reply.data()), reply.size());
-  EXPECT_NE(text.find("token refused"), std::string::npos);
-  EXPECT_EQ(text.find("127.0.0.1"), std::string::npos);
-  EXPECT_EQ(reply.size(), kControlHeaderBytes + 1 + 4 + std::string("token refused").size());
+  ASSERT_EQ(refusal.size(), kControlHeaderBytes + 1 + 4);
+  EXPECT_EQ(load_le<std::uint16_t>(refusal.data() + 6), static_cast<std::uint16_t>(ControlType::refused));
+  EXPECT_EQ(std::to_integer<int>(refusal[kControlHeaderBytes]), 1);
   EXPECT_EQ(good_client(server.control()), "");
   EXPECT_EQ(server.join().error, "");
 }
@@ -160,20 +230,12 @@ TEST(Session, NothingAboutRegionsOrAddressesBeforeTheToken) {
 TEST(Session, AClientBreakingTheProtocolAfterTheHandshakeIsNamed) {
   ServerThread server(options());
   // A hand-made client: a proper handshake and data connection, then an unknown request.
-  std::string last_error;
-  auto fd = connect_tcp(server.control(), deadline_after(milliseconds(5000)), last_error);
-  ASSERT_TRUE(fd.has_value()) << last_error;
-  const std::string me = local_address(fd->get()).to_string();
-  ControlChannel channel(std::move(*fd), "server");
-  channel.send(ControlType::hello, PayloadWriter().text("s3cret").text("tcp").take(), deadline_after(milliseconds(5000)));
-  const ControlMessage welcome = channel.receive(deadline_after(milliseconds(5000)));
-  ASSERT_EQ(welcome.type, ControlType::welcome);
-  PayloadReader reader(welcome);
-  SocketAddress data;
-  data.host = reader.text();
-  data.port = static_cast<std::uint16_t>(reader.u32());
+  test::HostileClient client(server.control());
+  const std::string me = client.local();
+  const auto welcome = client.authenticate("s3cret");
+  ControlChannel& channel = client.channel();
   auto transport = make_tcp_transport();
-  auto endpoint = transport->connect(data, milliseconds(5000));
+  auto endpoint = transport->connect(welcome.data, milliseconds(5000), welcome.session.data_ticket());
   ASSERT_EQ(channel.receive(deadline_after(milliseconds(5000))).type, ControlType::ready);
   channel.send(ControlType::welcome, {}, deadline_after(milliseconds(5000)));  // not a client's message
   const auto outcome = server.join();
@@ -184,20 +246,13 @@ TEST(Session, AnAuthenticatedClientThatGoesSilentMidMessageIsNamed) {
   // The default wait: the server gives a hello a quarter of it, and with 600 ms a test thread
   // stalled 150 ms by a loaded machine was refused as silent before the message this is about.
   ServerThread server(options("s3cret", milliseconds(4000)));
-  std::string last_error;
-  auto fd = connect_tcp(server.control(), deadline_after(milliseconds(5000)), last_error);
-  ASSERT_TRUE(fd.has_value()) << last_error;
-  const std::string me = local_address(fd->get()).to_string();
-  const int raw = fd->get();
-  ControlChannel channel(std::move(*fd), "server");
-  channel.send(ControlType::hello, PayloadWriter().text("s3cret").text("tcp").take(), deadline_after(milliseconds(5000)));
-  const ControlMessage welcome = channel.receive(deadline_after(milliseconds(5000)));
-  PayloadReader reader(welcome);
-  SocketAddress data;
-  data.host = reader.text();
-  data.port = static_cast<std::uint16_t>(reader.u32());
+  test::HostileClient client(server.control());
+  const std::string me = client.local();
+  const auto welcome = client.authenticate("s3cret");
+  ControlChannel& channel = client.channel();
+  const int raw = channel.fd();
   auto transport = make_tcp_transport();
-  auto endpoint = transport->connect(data, milliseconds(5000));
+  auto endpoint = transport->connect(welcome.data, milliseconds(5000), welcome.session.data_ticket());
   ASSERT_EQ(channel.receive(deadline_after(milliseconds(5000))).type, ControlType::ready);
   const auto partial = frame(kControlMagic, kControlVersion, 4, 9, {});  // an expose whose payload never comes
   test::raw_send(raw, partial.data(), partial.size());

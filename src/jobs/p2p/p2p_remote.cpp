@@ -17,6 +17,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
+#include "transport/auth.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -51,6 +52,12 @@ struct RankSide {
 };
 
 }  // namespace
+
+std::string group_session_token(P2pGroup& group, const std::string& given) {
+  // Every rank takes part in the collective, even when a token was given, so none waits alone.
+  const std::vector<std::string> drawn = group.allgather(group.rank() == 0 && given.empty() ? random_token() : "");
+  return given.empty() ? drawn.at(0) : given;
+}
 
 int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
 

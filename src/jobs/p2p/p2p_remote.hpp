@@ -62,6 +62,12 @@ std::string p2p_default_host();
 // must then end every rank (MPI_Abort), since the others wait in a collective.
 std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan, Backend& backend, P2pGroup& group);
 
+// The session token of ranks that share a trusted channel (MPI, started by mpirun over its own
+// launcher): `given` when the user gave one, else a fresh random token drawn by rank 0 and sent to
+// every rank over the group, so servers off loopback never run on the public built-in token.
+// Every rank calls it.
+std::string group_session_token(P2pGroup& group, const std::string& given);
+
 // The device a rank uses.
 int p2p_remote_device(const P2pRemotePlan& plan, int rank);
 

@@ -6,6 +6,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "transport/address.hpp"
+#include "transport/auth.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -36,8 +39,7 @@ bool wait_for(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::chrono::milliseconds window,
-                    const std::function<void(const SocketAddress&)>& listening) {
+UniqueFd listen_on(const SocketAddress& self, const std::function<void(const SocketAddress&)>& listening) {
   sockaddr_storage sa{};
   const socklen_t len = self.to_sockaddr(sa);
   UniqueFd listener(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -45,7 +47,7 @@ UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::
   const int one = 1;
   setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (bind(listener.get(), reinterpret_cast<sockaddr*>(&sa), len) != 0) throw_errno(fmt::format("bind({})", self.to_string()));
-  if (listen(listener.get(), 1) != 0) throw_errno(fmt::format("listen({})", self.to_string()));
+  if (listen(listener.get(), 8) != 0) throw_errno(fmt::format("listen({})", self.to_string()));
   if (listening) {
     sockaddr_storage bound{};
     socklen_t bound_len = sizeof bound;
@@ -54,23 +56,43 @@ UniqueFd accept_one(const SocketAddress& self, Clock::time_point deadline, std::
                                                            : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
     listening(SocketAddress{self.host, port});
   }
-  if (!wait_for(listener.get(), POLLIN, deadline)) {
-    throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
-                                     "window",
-                                     self.to_string(), window.count() / 1000));
-  }
-  UniqueFd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-  if (!conn.valid()) throw_errno(fmt::format("accept({})", self.to_string()));
-  return conn;
+  return listener;
 }
 
-UniqueFd connect_retrying(const SocketAddress& peer, Clock::time_point deadline, std::chrono::milliseconds window) {
+// Whether the connection comes from `expected` (a literal address, as --ip gives it).
+bool comes_from(int fd, const std::string& expected, std::string& from) {
+  sockaddr_storage sa{};
+  socklen_t len = sizeof sa;
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) return false;
+  char text[INET6_ADDRSTRLEN] = {};
+  unsigned char want[16] = {};
+  if (sa.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&sa);
+    inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+    from = text;
+    return inet_pton(AF_INET, expected.c_str(), want) == 1 && std::memcmp(want, &in->sin_addr, 4) == 0;
+  }
+  if (sa.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&sa);
+    inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+    from = text;
+    return inet_pton(AF_INET6, expected.c_str(), want) == 1 && std::memcmp(want, &in6->sin6_addr, 16) == 0;
+  }
+  return false;
+}
+
+// Connects from `self` (bound, so the peer sees the address it was told of as --ip) to `peer`.
+UniqueFd connect_retrying(const std::string& self, const SocketAddress& peer, Clock::time_point deadline,
+                          std::chrono::milliseconds window) {
   sockaddr_storage sa{};
   const socklen_t len = peer.to_sockaddr(sa);
+  sockaddr_storage own{};
+  const socklen_t own_len = SocketAddress{self, 0}.to_sockaddr(own);
   std::string last = "no attempt";
   while (Clock::now() < deadline) {
     UniqueFd fd(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!fd.valid()) throw_errno("socket");
+    if (bind(fd.get(), reinterpret_cast<sockaddr*>(&own), own_len) != 0) throw_errno(fmt::format("bind({})", self));
     if (connect(fd.get(), reinterpret_cast<sockaddr*>(&sa), len) == 0) return fd;
     last = std::strerror(errno);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the peer may not listen yet
@@ -81,37 +103,96 @@ UniqueFd connect_retrying(const SocketAddress& peer, Clock::time_point deadline,
 
 }  // namespace
 
+// How long one connection gets for the challenge–response (less when the start window ends first).
+constexpr std::chrono::milliseconds kAuthWait{5000};
+// The longest message of the challenge–response (a nonce, a proof: 32 bytes).
+constexpr std::uint32_t kAuthMessageLimit = 64;
+
 P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait,
+                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
                          const P2pRendezvousHooks& hooks)
     : rank_(rank), wait_(wait) {
   const auto deadline = Clock::now() + start_window;
   if (rank == 0) {
     const SocketAddress self_address{self, hooks.listening ? std::uint16_t{0} : port};
-    peer_ = peer;
-    fd_ = accept_one(self_address, deadline, start_window, hooks.listening);
+    UniqueFd listener = listen_on(self_address, hooks.listening);
+    std::string turned_away;  // the last connection refused, for the timeout's message
+    for (;;) {
+      if (!wait_for(listener.get(), POLLIN, deadline)) {
+        throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
+                                         "window{}",
+                                         self_address.to_string(), start_window.count() / 1000,
+                                         turned_away.empty() ? "" : fmt::format(" (turned away: {})", turned_away)));
+      }
+      UniqueFd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+      if (!conn.valid()) continue;  // gone before we took it
+      std::string from;
+      if (!comes_from(conn.get(), peer, from)) {
+        turned_away = fmt::format("a connection from {}, not --ip {}", from.empty() ? "an unknown address" : from, peer);
+        continue;  // closed unanswered: not the peer this node was told of
+      }
+      fd_ = std::move(conn);
+      peer_ = from;
+      try {
+        if (authenticate(token, std::min(deadline, Clock::now() + kAuthWait))) break;
+        turned_away = fmt::format("{}, which could not prove the token", from);
+      } catch (const std::exception& e) {
+        turned_away = fmt::format("{} ({})", from, e.what());
+      }
+      fd_ = UniqueFd();
+    }
   } else {
     const SocketAddress peer_address = hooks.find_peer ? hooks.find_peer(deadline) : SocketAddress{peer, port};
     peer_ = peer_address.to_string();
-    fd_ = connect_retrying(peer_address, deadline, start_window);
+    fd_ = connect_retrying(self, peer_address, deadline, start_window);
+    authenticate(token, Clock::now() + std::max(kAuthWait, wait));
   }
   const int one = 1;
   setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-std::string P2pTcpGroup::exchange(const std::string& mine) {
-  const auto deadline = Clock::now() + wait_;
-  // Send: a 4-byte length, then the bytes (small messages: the kernel buffers them whole).
+bool P2pTcpGroup::authenticate(const std::string& token, Clock::time_point deadline) {
+  constexpr const char* kPurpose = "xferbench p2p rendezvous";
+  const auto as_bytes = [](const std::string& s) { return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); };
+  const auto as_text = [](const AuthBytes& b) { return std::string(b.begin(), b.end()); };
+  if (rank_ == 1) {  // the client's side: nonce, then check the listener's proof before giving ours
+    AuthClient auth(token, kPurpose);
+    send_message(as_text(auth.nonce()), deadline);
+    const std::string server_nonce = receive_message(deadline, kAuthMessageLimit);
+    const std::string server_proof = receive_message(deadline, kAuthMessageLimit);
+    if (!auth.server_proved(as_bytes(server_nonce), as_bytes(server_proof))) {
+      throw TransportError(fmt::format("the node at {} could not prove it holds the token (both nodes need the same "
+                                       "--token or XFERBENCH_TOKEN); nothing more was sent to it",
+                                       peer_));
+    }
+    send_message(as_text(auth.proof()), deadline);
+    return receive_message(deadline, kAuthMessageLimit) == "ok";
+  }
+  const std::string client_nonce = receive_message(deadline, kAuthMessageLimit);
+  if (!AuthServer::valid_nonce(as_bytes(client_nonce))) return false;
+  AuthServer auth(token, kPurpose, as_bytes(client_nonce));
+  send_message(as_text(auth.nonce()), deadline);
+  send_message(as_text(auth.proof()), deadline);
+  if (!auth.client_proved(as_bytes(receive_message(deadline, kAuthMessageLimit)))) return false;
+  send_message("ok", deadline);
+  return true;
+}
+
+void P2pTcpGroup::send_message(const std::string& bytes, Clock::time_point deadline) {
+  // A 4-byte length, then the bytes (small messages: the kernel buffers them whole).
   std::string out(4, '\0');
-  const auto n = static_cast<std::uint32_t>(mine.size());
+  const auto n = static_cast<std::uint32_t>(bytes.size());
   for (int i = 0; i < 4; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
-  out += mine;
+  out += bytes;
   for (std::size_t sent = 0; sent < out.size();) {
     if (!wait_for(fd_.get(), POLLOUT, deadline)) throw TransportError(fmt::format("peer {} stopped reading", peer_));
     const ssize_t w = send(fd_.get(), out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
     if (w < 0 && errno != EINTR && errno != EAGAIN) throw_errno(fmt::format("send to peer {}", peer_));
     if (w > 0) sent += static_cast<std::size_t>(w);
   }
+}
+
+std::string P2pTcpGroup::receive_message(Clock::time_point deadline, std::uint32_t limit) {
   const auto read_exact = [&](std::size_t bytes) {
     std::string in(bytes, '\0');
     for (std::size_t got = 0; got < bytes;) {
@@ -128,8 +209,14 @@ std::string P2pTcpGroup::exchange(const std::string& mine) {
   const std::string header = read_exact(4);
   std::uint32_t length = 0;
   for (int i = 0; i < 4; ++i) length |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
-  if (length > (64u << 20)) throw TransportError(fmt::format("peer {} sent a message of {} bytes", peer_, length));
+  if (length > limit) throw TransportError(fmt::format("peer {} sent a message of {} bytes", peer_, length));
   return read_exact(length);
+}
+
+std::string P2pTcpGroup::exchange(const std::string& mine) {
+  const auto deadline = Clock::now() + wait_;
+  send_message(mine, deadline);
+  return receive_message(deadline);
 }
 
 void P2pTcpGroup::barrier() { exchange({}); }

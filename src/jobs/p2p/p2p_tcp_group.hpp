@@ -6,6 +6,12 @@
 // past it, a TransportError names the address and the window, never a hang. Every collective is
 // one exchange (both send, then both read), so neither side can wait for the other for ever: a
 // peer silent past `wait` is an error naming it.
+//
+// Before any plan or address crosses it, the connection is authenticated both ways with the
+// session token (challenge–response, transport/auth.hpp: the token never crosses the wire), and
+// rank 0 takes a connection only from the --ip address: one from anywhere else, or one that cannot
+// prove the token, is closed and rank 0 waits on for the real peer until the start window ends.
+// Rank 1 proves nothing to a listener that has not proved the token first.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -32,7 +38,7 @@ class P2pTcpGroup final : public P2pGroup {
  public:
   // rank 0: listens on self:port for the peer; rank 1: connects to peer:port.
   P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-              std::chrono::milliseconds start_window, std::chrono::milliseconds wait,
+              std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
               const P2pRendezvousHooks& hooks = {});
   int rank() const override { return rank_; }
   int size() const override { return 2; }
@@ -44,6 +50,13 @@ class P2pTcpGroup final : public P2pGroup {
   std::string exchange(const std::string& mine);
 
  private:
+  void send_message(const std::string& bytes, std::chrono::steady_clock::time_point deadline);
+  // At most `limit` bytes (the handshake's messages are small: a stranger cannot make us allocate).
+  std::string receive_message(std::chrono::steady_clock::time_point deadline, std::uint32_t limit = 64u << 20);
+  // The challenge–response on the connection just made; false (rank 0) when the peer failed it.
+  // Rank 1 throws TransportError when rank 0 cannot prove the token.
+  bool authenticate(const std::string& token, std::chrono::steady_clock::time_point deadline);
+
   int rank_;
   std::string peer_;  // "IP:PORT", for messages
   std::chrono::milliseconds wait_;

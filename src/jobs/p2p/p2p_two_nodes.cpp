@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "jobs/p2p/p2p_shared_dir.hpp"
 #include "jobs/p2p/p2p_tcp_group.hpp"
+#include "transport/transport.hpp"
 
 namespace xb {
 namespace {
@@ -69,11 +70,19 @@ std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2
       hooks.listening = [&](const SocketAddress& a) { shared->publish(a); };
     } else {
       hooks.find_peer = [&](std::chrono::steady_clock::time_point deadline) {
-        return shared->await_peer(deadline, meet.window, meet.self, meet.listener);
+        const SocketAddress found = shared->await_peer(deadline, meet.window, meet.self, meet.listener);
+        // The shared directory says which port; the address must still be the peer's own.
+        const RawAddress at = raw_address(found.host), expected = raw_address(meet.peer);
+        if (at.family != expected.family || at.bytes != expected.bytes) {
+          throw TransportError(fmt::format("the shared directory {} names {} for the peer, not --ip {}: not connecting "
+                                           "there",
+                                           meet.shared_dir, found.to_string(), meet.peer));
+        }
+        return found;
       };
     }
   }
-  P2pTcpGroup group(meet.rank, meet.self, meet.peer, kP2pRendezvousPort, meet.window, plan.wait, hooks);
+  P2pTcpGroup group(meet.rank, meet.self, meet.peer, kP2pRendezvousPort, meet.window, plan.wait, plan.token, hooks);
   std::vector<CaseResult> cases = run_p2p_remote(plan, backend, group);
   for (CaseResult& c : cases) c.config["launcher"] = shared ? "shared-dir" : "peer-ip";
   return cases;

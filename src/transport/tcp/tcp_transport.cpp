@@ -13,6 +13,7 @@
 #include "core/version.hpp"
 #include "transport/socket_ops.hpp"
 #include "transport/tcp/tcp_connection.hpp"
+#include "transport/ticket_gate.hpp"
 #include "transport/tcp/tcp_regions.hpp"
 
 namespace xb {
@@ -66,9 +67,9 @@ class TcpLocalRegion final : public LocalRegion {
   ~TcpLocalRegion() override { context_->regions.remove(key_.id); }
   void* data() const override { return data_; }
   std::size_t size() const override { return bytes_; }
-  RegionDescriptor describe() const override {
-    return RegionDescriptor{reinterpret_cast<std::uint64_t>(data_), bytes_, tcp::pack_key(key_)};
-  }
+  // The peer reaches the region by its key and an offset: our virtual address is not its business
+  // (it would only help an attacker of this process), so the descriptor carries 0.
+  RegionDescriptor describe() const override { return RegionDescriptor{0, bytes_, tcp::pack_key(key_)}; }
   std::uint32_t id() const { return key_.id; }
 
  private:
@@ -188,10 +189,11 @@ class TcpListener final : public Listener {
   }
   SocketAddress address() const override { return address_; }
 
-  std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout) override {
+  std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout, ConnectionTicket ticket = {}) override {
     const Deadline deadline = deadline_after(timeout);
+    TicketGate gate(ticket);
     for (;;) {
-      if (UniqueFd fd = accept_tcp(fd_.get()); fd.valid()) {
+      if (UniqueFd fd = gate.admit(fd_.get()); fd.valid()) {
         prepare_data_socket(fd.get());
         return std::make_unique<TcpEndpoint>(context_, std::move(fd));
       }
@@ -199,10 +201,11 @@ class TcpListener final : public Listener {
       // for this accept.
       if (progress_all(*context_)) continue;
       if (std::chrono::steady_clock::now() >= deadline) {
-        throw TransportError(fmt::format("tcp: no peer connected to {} within {} ms", address_.to_string(),
-                                         timeout.count()));
+        throw TransportError(fmt::format("tcp: no peer connected to {} within {} ms{}", address_.to_string(),
+                                         timeout.count(), turned_away_text(gate)));
       }
-      poll_all(*context_, fd_.get(), poll_timeout_ms(deadline));
+      // Connections still presenting their ticket do not wake a poll on the listener: look again soon.
+      poll_all(*context_, fd_.get(), gate.reading() ? std::min(poll_timeout_ms(deadline), 10) : poll_timeout_ms(deadline));
     }
   }
 
@@ -226,13 +229,16 @@ class TcpTransport final : public Transport {
     return std::make_unique<TcpListener>(context_, address);
   }
 
-  std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout) override {
+  std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout,
+                                    ConnectionTicket ticket = {}) override {
     std::string last_error;
-    auto fd = connect_tcp(address, deadline_after(timeout), last_error);
+    const Deadline deadline = deadline_after(timeout);
+    auto fd = connect_tcp(address, deadline, last_error);
     if (!fd) {
       throw TransportError(fmt::format("tcp: no peer at {} after {} ms ({})", address.to_string(), timeout.count(),
                                        last_error));
     }
+    present_ticket(fd->get(), ticket, deadline, "tcp peer " + address.to_string());
     prepare_data_socket(fd->get());
     return std::make_unique<TcpEndpoint>(context_, std::move(*fd));
   }

@@ -1,10 +1,14 @@
 #include "transport/ucx/ucx_listener.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "transport/ticket_gate.hpp"
 #include "transport/ucx/ucx_bootstrap.hpp"
 #include "transport/ucx/ucx_endpoint.hpp"
 #include "transport/ucx/ucx_sockaddr.hpp"
@@ -22,11 +26,15 @@ UcxListener::UcxListener(std::shared_ptr<Worker> worker, const SocketAddress& ad
 
 SocketAddress UcxListener::address() const { return local_address(socket_.get()); }
 
-std::unique_ptr<Endpoint> UcxListener::accept(std::chrono::milliseconds timeout) {
+std::unique_ptr<Endpoint> UcxListener::accept(std::chrono::milliseconds timeout, ConnectionTicket ticket) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Only a connection that presented the session's ticket learns this worker's address.
+  TicketGate gate(ticket);
   for (;;) {
-    UniqueFd connection = accept_one(socket_.get());
+    UniqueFd connection = gate.admit(socket_.get());
     if (connection.valid()) {
+      const int one = 1;
+      ::setsockopt(connection.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       const std::string name = format_address(remote_address(connection.get()));
       // A peer that connected gets its exchange finished even when accept's own wait is short
       // (a server polling accept with small timeouts must not drop a slow but real peer).
@@ -42,8 +50,8 @@ std::unique_ptr<Endpoint> UcxListener::accept(std::chrono::milliseconds timeout)
     }
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
-      throw TransportError(fmt::format("ucx accept on {}: no connection within {} ms", format_address(address()),
-                                       timeout.count()));
+      throw TransportError(fmt::format("ucx accept on {}: no connection within {} ms{}", format_address(address()),
+                                       timeout.count(), turned_away_text(gate)));
     }
     // Serve the endpoints that exist meanwhile; sleep on the socket when there is nothing to do.
     if (!worker_->progress()) {

@@ -18,7 +18,7 @@ class UcxListener final : public Listener {
 
   SocketAddress address() const override;
   // Makes progress on the worker while it waits (its endpoints keep being served).
-  std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout) override;
+  std::unique_ptr<Endpoint> accept(std::chrono::milliseconds timeout, ConnectionTicket ticket = {}) override;
 
  private:
   std::shared_ptr<Worker> worker_;

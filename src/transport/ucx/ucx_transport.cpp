@@ -2,6 +2,8 @@
 // (ucx_endpoint, with the active-message path of ucx_am), regions (ucx_region).
 #include "transport/ucx/ucx_transport.hpp"
 
+#include "transport/ticket_gate.hpp"
+
 #include <cstdlib>
 #include <fmt/format.h>
 #include <thread>
@@ -48,13 +50,15 @@ class UcxTransport final : public Transport {
     return std::make_unique<UcxListener>(worker_, address, forced_);
   }
 
-  std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout) override {
+  std::unique_ptr<Endpoint> connect(const SocketAddress& address, std::chrono::milliseconds timeout,
+                                    ConnectionTicket ticket = {}) override {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     const std::string name = format_address(address);
     std::string last_error;
     for (;;) {
       UniqueFd connection = connect_to(address, deadline, last_error);
       if (connection.valid()) {
+        present_ticket(connection.get(), ticket, deadline, "ucx peer " + name);
         const auto theirs = exchange_addresses(connection.get(), worker_->address(), deadline, name);
         auto endpoint = UcxEndpoint::create(worker_, theirs, name, std::move(connection), forced_);
         // The first message answered proves the wire-up complete on both sides.
