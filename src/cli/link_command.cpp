@@ -15,6 +15,7 @@
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
+#include "cli/session_caps_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
@@ -29,12 +30,13 @@ struct LinkArgs {
   std::string peer, listen, data_port = "0", ready_file, size = "4:32M", step = "2", iters = "100", warmup = "10",
               memory = "host:host", transport, token, wait = "20", device = "0";
   bool loopback = false, check = false;
+  SessionCapFlags caps;
 };
 
 // The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
 constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step", "--iters", "--warmup",
                                        "--mem", "--check"};
-constexpr const char* kServerOnly[] = {"--data-port", "--ready-file"};
+constexpr const char* kServerOnly[] = {"--data-port", "--ready-file", "--max-exposed", "--max-regions"};
 
 // Whether HOST[:PORT] text names a port: "[v6]:port", or exactly one colon.
 bool names_port(std::string_view text) {
@@ -90,6 +92,9 @@ LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
   p.token = server_session_token(a.token, p.control.host, "--listen");
   p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
+  const SessionCaps caps = parse_session_caps(a.caps);
+  p.max_exposed_bytes = caps.max_exposed_bytes;
+  p.max_regions = caps.max_regions;
   check_ready_file_path(a.ready_file);
   return p;
 }
@@ -127,6 +132,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
       ->expected(0, 1);
   app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any)");
   app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  add_session_cap_flags(app, a.caps);
   app.add_option("-s,--size", a.size, "sizes MIN:MAX, or one SIZE (default 4:32M)");
   app.add_option("--step", a.step, "each size is the previous one times this factor, at least 2 (default 2)");
   app.add_option("-i,--iters", a.iters, "timed transfers per size (default 100)");

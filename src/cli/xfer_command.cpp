@@ -10,6 +10,7 @@
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
+#include "cli/session_caps_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
@@ -23,6 +24,7 @@ struct XferArgs {
   std::string role, listen = "127.0.0.1", data_port = "0", peer, transport, mode = "h2h", op = "write",
               block = "1M,2M,4M,8M", total = "128M", pool_chunk = "4M", wait = "20", token, backend, device = "0",
               iters = "1", warmup = "1", ready_file;
+  SessionCapFlags caps;
   bool pool = false, verify = false, no_latency = false;
 };
 
@@ -38,7 +40,7 @@ std::string default_transport() {
 void refuse_other_role_flags(const CLI::App& app, XferRole role) {
   static const char* const kClientOnly[] = {"--peer", "--mode",   "--op",    "--block",      "--total", "--pool",
                                             "--pool-chunk", "--iters", "--warmup", "--no-latency", "--verify"};
-  static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file"};
+  static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions"};
   const auto check = [&](const auto& flags, std::string_view owner) {
     for (const char* f : flags) {
       if (app.count(f) > 0) {
@@ -76,6 +78,9 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
     if (!names_port(a.listen)) p.control.port = kXferDefaultControlPort;  // ":0" asks for any port
     p.token = server_session_token(a.token, p.control.host, "--listen");
     p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
+    const SessionCaps caps = parse_session_caps(a.caps);
+    p.max_exposed_bytes = caps.max_exposed_bytes;
+    p.max_regions = caps.max_regions;
     return p;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
@@ -107,6 +112,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
   app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any, announced)");
   app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  add_session_cap_flags(app, a.caps);
   app.add_option("--peer", a.peer, "client: the server's control address HOST:PORT");
   app.add_option("--transport", a.transport, "ucx or tcp (default ucx where built)");
   app.add_option("--mode", a.mode, "client memory 2 server memory: d2d, h2d, d2h or h2h (default h2h)");

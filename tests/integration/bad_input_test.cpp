@@ -152,6 +152,18 @@ std::vector<BadInput> bad_inputs() {
     b.prefix = "xferbench " + args[0] + ": ";
     v.push_back(std::move(b));
   }
+  // The caps on what a client may make a server expose: a server's flags, with sane values.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> caps{
+      {{"xfer", "server", "--max-exposed", "0"}, "--max-exposed 0: a size must be at least 1 byte"},
+      {{"xfer", "server", "--max-exposed", "lots"}, "--max-exposed"},
+      {{"link", "--listen", "127.0.0.1:0", "--max-regions", "0"}, "--max-regions"},
+      {{"xfer", "client", "--peer", "127.0.0.1:1", "--max-regions", "4"}, "--max-regions: a server flag"},
+      {{"link", "--max-exposed", "1G"}, "--max-exposed: only a server (--listen) takes it"}};
+  for (std::size_t i = 0; i < caps.size(); ++i) {
+    BadInput b{"session_caps_" + std::to_string(i), caps[i].first, {caps[i].second}};
+    b.prefix = "xferbench " + caps[i].first[0] + ": ";
+    v.push_back(std::move(b));
+  }
   // An output that cannot be written is found before the run, not after it.
   for (const std::string where : {"/proc/xb-result.json", "/tmp"}) {
     BadInput b{where == "/tmp" ? "copy_output_is_a_directory" : "copy_output_in_proc", copy_cmd({"-o", where}),

@@ -97,6 +97,20 @@ TEST_P(XferRobustness, WrongTokenRefusedThenTheRightOneServed) {
   EXPECT_TRUE(end->exited && end->exit_code == 0) << end->describe();
 }
 
+TEST_P(XferRobustness, AClientAskingPastTheServersCapIsToldWhichFlag) {
+  // --max-exposed reaches the session: a client asking for 8 MiB from a server capped at 1 MiB
+  // fails naming the cap; the server's session ends with that client.
+  test::TempDir dir;
+  auto server = test::start_xfer_server({}, "127.0.0.1", dir.path(),
+                                        {"--transport", transport(), "--max-exposed", "1M", "--wait", "20", "--quiet"});
+  const auto client = test::run_in({}, {XB_BINARY, "xfer", "client", "--peer", server.control, "--transport",
+                                        transport(), "--block", "4M", "--total", "8M", "--wait", "5", "--quiet"});
+  EXPECT_TRUE(client.exited && client.exit_code == 1) << client.describe();
+  EXPECT_NE(client.err.find("at most 1048576 bytes a session (--max-exposed)"), std::string::npos) << client.err;
+  const auto end = server.process.wait_for(kHangBound);
+  ASSERT_TRUE(end.has_value()) << "the server hangs";
+}
+
 // Connects to HOST:PORT, sends `bytes`, closes.
 void send_garbage(const std::string& control, const std::string& bytes) {
   const auto colon = control.rfind(':');

@@ -22,6 +22,8 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   SessionOptions options;
   options.token = plan.token;
   options.wait = plan.wait;
+  options.max_exposed_bytes = plan.max_exposed_bytes;
+  options.max_regions = plan.max_regions;
   SessionServer server(*transport, plan.control, plan.data, options, factory, log);
   if (on_ready) on_ready(server.control_address(), server.data_address());
   return server.serve_one();

@@ -30,6 +30,9 @@ struct LinkServerPlan {
   std::string token;
   std::chrono::milliseconds wait{20000};
   int device = 0;
+  // What one client may have exposed (--max-exposed, --max-regions).
+  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
+  std::uint32_t max_regions = kDefaultMaxRegions;
 };
 
 // Serves one client to its end. `on_ready` runs once both addresses are bound (before waiting).
