@@ -35,7 +35,7 @@ struct SlotHeader {
 class SharedArea {
  public:
   SharedArea(int ranks, std::size_t max_bytes)
-      : ranks_(ranks), slot_bytes_(sizeof(SlotHeader) + (max_bytes + 7) / 8 * 8) {
+      : slot_bytes_(sizeof(SlotHeader) + (max_bytes + 7) / 8 * 8) {
     bytes_ = sizeof(SharedHeader) + slot_bytes_ * static_cast<std::size_t>(ranks);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_errno("mmap of the fork launcher's shared area");
@@ -69,7 +69,6 @@ class SharedArea {
   }
 
  private:
-  int ranks_;
   std::size_t slot_bytes_;
   std::size_t bytes_ = 0;
   std::byte* base_ = nullptr;
