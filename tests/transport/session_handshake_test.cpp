@@ -25,10 +25,7 @@ using std::chrono::milliseconds;
 using test::ServerThread;
 
 SessionOptions options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
-  SessionOptions o;
-  o.token = std::move(token);
-  o.wait = wait;
-  return o;
+  return test::session_options(std::move(token), wait);
 }
 
 std::vector<std::byte> frame(std::uint32_t magic, std::uint16_t version, std::uint16_t type, std::uint32_t length,

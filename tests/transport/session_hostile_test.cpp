@@ -28,10 +28,7 @@ using std::chrono::milliseconds;
 using test::ServerThread;
 
 SessionOptions options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
-  SessionOptions o;
-  o.token = std::move(token);
-  o.wait = wait;
-  return o;
+  return test::session_options(std::move(token), wait);
 }
 
 bool contains(const std::vector<std::byte>& bytes, const std::string& text) {

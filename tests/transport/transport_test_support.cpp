@@ -26,6 +26,13 @@ std::optional<std::uint64_t> HostExposedMemory::verify(std::uint64_t offset, std
   return find_pattern_mismatch(std::span<const std::byte>(data_.data() + offset, bytes), seed, offset);
 }
 
+SessionOptions session_options(std::string token, std::chrono::milliseconds wait) {
+  SessionOptions o;
+  o.token = std::move(token);
+  o.wait = wait;
+  return o;
+}
+
 ExposedMemoryFactory host_memory_factory() {
   return [](std::uint64_t bytes, RegionPlace place) -> std::unique_ptr<ExposedMemory> {
     if (place == RegionPlace::device) throw Unavailable("no device memory on this test server");

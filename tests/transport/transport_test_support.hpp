@@ -3,6 +3,7 @@
 // a passive TCP transport peer on its own thread, and a session server on its own thread (each
 // Transport belongs to one thread).
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <future>
 #include <memory>
@@ -32,6 +33,9 @@ class HostExposedMemory final : public ExposedMemory {
   RegionPlace place_;
   std::vector<std::byte> data_;
 };
+
+// Session options with `token` and `wait` (the caps at their defaults).
+SessionOptions session_options(std::string token, std::chrono::milliseconds wait);
 
 // A factory of HostExposedMemory; `device` places are refused with Unavailable (no device here),
 // as the real EndpointMemory does on a machine without one.
