@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_job.hpp"
+#include "cli/token_flags.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
@@ -91,11 +92,13 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   app.add_option("--transport", a.meet.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   app.add_option("--hip,--host-ip", a.meet.host, "this rank's address (default: the first non-loopback IPv4 address)");
   app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN, else one drawn by rank 0 and sent to every rank over MPI)");
+  add_token_file_flag(app, a.meet.token_file);
   app.add_option("--wait", a.meet.wait, "seconds to wait for a partner and for each transfer (default 20)");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
   add_output_options(app, out);
   parse_args(app, args);
+  resolve_token_file(a.meet.token, a.meet.token_file);
 
   FleetPlan plan = to_plan(a);
   resolve_output(out);

@@ -16,6 +16,7 @@
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
+#include "cli/token_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
@@ -31,6 +32,7 @@ struct LinkArgs {
               memory = "host:host", transport, token, wait = "20", device = "0";
   bool loopback = false, check = false;
   SessionCapFlags caps;
+  std::string token_file;
 };
 
 // The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
@@ -142,10 +144,12 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--transport", a.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   app.add_flag("--check", a.check, "check every size's data at the peer (host or cuda memory only)");
   app.add_option("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  add_token_file_flag(app, a.token_file);
   app.add_option("--wait", a.wait, "seconds to wait for the peer and for each transfer (default 20)");
   app.add_option("--device", a.device, "device index of cuda memory (default 0)");
   add_output_options(app, out);
   parse_args(app, args);
+  resolve_token_file(a.token, a.token_file);
 
   if (app.count("--listen") > 0) {
     resolve_output(out);

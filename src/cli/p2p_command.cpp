@@ -20,6 +20,7 @@
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
+#include "cli/token_flags.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_shared_dir.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -39,7 +40,7 @@ struct P2pArgs {
 
 // The flags that only mean something across nodes, those only within one, and those only for two
 // nodes started by hand.
-constexpr const char* kAcrossOnly[] = {"--transport", "--hip", "--token", "--wait"};
+constexpr const char* kAcrossOnly[] = {"--transport", "--hip", "--token", "--token-file", "--wait"};
 constexpr const char* kNodeOnly[] = {"--all-pairs", "--devices", "--engine"};
 constexpr const char* kByHandOnly[] = {"--spp", "--window"};
 
@@ -205,9 +206,11 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--hip,--host-ip", a.net.host,
                  "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
   app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
+  add_token_file_flag(app, a.net.token_file);
   app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
   add_output_options(app, out);
   parse_args(app, args);
+  resolve_token_file(a.net.token, a.net.token_file);
 
   const P2pPlan plan = to_plan(a, app);
   const OutputFormat format = resolve_output(out);

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "jobs/survey/survey_job.hpp"
 #include "report/renderer.hpp"
@@ -45,16 +46,11 @@ SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
     p.directory = fs::absolute(a.dir);
   }
   if (a.json.empty()) throw UsageError("--json: expected a file name, or - for the JSON on stdout");
+  // Found out now, not after the survey ran (a read-only working directory, say): the same probe
+  // as every command's -o.
   if (a.json != "-") {
-    std::error_code ec;
-    if (fs::is_directory(a.json, ec)) throw UsageError(fmt::format("--json {}: is a directory", a.json));
-    const auto parent = fs::absolute(a.json).parent_path();
-    if (!fs::is_directory(parent, ec)) {
-      throw UsageError(fmt::format("--json {}: directory {} does not exist", a.json, parent.string()));
-    }
-    // Found out now, not after the survey ran (a read-only working directory, say).
-    if (::access(parent.c_str(), W_OK | X_OK) != 0) {
-      throw UsageError(fmt::format("--json {}: directory {} is not writable", a.json, parent.string()));
+    if (const std::string why = why_not_writable(a.json); !why.empty()) {
+      throw UsageError(fmt::format("--json {}: {}", a.json, why));
     }
   }
   return p;

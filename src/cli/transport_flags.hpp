@@ -10,6 +10,7 @@ struct TransportFlags {
   std::string transport;  // "" = the first of transport_names()
   std::string host;       // --hip; "" = the command's default address
   std::string token;      // "" = default_session_token()
+  std::string token_file;  // --token-file: read into `token` after parsing (cli/token_flags.hpp)
   std::string wait = "20";  // seconds
 };
 

@@ -11,6 +11,7 @@
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
+#include "cli/token_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
@@ -25,6 +26,7 @@ struct XferArgs {
               block = "1M,2M,4M,8M", total = "128M", pool_chunk = "4M", wait = "20", token, backend, device = "0",
               iters = "1", warmup = "1", ready_file;
   SessionCapFlags caps;
+  std::string token_file;
   bool pool = false, verify = false, no_latency = false;
 };
 
@@ -123,6 +125,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--pool-chunk", a.pool_chunk, "bytes per pool slot (default 4M; two slots)");
   app.add_option("--wait", a.wait, "seconds the side started first waits for its peer (default 20)");
   app.add_option("--token", a.token, "shared token (default $XFERBENCH_TOKEN or the built-in one)");
+  add_token_file_flag(app, a.token_file);
   app.add_option("--backend", a.backend, "device backend (default: an accelerator where there is one, else cpu)");
   app.add_option("--device", a.device, "device index (default 0)");
   app.add_option("--iters", a.iters, "client: timed passes per block size (default 1)");
@@ -131,6 +134,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_flag("--verify", a.verify, "client: check the data the timed passes moved");
   add_output_options(app, out);
   parse_args(app, args);
+  resolve_token_file(a.token, a.token_file);
 
   const XferPlan plan = to_plan(a, app);
   validate_xfer_plan(plan);

@@ -18,6 +18,7 @@
 #include "transport/control_channel.hpp"
 #include "transport/control_messages.hpp"
 #include "transport/socket_ops.hpp"
+#include "transport/token_file.hpp"
 
 namespace xb {
 namespace {
@@ -84,16 +85,22 @@ const char* to_string(RegionPlace place) {
   return "unknown";
 }
 
-std::string default_session_token() {
+std::string environment_token() {
   const char* env = std::getenv("XFERBENCH_TOKEN");
   if (env != nullptr && *env != '\0') return env;
+  const char* file = std::getenv("XFERBENCH_TOKEN_FILE");
+  if (file != nullptr && *file != '\0') return read_token_file(file, "XFERBENCH_TOKEN_FILE");
+  return {};
+}
+
+std::string default_session_token() {
+  if (std::string token = environment_token(); !token.empty()) return token;
   return "xferbench-default-token";
 }
 
 std::string given_session_token(std::string_view flag_value) {
   if (!flag_value.empty()) return std::string(flag_value);
-  const char* env = std::getenv("XFERBENCH_TOKEN");
-  return env != nullptr ? env : "";
+  return environment_token();
 }
 
 bool is_loopback_host(std::string_view host) {
@@ -110,7 +117,7 @@ std::string server_session_token(std::string_view given, std::string_view host, 
   if (std::string token = given_session_token(given); !token.empty()) return token;
   if (is_loopback_host(host)) return default_session_token();
   throw UsageError(fmt::format(
-      "{} {}: a server others can reach needs a token of its own ({}set XFERBENCH_TOKEN on both sides); "
+      "{} {}: a server others can reach needs a token of its own ({}set XFERBENCH_TOKEN or XFERBENCH_TOKEN_FILE on both sides); "
       "the built-in one is public and serves loopback only",
       flag, host, flag_for_token.empty() ? "" : fmt::format("give {} or ", flag_for_token)));
 }

@@ -132,11 +132,15 @@ class ClientSession {
   std::unique_ptr<State> state_;
 };
 
-// The token both sides use when none is given: --token, else $XFERBENCH_TOKEN, else this built-in
-// default (which keeps stray clients out, not attackers: set a token on shared networks).
+// The token the environment gives: $XFERBENCH_TOKEN, else the first line of the file
+// $XFERBENCH_TOKEN_FILE names (transport/token_file.hpp: this user's, mode 0600), else "".
+std::string environment_token();
+
+// The token both sides use when none is given: --token, else the environment's, else this
+// built-in default (which keeps stray clients out, not attackers: it serves loopback only).
 std::string default_session_token();
 
-// The token the user gave: `flag_value` (--token), else $XFERBENCH_TOKEN, else "" (none given).
+// The token the user gave: `flag_value` (--token / --token-file), else the environment's, else "".
 std::string given_session_token(std::string_view flag_value);
 
 // Whether `host` (numeric, as parse_address gives it) is a loopback address: 127.0.0.0/8, ::1, or

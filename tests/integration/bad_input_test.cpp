@@ -164,6 +164,21 @@ std::vector<BadInput> bad_inputs() {
     b.prefix = "xferbench " + caps[i].first[0] + ": ";
     v.push_back(std::move(b));
   }
+  // --token-file: one way to give the token, a file only this user may read.
+  {
+    BadInput a{"token_file_missing", {"xfer", "server", "--token-file", "/nonexistent/xb.token"},
+               {"--token-file /nonexistent/xb.token: cannot open it"}};
+    a.prefix = "xferbench xfer: ";
+    v.push_back(std::move(a));
+    BadInput b{"token_file_and_token", {"link", "--listen", "127.0.0.1:0", "--token", "t", "--token-file", "/etc/passwd"},
+               {"--token-file: not with --token"}};
+    b.prefix = "xferbench link: ";
+    v.push_back(std::move(b));
+    BadInput c{"token_file_open_to_others", {"p2p", "--ip", "10.9.0.2", "--hip", "10.9.0.1", "--token-file", "/etc/passwd"},
+               {"--token-file /etc/passwd: mode 0644, open to others"}};
+    c.prefix = "xferbench p2p: ";
+    v.push_back(std::move(c));
+  }
   // An output that cannot be written is found before the run, not after it.
   for (const std::string where : {"/proc/xb-result.json", "/tmp"}) {
     BadInput b{where == "/tmp" ? "copy_output_is_a_directory" : "copy_output_in_proc", copy_cmd({"-o", where}),

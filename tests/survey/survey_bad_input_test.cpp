@@ -60,7 +60,8 @@ TEST(SurveyBadInput, ReadOnlyDirectoriesAreRefusedUpFront) {
   } cases[] = {
       {{"survey", "--dir", ro.path().string()}, "--dir " + ro.path().string() + ": not writable"},
       {{"survey", "--json", (ro.path() / "r.json").string()},
-       "--json " + (ro.path() / "r.json").string() + ": directory " + ro.path().string() + " is not writable"},
+       "--json " + (ro.path() / "r.json").string() + ": cannot create a file in " + ro.path().string() +
+           ": Read-only file system"},
   };
   for (const auto& c : cases) {
     const auto r = test::run_xferbench_in(cwd.path(), c.args);

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -109,6 +111,32 @@ TEST_P(XferRobustness, AClientAskingPastTheServersCapIsToldWhichFlag) {
   EXPECT_NE(client.err.find("at most 1048576 bytes a session (--max-exposed)"), std::string::npos) << client.err;
   const auto end = server.process.wait_for(kHangBound);
   ASSERT_TRUE(end.has_value()) << "the server hangs";
+}
+
+TEST_P(XferRobustness, BothSidesTakeTheTokenFromAFile) {
+  // --token-file on both sides: the token appears on no command line; a client with another
+  // token is refused, the one with the file is served.
+  test::TempDir dir;
+  const auto file = dir.path() / "xb.token";
+  std::ofstream(file) << "token-kept-in-a-file\n";
+  std::filesystem::permissions(file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  auto server = test::start_xfer_server({}, "127.0.0.1", dir.path(),
+                                        {"--transport", transport(), "--token-file", file.string(), "--wait", "20",
+                                         "--quiet"});
+  const std::vector<std::string> base{XB_BINARY, "xfer",     "client", "--peer", server.control, "--transport",
+                                      transport(), "--block", "1M",     "--total", "2M",        "--wait",
+                                      "3",        "--quiet"};
+  auto wrong = base;
+  wrong.insert(wrong.end(), {"--token", "token-kept-in-a-fil"});
+  const auto refused = test::run_in({}, wrong);
+  EXPECT_TRUE(refused.exited && refused.exit_code == 1) << refused.describe();
+  auto right = base;
+  right.insert(right.end(), {"--token-file", file.string()});
+  const auto served = test::run_in({}, right);
+  EXPECT_TRUE(served.exited && served.exit_code == 0) << served.describe();
+  const auto end = server.process.wait_for(kHangBound);
+  ASSERT_TRUE(end.has_value());
+  EXPECT_TRUE(end->exited && end->exit_code == 0) << end->describe();
 }
 
 // Connects to HOST:PORT, sends `bytes`, closes.

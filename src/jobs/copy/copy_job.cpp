@@ -286,7 +286,7 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNa
   const bool device_in_ram = caps.device_memory_in_host_ram;
   const double in_ram = need.host_bytes + (device_in_ram ? need.device_bytes : 0);
   const double available = static_cast<double>(available_memory_bytes());
-  if (in_ram > available * 0.9) {
+  if (!fits_in_memory(in_ram, available)) {
     const auto human = [](double b) {
       return b >= static_cast<double>(kMaxSize) ? std::string("more than 1 PiB")
                                                 : format_bytes_human(static_cast<std::uint64_t>(b));

@@ -311,7 +311,7 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   }
   const double buffers =
       per_io * static_cast<double>(plan.threads) * plan.queue_depth * static_cast<double>(plan.io_bytes);
-  if (buffers > 0.9 * static_cast<double>(available_memory_bytes())) {
+  if (!fits_in_memory(buffers, static_cast<double>(available_memory_bytes()))) {
     throw UsageError(fmt::format("{} {} x {} {} x {} {}: the buffers need {}, more than the memory available; lower one",
                                  flags.threads, plan.threads, flags.queue_depth, plan.queue_depth, flags.io_size,
                                  format_size(plan.io_bytes), format_bytes_human(static_cast<std::uint64_t>(buffers))));

@@ -303,7 +303,7 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNa
     }
     if (caps.device_memory_in_host_ram) memory += static_cast<double>(plan.threads) * static_cast<double>(plan.block_bytes);
   }
-  if (memory > 0.9 * static_cast<double>(available_memory_bytes())) {
+  if (!fits_in_memory(memory, static_cast<double>(available_memory_bytes()))) {
     throw UsageError(fmt::format("{} {} x {} {}: the buffers need {}, more than the memory available; lower one",
                                  flags.threads, plan.threads, flags.block, format_size(plan.block_bytes),
                                  format_bytes_human(static_cast<std::uint64_t>(memory))));

@@ -78,7 +78,7 @@ void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram, con
   if (!plan.peer) buffers += in_ram(plan.dst);                                   // the loopback server's
   const double need = static_cast<double>(buffers) * static_cast<double>(plan.max_bytes);
   const double available = static_cast<double>(available_memory_bytes());
-  if (need > 0.9 * available) {
+  if (!fits_in_memory(need, available)) {
     throw UsageError(fmt::format("{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
                                  "lower the largest size",
                                  flags.size, format_size(plan.max_bytes),

@@ -109,7 +109,7 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames
   if (caps.device_memory_in_host_ram) {
     const double need = p2p_memory_need(plan, backend);
     const double available = static_cast<double>(available_memory_bytes());
-    if (need > available * 0.9) {
+    if (!fits_in_memory(need, available)) {
       throw UsageError(fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
                                    "but {} is available; lower {}",
                                    flags.size, plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),

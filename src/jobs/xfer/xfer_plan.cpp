@@ -131,7 +131,7 @@ void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram, con
   const double need = (local_in_ram ? static_cast<double>(plan.total) : 0.0) +
                       (plan.pool ? static_cast<double>(kXferPoolSlots) * static_cast<double>(plan.pool_chunk) : 0.0);
   const double available = static_cast<double>(available_memory_bytes());
-  if (need > 0.9 * available) {
+  if (!fits_in_memory(need, available)) {
     throw UsageError(fmt::format("{} {}: this client needs {} of memory but {} is available; lower {}", flags.total,
                                  format_size(plan.total), format_bytes_human(static_cast<std::uint64_t>(need)),
                                  format_bytes_human(static_cast<std::uint64_t>(available)), flags.total));
