@@ -6,9 +6,12 @@
 // backing file of any of its processes and nothing in the directory it was given. A command that
 // needs a peer is interrupted while it waits for one.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -51,6 +54,10 @@ const std::vector<Command>& commands() {
       {"p2p", {"p2p", "-s", "64M", "--times", "100000000", "-q"}},
       {"link_loopback", {"link", "--transport", "tcp", "-s", "1M", "-i", "100000000", "-q"}},
       {"xfer_server_waiting", {"xfer", "server", "--listen", "127.0.0.1:0", "--transport", "tcp", "--wait", "600", "-q"}},
+      {"ascend_dmi", {"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1", "-s", "67108864", "--et",
+                      "100000000", "-q"}},
+      {"sharp_coll_test", {"sharp_coll_test", "-M", "host", "-d", "lo", "-s", "1M:1M", "-i", "100000000"}},
+      {"hixl_server_waiting", {"hixl", "0", "127.0.0.1:0", "127.0.0.2", "PORT", "h2h", "write", "false"}},
       {"p2p_rank0_waiting", {"p2p", "--ip", "127.0.0.42", "--hip", "127.0.0.41", "--spp", "DIR", "--window", "600", "-q"}},
   };
   return list;
@@ -75,6 +82,19 @@ std::vector<Case> every_case() {
     }
   }
   return out;
+}
+
+// A TCP port free on 127.0.0.1 a moment ago (HIXL's tcp_port is fixed by its caller).
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
 }
 
 std::vector<std::string> leftovers_of(const std::set<pid_t>& pids) {
@@ -103,6 +123,7 @@ TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
   std::vector<std::string> args = commands()[c.command].args;
   for (auto& a : args) {
     if (a == "DIR") a = dir.path().string();
+    if (a == "PORT") a = std::to_string(free_port());
   }
   xbtest::Process p = xbtest::start_binary(XB_BINARY, args);
   // Every process the run had, sampled until the signal, names the leftovers that would be its.
