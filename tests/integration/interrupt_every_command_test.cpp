@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -126,6 +127,23 @@ TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
     if (a == "PORT") a = std::to_string(free_port());
   }
   xbtest::Process p = xbtest::start_binary(XB_BINARY, args);
+  // The points count from the moment the program catches SIGINT, SIGTERM and SIGHUP (core/cleanup's
+  // handlers, installed first thing in main): before that the process is the test's fork, the
+  // dynamic loader or a library's constructor, none of which is ours to judge (a SIGHUP there meets
+  // the test process's disposition, ignored under nohup, or a library's own handler).
+  const bool catching = xbtest::wait_until(
+      [&] {
+        std::ifstream status("/proc/" + std::to_string(p.pid()) + "/status");
+        for (std::string line; std::getline(status, line);) {
+          if (line.rfind("SigCgt:", 0) != 0) continue;
+          const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+          const auto bit = [](int sig) { return 1ull << (sig - 1); };
+          return (caught & bit(SIGINT)) && (caught & bit(SIGTERM)) && (caught & bit(SIGHUP));
+        }
+        return false;
+      },
+      10s);
+  ASSERT_TRUE(catching) << "the program never installed its signal handlers";
   // Every process the run had, sampled until the signal, names the leftovers that would be its.
   std::set<pid_t> pids{p.pid()};
   const auto until = std::chrono::steady_clock::now() + c.after;
