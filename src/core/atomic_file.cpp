@@ -39,7 +39,8 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path target, mode_t mode) : 
     temp_ += fmt::format(".tmp-{}-{:016x}", getpid(), random_word());
     // Registered before it exists: a signal between open() and here would otherwise leave it.
     cleanup_.emplace(CleanupKind::file, temp_.string());
-    const int fd = open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    const int fd =
+        creating_names([&] { return open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode); });
     if (fd >= 0) {
       fd_ = UniqueFd(fd);
       return;
@@ -73,7 +74,7 @@ void AtomicFileWriter::write(std::string_view text) {
 void AtomicFileWriter::commit(bool durable) {
   if (durable && fsync(fd_.get()) != 0) throw_errno(fmt::format("fsync({})", temp_.string()));
   if (close(fd_.release()) != 0) throw_errno(fmt::format("close({})", temp_.string()));
-  if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
+  if (creating_names([&] { return std::rename(temp_.c_str(), target_.c_str()); }) != 0) {
     throw_errno(fmt::format("rename({}, {})", temp_.string(), target_.string()));
   }
   committed_ = true;

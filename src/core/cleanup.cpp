@@ -1,6 +1,7 @@
 #include "core/cleanup.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -27,10 +28,18 @@ struct Slot {
   unsigned long long count = 0;  // kSweep
 };
 
-// See the header: the signal handler's table, and whether the handler has started. Nothing else in
-// the program is global and mutable.
+// See the header: the signal handler's table, whether the handler has started, and how many
+// CreatingNames brackets are open (in all threads, and in this one). Nothing else in the program is
+// global and mutable. The thread-local is a plain int of the executable (initial/local-exec TLS):
+// reading it in the handler calls nothing.
 Slot g_slots[kSlots];
 std::atomic<bool> g_ending{false};
+std::atomic<int> g_creating{0};
+constinit thread_local int t_creating = 0;
+
+// How long the handler waits for the brackets of other threads to close: a create call stuck on a
+// dead network file system must not keep an interrupted run alive.
+constexpr int kCreatingWaitMs = 2000;
 
 void remove_all_owned() {
   const pid_t self = getpid();
@@ -52,16 +61,27 @@ void remove_all_owned() {
 }
 
 void on_signal(int sig) {
-  // Other threads keep running while this one cleans up: from now on none registers a new name
-  // (ScopedCleanup parks it), and one that registered a name just before the first pass may create
-  // the file after it, so a second pass follows a moment later.
-  g_ending.store(true, std::memory_order_release);
-  remove_all_owned();
-  timespec moment{0, 20'000'000};
-  nanosleep(&moment, nullptr);
+  // Other threads keep running while this one cleans up. From the store on, none registers a new
+  // name or opens a CreatingNames bracket (both park the thread); the brackets already open are
+  // waited for, so every name made by then is registered and exists when the removal pass runs.
+  // Sequentially consistent on both sides: either a bracket sees g_ending, or this load sees the
+  // bracket. Brackets of this thread (the one the signal interrupted) never close: not counted.
+  g_ending.store(true, std::memory_order_seq_cst);
+  timespec moment{0, 1'000'000};
+  for (int waited = 0; waited < kCreatingWaitMs && g_creating.load(std::memory_order_seq_cst) > t_creating; ++waited) {
+    nanosleep(&moment, nullptr);
+  }
   remove_all_owned();
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+// A forked child has only the forking thread: brackets other threads held at the fork never close
+// in it, so its count restarts from that thread's own.
+void after_fork_in_child() { g_creating.store(t_creating, std::memory_order_seq_cst); }
+
+[[noreturn]] void park_until_the_handler_ends_the_process() {
+  for (;;) pause();
 }
 
 }  // namespace
@@ -73,16 +93,33 @@ void install_cleanup_signal_handlers() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGHUP, &sa, nullptr);
+  // Registered once per call: a second registration repeats the same store, which is harmless.
+  pthread_atfork(nullptr, nullptr, after_fork_in_child);
+}
+
+CreatingNames::CreatingNames() {
+  g_creating.fetch_add(1, std::memory_order_seq_cst);
+  // A bracket nested in an open one goes ahead: the handler is waiting for the outer one.
+  if (++t_creating == 1 && g_ending.load(std::memory_order_seq_cst)) {
+    --t_creating;
+    g_creating.fetch_sub(1, std::memory_order_seq_cst);
+    park_until_the_handler_ends_the_process();
+  }
+}
+
+CreatingNames::~CreatingNames() {
+  --t_creating;
+  g_creating.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 namespace {
 
 // Takes a free slot for `name` and publishes it in `state` once filled; the slot's index.
 int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned long long count) {
-  // The process is ending on a signal: make nothing new that the handler might not see.
-  if (g_ending.load(std::memory_order_acquire)) {
-    for (;;) pause();
-  }
+  // The process is ending on a signal: make nothing new that the handler might not see. Inside a
+  // CreatingNames bracket the handler is waiting for this very registration (the name may exist
+  // already): it goes ahead.
+  if (g_ending.load(std::memory_order_seq_cst) && t_creating == 0) park_until_the_handler_ends_the_process();
   if (name.size() >= kNameMax) throw std::runtime_error("cleanup: name too long: " + std::string(name));
   for (int i = 0; i < kSlots; ++i) {
     int expected = kFree;
@@ -111,6 +148,8 @@ ScopedCleanup::ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned
 ScopedCleanup::~ScopedCleanup() {
   if (slot_ >= 0) g_slots[slot_].state.store(kFree, std::memory_order_release);
 }
+
+bool cleanup_signal_handler_running() { return g_ending.load(std::memory_order_seq_cst); }
 
 int cleanup_entries_for_this_process() {
   int n = 0;

@@ -36,6 +36,31 @@ class ScopedCleanup {
   int slot_ = -1;
 };
 
+// Brackets the system calls that bring a registered name into being (open with O_CREAT, shm_open,
+// mkdir, mkdtemp, the rename that publishes a file) together with the name's registration, in
+// whichever order the owner does them. The handler waits (at most 2 s) for every bracket open on
+// another thread to close before it removes anything, and a thread that opens one after the
+// handler began is parked until the process dies. So a name is never created behind the handler's
+// back, however long a thread was descheduled between registering the name and making it: the
+// race an interrupt test found under load (a block, or a segment, made just after the sweep).
+class CreatingNames {
+ public:
+  CreatingNames();
+  ~CreatingNames();
+  CreatingNames(const CreatingNames&) = delete;
+  CreatingNames& operator=(const CreatingNames&) = delete;
+};
+
+// `create()` (one system call, or a few that belong together) inside a CreatingNames bracket.
+template <class Create>
+decltype(auto) creating_names(Create&& create) {
+  const CreatingNames bracket;
+  return create();
+}
+
+// Whether the signal handler has begun in this process (for tests: another thread sees it run).
+bool cleanup_signal_handler_running();
+
 // How many names are registered by this process now (for tests).
 int cleanup_entries_for_this_process();
 

@@ -22,7 +22,7 @@ namespace {
 constexpr std::size_t kChunk = 8u << 20;
 
 void write_backing_file(const std::string& path, std::span<std::byte> staging, std::uint64_t seed) {
-  UniqueFd fd(open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_NOFOLLOW, 0600));
+  UniqueFd fd(creating_names([&] { return open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_NOFOLLOW, 0600); }));
   if (fd.get() < 0) throw_errno(fmt::format("open({}, O_DIRECT) for the O_DIRECT backing file", path));
   // Fill the staging (the buffer itself) with the pattern and write it out; the read that follows
   // must bring the same bytes back through O_DIRECT.

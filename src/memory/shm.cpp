@@ -22,7 +22,7 @@ class ShmBuffer final : public HostBuffer {
       : HostBuffer(HostMemoryKind::shm, nullptr, bytes),
         name_(fmt::format("/xferbench-{}-{:016x}", getpid(), std::random_device{}())),
         cleanup_(CleanupKind::shm, name_) {
-    const int fd = shm_open(name_.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+    const int fd = creating_names([&] { return shm_open(name_.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600); });
     if (fd < 0) throw_errno(fmt::format("shm_open({})", name_));
     try {
       mapped_ = round_up(bytes == 0 ? 1 : bytes, kHostAlignment);

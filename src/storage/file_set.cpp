@@ -199,6 +199,8 @@ FileSet::FileSet(const FileSetSpec& spec)
       if (spec.direct) flags |= O_DIRECT;
       int fd = open(p.c_str(), flags);
       if (fd < 0 && errno == ENOENT && spec.write) {
+        // Made and registered in one bracket: an interrupt's handler waits for both (core/cleanup).
+        const CreatingNames bracket;
         fd = open(p.c_str(), flags | O_CREAT | O_EXCL, 0600);
         if (fd >= 0) {
           // Registered right after creation (a signal in between would leave this one file).

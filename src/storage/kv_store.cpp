@@ -55,6 +55,7 @@ std::uint64_t kv_block_seed(std::uint64_t base_seed, std::uint64_t block_id) noe
 
 void make_kv_block_dirs(const std::filesystem::path& store, std::uint64_t block_id) {
   const std::string name = kv_block_name(block_id);
+  const CreatingNames bracket;  // the run's sweep covers them; the handler must not run in between
   make_dir(first_dir(store, name));
   make_dir(second_dir(store, name));
 }
@@ -66,6 +67,7 @@ KvTempBlock::KvTempBlock(const std::filesystem::path& store, std::uint64_t block
       registered_(CleanupKind::file, temp_.string()) {
   int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
   if (direct) flags |= O_DIRECT;
+  const CreatingNames bracket;
   fd_ = open(temp_.c_str(), flags, 0600);
   if (fd_ < 0 && errno == EEXIST) {
     // Only this writer of this process uses the name: it is a leftover of an earlier process that
@@ -85,7 +87,9 @@ void KvTempBlock::publish() {
   const int fd = fd_;
   fd_ = -1;
   if (close(fd) != 0) throw_errno(fmt::format("close({})", temp_.string()));
-  if (rename(temp_.c_str(), final_.c_str()) != 0) {
+  // The block's name comes into being here: inside a bracket, so an interrupt's sweep never runs
+  // between a check and the rename and misses it.
+  if (creating_names([&] { return rename(temp_.c_str(), final_.c_str()); }) != 0) {
     throw_errno(fmt::format("rename({}, {})", temp_.string(), final_.string()));
   }
   published_ = true;

@@ -6,11 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cleanup.hpp"
@@ -229,6 +232,56 @@ TEST(CleanupSignal, ChildSignalLeavesTheParentsNamesAlone) {
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
   EXPECT_TRUE(fs::exists(parents)) << "a child's signal handler removed its parent's file";
+}
+
+// The handler never runs its removal pass while another thread is inside a CreatingNames bracket:
+// it waits for the bracket to close (a name made and registered in it, or registered before it, is
+// removed), and a bracket opened after the handler began parks its thread for good.
+TEST(CleanupSignal, HandlerWaitsForCreationsInFlightAndParksNewOnes) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const fs::path registered_before = dir.path() / "registered-before";  // ScopedCleanup, then made
+  const fs::path registered_after = dir.path() / "registered-after";    // made, then ScopedCleanup
+  const fs::path marker = dir.path() / "bracket-closed";                // nobody's: proves the wait
+  const fs::path late = dir.path() / "late-bracket";                    // made only if not parked
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_cleanup_signal_handlers();
+    ScopedCleanup before(CleanupKind::file, registered_before.string());
+    std::atomic<bool> inside{false};
+    std::thread in_flight([&] {
+      std::optional<ScopedCleanup> after;  // outlives the bracket, as a run's registrations do
+      {
+        const CreatingNames bracket;
+        inside = true;
+        while (!cleanup_signal_handler_running()) usleep(1000);
+        create_file(registered_after);
+        after.emplace(CleanupKind::file, registered_after.string());  // not parked: inside a bracket
+        create_file(registered_before);
+        // Give a late bracket that is (wrongly) not parked the time to make its file.
+        for (int i = 0; i < 500 && !fs::exists(late); ++i) usleep(1000);
+        create_file(marker);
+      }
+      for (;;) pause();  // the process dies of the signal with this thread's names still registered
+    });
+    std::thread latecomer([&] {
+      while (!cleanup_signal_handler_running()) usleep(1000);
+      const CreatingNames bracket;
+      create_file(late);
+    });
+    while (!inside) usleep(1000);
+    raise(SIGTERM);
+    _exit(92);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::exists(marker)) << "the handler did not wait for the bracket in flight";
+  EXPECT_FALSE(fs::exists(registered_before)) << "a name registered before its bracket was left";
+  EXPECT_FALSE(fs::exists(registered_after)) << "a name registered inside its bracket was left";
+  EXPECT_FALSE(fs::exists(late)) << "a bracket opened after the handler began was not parked";
 }
 
 }  // namespace

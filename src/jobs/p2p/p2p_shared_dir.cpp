@@ -130,15 +130,18 @@ P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& 
   const std::string& src = rank == 0 ? host_ip : peer_ip;
   const std::string& dst = rank == 0 ? peer_ip : host_ip;
   pair_dir_ = fmt::format("{}/{}_{}_{}_{}_{}", check_dir_, src, device0, dst, device1, mode);
-  made_check_dir_ = ensure_private_dir(check_dir_);
+  // Directories are removed by a signal's handler after the files in them, and only once empty
+  // (the other node's files keep them): so an interrupted run leaves no pair directory that the
+  // next run's mkdir would fail on. ascend_check too, whoever made it, as the normal end does.
+  // Registered before it is made (core/cleanup's handler then sees it whenever it runs).
+  cleanups_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::directory, check_dir_));
+  made_check_dir_ = creating_names([&] { return ensure_private_dir(check_dir_); });
   try {
-    // Directories are removed by a signal's handler after the files in them, and only once empty
-    // (the other node's files keep them): so an interrupted run leaves no pair directory that the
-    // next run's mkdir would fail on. ascend_check too, whoever made it, as the normal end does.
-    cleanups_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::directory, check_dir_));
     create_file(fmt::format("{}/{}_{}_{}.flag", check_dir_, host_ip, rank == 0 ? device0 : device1, mode),
                 fmt::format("{}\n", getpid()));
     if (rank == 0) {
+      // Made and registered in one bracket (core/cleanup): never registered when it is another run's.
+      const CreatingNames bracket;
       if (mkdir(pair_dir_.c_str(), 0700) != 0) {
         throw std::runtime_error(fmt::format("mkdir({}) failed: {}{}", pair_dir_, std::strerror(errno),
                                              errno == EEXIST ? " (another run of this pair, or one that was killed: "
@@ -173,6 +176,9 @@ void P2pSharedDir::remove_created() noexcept {
 }
 
 void P2pSharedDir::create_file(const std::string& path, const std::string& content) {
+  // Made and registered in one bracket (core/cleanup): a file that exists already is another run's,
+  // never registered.
+  const CreatingNames bracket;
   UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd.valid()) {
     const int err = errno;
