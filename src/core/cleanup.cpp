@@ -97,7 +97,15 @@ void install_cleanup_signal_handlers() {
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
-CreatingNames::CreatingNames() {
+CreatingNames::CreatingNames(NameRegistered registration) {
+  if (registration == NameRegistered::after) {
+    sigset_t ours;
+    sigemptyset(&ours);
+    sigaddset(&ours, SIGINT);
+    sigaddset(&ours, SIGTERM);
+    sigaddset(&ours, SIGHUP);
+    masked_ = pthread_sigmask(SIG_BLOCK, &ours, &saved_) == 0;
+  }
   g_creating.fetch_add(1, std::memory_order_seq_cst);
   // A bracket nested in an open one goes ahead: the handler is waiting for the outer one.
   if (++t_creating == 1 && g_ending.load(std::memory_order_seq_cst)) {
@@ -110,6 +118,8 @@ CreatingNames::CreatingNames() {
 CreatingNames::~CreatingNames() {
   --t_creating;
   g_creating.fetch_sub(1, std::memory_order_seq_cst);
+  // A signal that came meanwhile is delivered here, to a handler that sees the name registered.
+  if (masked_) pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
 }
 
 namespace {

@@ -8,6 +8,8 @@
 // only calls unlink()/shm_unlink()/rmdir() (all async-signal-safe), then dies of the same signal so the
 // parent shell sees the usual status. Each entry records the pid that created it: a forked child
 // inherits the handler but never removes its parent's names.
+#include <signal.h>
+
 #include <string_view>
 
 namespace xb {
@@ -36,22 +38,35 @@ class ScopedCleanup {
   int slot_ = -1;
 };
 
+// Whether a name is registered before the call that makes it (its name is known and ours alone: a
+// pid and a random tag in it, or a sweep's rule) or only once made (a name a user or a peer chose:
+// registering it before an O_EXCL create that fails would let a signal remove another's file).
+enum class NameRegistered { before, after };
+
 // Brackets the system calls that bring a registered name into being (open with O_CREAT, shm_open,
-// mkdir, mkdtemp, the rename that publishes a file) together with the name's registration, in
-// whichever order the owner does them. The handler waits (at most 2 s) for every bracket open on
-// another thread to close before it removes anything, and a thread that opens one after the
-// handler began is parked until the process dies. So a name is never created behind the handler's
-// back, however long a thread was descheduled between registering the name and making it: the
-// race an interrupt test found under load (a block, or a segment, made just after the sweep).
+// mkdir, mkdtemp, the rename that publishes a file) together with the name's registration. The
+// handler waits (at most 2 s) for every bracket open on another thread to close before it removes
+// anything, and a thread that opens one after the handler began is parked until the process dies.
+// So a name is never created behind the handler's back, however long a thread was descheduled
+// between registering the name and making it: the race an interrupt test found under load (a
+// block, or a segment, made just after the sweep). With NameRegistered::after the bracket also
+// blocks SIGINT/SIGTERM/SIGHUP on its own thread (two sigprocmask calls), so the handler cannot run
+// on it between the creation and the registration; with `before` the handler may run there, and
+// removes the registered name whether or not it was made yet.
 class CreatingNames {
  public:
-  CreatingNames();
+  explicit CreatingNames(NameRegistered registration = NameRegistered::before);
   ~CreatingNames();
   CreatingNames(const CreatingNames&) = delete;
   CreatingNames& operator=(const CreatingNames&) = delete;
+
+ private:
+  bool masked_ = false;
+  sigset_t saved_{};
 };
 
-// `create()` (one system call, or a few that belong together) inside a CreatingNames bracket.
+// `create()` (one system call, or a few that belong together) inside a CreatingNames bracket for a
+// name registered before it.
 template <class Create>
 decltype(auto) creating_names(Create&& create) {
   const CreatingNames bracket;

@@ -200,7 +200,7 @@ FileSet::FileSet(const FileSetSpec& spec)
       int fd = open(p.c_str(), flags);
       if (fd < 0 && errno == ENOENT && spec.write) {
         // Made and registered in one bracket: an interrupt's handler waits for both (core/cleanup).
-        const CreatingNames bracket;
+        const CreatingNames bracket(NameRegistered::after);
         fd = open(p.c_str(), flags | O_CREAT | O_EXCL, 0600);
         if (fd >= 0) {
           // Registered right after creation (a signal in between would leave this one file).

@@ -284,5 +284,31 @@ TEST(CleanupSignal, HandlerWaitsForCreationsInFlightAndParksNewOnes) {
   EXPECT_FALSE(fs::exists(late)) << "a bracket opened after the handler began was not parked";
 }
 
+// A bracket for a name registered only once made holds the signal off its own thread until the
+// registration is done: a signal raised between the mkdir and the registration still removes it.
+TEST(CleanupSignal, SignalInsideARegisterAfterBracketWaitsForTheRegistration) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const fs::path made = dir.path() / "made-then-registered";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_cleanup_signal_handlers();
+    std::optional<ScopedCleanup> registered;
+    {
+      const CreatingNames bracket(NameRegistered::after);
+      if (!fs::create_directory(made)) _exit(93);
+      raise(SIGTERM);  // as if it came this instant
+      registered.emplace(CleanupKind::directory, made.string());
+    }
+    _exit(92);  // not reached: the signal is delivered as the bracket closes
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_FALSE(fs::exists(made)) << "the directory made just before the signal was left";
+}
+
 }  // namespace
 }  // namespace xb

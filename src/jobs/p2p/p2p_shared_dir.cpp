@@ -141,7 +141,7 @@ P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& 
                 fmt::format("{}\n", getpid()));
     if (rank == 0) {
       // Made and registered in one bracket (core/cleanup): never registered when it is another run's.
-      const CreatingNames bracket;
+      const CreatingNames bracket(NameRegistered::after);
       if (mkdir(pair_dir_.c_str(), 0700) != 0) {
         throw std::runtime_error(fmt::format("mkdir({}) failed: {}{}", pair_dir_, std::strerror(errno),
                                              errno == EEXIST ? " (another run of this pair, or one that was killed: "
@@ -178,7 +178,7 @@ void P2pSharedDir::remove_created() noexcept {
 void P2pSharedDir::create_file(const std::string& path, const std::string& content) {
   // Made and registered in one bracket (core/cleanup): a file that exists already is another run's,
   // never registered.
-  const CreatingNames bracket;
+  const CreatingNames bracket(NameRegistered::after);
   UniqueFd fd(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (!fd.valid()) {
     const int err = errno;

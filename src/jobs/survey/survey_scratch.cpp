@@ -13,7 +13,7 @@ namespace xb {
 SurveyScratch::SurveyScratch(const std::filesystem::path& parent) {
   std::string templ = (parent / fmt::format(".xferbench-survey-{}-XXXXXX", getpid())).string();
   // Made and registered in one bracket: an interrupt's handler waits for both (core/cleanup).
-  const CreatingNames bracket;
+  const CreatingNames bracket(NameRegistered::after);
   if (mkdtemp(templ.data()) == nullptr) throw_errno(fmt::format("mkdtemp in {}", parent.string()));
   path_ = templ;
   try {
