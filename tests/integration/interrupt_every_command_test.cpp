@@ -6,9 +6,7 @@
 // backing file of any of its processes and nothing in the directory it was given. A command that
 // needs a peer is interrupted while it waits for one.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,7 +14,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -85,30 +82,6 @@ std::vector<Case> every_case() {
   return out;
 }
 
-// A TCP port free on 127.0.0.1 a moment ago (HIXL's tcp_port is fixed by its caller).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-std::vector<std::string> leftovers_of(const std::set<pid_t>& pids) {
-  std::vector<std::string> out;
-  for (const auto& [dir, prefix] : {std::pair{xbtest::kShmDir, "xferbench-"}, std::pair{xbtest::kTmpDir, ".xferbench-"}}) {
-    for (const auto& name : xbtest::names_in(dir, prefix)) {
-      const auto owner = xbtest::embedded_pid(name);
-      if (owner && pids.count(*owner) > 0) out.push_back(std::string(dir) + "/" + name);
-    }
-  }
-  return out;
-}
-
 class InterruptEveryCommand : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override { prctl(PR_SET_CHILD_SUBREAPER, 1); }  // orphaned device processes: ours to reap
@@ -124,25 +97,14 @@ TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
   std::vector<std::string> args = commands()[c.command].args;
   for (auto& a : args) {
     if (a == "DIR") a = dir.path().string();
-    if (a == "PORT") a = std::to_string(free_port());
+    if (a == "PORT") a = std::to_string(xbtest::free_tcp_port());
   }
   xbtest::Process p = xbtest::start_binary(XB_BINARY, args);
   // The points count from the moment the program catches SIGINT, SIGTERM and SIGHUP (core/cleanup's
   // handlers, installed first thing in main): before that the process is the test's fork, the
   // dynamic loader or a library's constructor, none of which is ours to judge (a SIGHUP there meets
   // the test process's disposition, ignored under nohup, or a library's own handler).
-  const bool catching = xbtest::wait_until(
-      [&] {
-        std::ifstream status("/proc/" + std::to_string(p.pid()) + "/status");
-        for (std::string line; std::getline(status, line);) {
-          if (line.rfind("SigCgt:", 0) != 0) continue;
-          const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-          const auto bit = [](int sig) { return 1ull << (sig - 1); };
-          return (caught & bit(SIGINT)) && (caught & bit(SIGTERM)) && (caught & bit(SIGHUP));
-        }
-        return false;
-      },
-      10s);
+  const bool catching = xbtest::wait_until([&] { return xbtest::catches_interrupts(p.pid()); }, 10s);
   ASSERT_TRUE(catching) << "the program never installed its signal handlers";
   // Every process the run had, sampled until the signal, names the leftovers that would be its.
   std::set<pid_t> pids{p.pid()};
@@ -165,7 +127,7 @@ TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
       },
       10s);
   EXPECT_TRUE(gone) << "processes of the run outlived it";
-  const auto left = leftovers_of(pids);
+  const auto left = xbtest::leftovers_of(pids);
   EXPECT_TRUE(left.empty()) << "left behind: " << (left.empty() ? "" : left.front()) << " (" << left.size() << ")";
   std::vector<std::string> in_dir;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir.path())) {

@@ -152,6 +152,15 @@ void Process::pump(int timeout_ms) {
   }
 }
 
+bool Process::wait_for_output(const std::string& text, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (result_.out.find(text) == std::string::npos) {
+    if (out_fd_ < 0 || std::chrono::steady_clock::now() >= deadline) return false;
+    pump(20);
+  }
+  return true;
+}
+
 std::optional<RunResult> Process::wait_for(std::chrono::milliseconds timeout) {
   using clock = std::chrono::steady_clock;
   const auto deadline = clock::now() + timeout;

@@ -57,6 +57,9 @@ class Process {
   // Waits up to `timeout` for the process to end, collecting its output meanwhile; the result, or
   // nullopt if it is still running.
   std::optional<RunResult> wait_for(std::chrono::milliseconds timeout);
+  // Collects output until stdout holds `text` (true), the process closes its output, or `timeout`
+  // passes (false); the process is not reaped.
+  bool wait_for_output(const std::string& text, std::chrono::milliseconds timeout);
   bool finished() const { return reaped_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
@@ -29,6 +30,22 @@ bool process_alive(pid_t pid);
 
 // Processes (not zombies) whose process group is `pgid`.
 std::vector<pid_t> live_processes_in_group(pid_t pgid);
+
+// Processes (not zombies) descended from `root` (children, theirs, …), `root` not included: the ranks
+// an mpirun starts, whatever process group or session they are put in.
+std::vector<pid_t> live_descendants(pid_t root);
+
+// Whether `pid` catches SIGINT, SIGTERM and SIGHUP (SigCgt of /proc/PID/status): xferbench's
+// core/cleanup handlers are installed, so a signal from now on is the program's to handle.
+bool catches_interrupts(pid_t pid);
+
+// Shared-memory segments (/dev/shm/xferbench-PID-*) and temporaries (/var/tmp/.xferbench-*-PID-*)
+// whose embedded pid is one of `pids`, as full paths.
+std::vector<std::string> leftovers_of(const std::set<pid_t>& pids);
+
+// A TCP port no one listens on right now on 127.0.0.1 (bound, read, closed): for commands that
+// need a fixed port (HIXL's tcp_port), where a clash with another test is unlikely but possible.
+std::uint16_t free_tcp_port();
 
 // Snapshots /dev/shm/xferbench* and /var/tmp/.xferbench* at construction. leftovers() lists the
 // entries that appeared since and whose owner (the pid in the name) is no longer alive: something

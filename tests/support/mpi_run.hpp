@@ -21,4 +21,7 @@ bool have_mpirun();
 xbtest::RunResult run_mpirun(const std::vector<std::string>& args,
                              std::chrono::milliseconds timeout = std::chrono::minutes(2));
 
+// Starts the same in its own process group and returns at once (a test that signals the job).
+xbtest::Process start_mpirun(const std::vector<std::string>& args);
+
 }  // namespace xb::test

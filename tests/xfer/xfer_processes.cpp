@@ -1,9 +1,6 @@
 #include "xfer_processes.hpp"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -50,22 +47,6 @@ StartedServer start_xfer_server(const Place& where, const std::string& host, con
   }
   ADD_FAILURE() << "the server wrote no ready file in 30 s";
   throw std::runtime_error("server did not start");
-}
-
-std::uint16_t free_tcp_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error("socket failed");
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    close(fd);
-    throw std::runtime_error("bind failed");
-  }
-  close(fd);
-  return ntohs(a.sin_port);
 }
 
 bool is_one_line(const std::string& text) {

@@ -9,6 +9,7 @@
 
 #include "run_binary.hpp"
 #include "support/netns.hpp"
+#include "system_state.hpp"
 
 namespace xb::test {
 
@@ -32,9 +33,8 @@ struct StartedServer {
 StartedServer start_xfer_server(const Place& where, const std::string& host, const std::filesystem::path& dir,
                                 const std::vector<std::string>& args);
 
-// A port no one listens on right now on 127.0.0.1 (bound, read, closed): for commands that need a
-// fixed port (HIXL's tcp_port), where a clash with another test is unlikely but possible.
-std::uint16_t free_tcp_port();
+// A free port on 127.0.0.1: system_state's.
+using xbtest::free_tcp_port;
 
 // A whole run's stderr as one line, or a note saying it is more than one.
 bool is_one_line(const std::string& text);
