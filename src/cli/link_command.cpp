@@ -94,9 +94,7 @@ LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
   p.token = server_session_token(a.token, p.control.host, "--listen");
   p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
-  const SessionCaps caps = parse_session_caps(a.caps);
-  p.max_exposed_bytes = caps.max_exposed_bytes;
-  p.max_regions = caps.max_regions;
+  p.caps = parse_session_caps(a.caps);
   check_ready_file_path(a.ready_file);
   return p;
 }

@@ -25,9 +25,4 @@ SessionCaps parse_session_caps(const SessionCapFlags& flags) {
   return caps;
 }
 
-void apply(const SessionCaps& caps, SessionOptions& options) {
-  options.max_exposed_bytes = caps.max_exposed_bytes;
-  options.max_regions = caps.max_regions;
-}
-
 }  // namespace xb

@@ -16,14 +16,8 @@ struct SessionCapFlags {
   std::string max_regions;
 };
 
-struct SessionCaps {
-  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
-  std::uint32_t max_regions = kDefaultMaxRegions;
-};
-
 void add_session_cap_flags(CLI::App& app, SessionCapFlags& flags);
 // UsageError naming the flag: a size that is not one (or 0), a region count outside 1..65536.
 SessionCaps parse_session_caps(const SessionCapFlags& flags);
-void apply(const SessionCaps& caps, SessionOptions& options);
 
 }  // namespace xb

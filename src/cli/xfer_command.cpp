@@ -80,9 +80,7 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
     if (!names_port(a.listen)) p.control.port = kXferDefaultControlPort;  // ":0" asks for any port
     p.token = server_session_token(a.token, p.control.host, "--listen");
     p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
-    const SessionCaps caps = parse_session_caps(a.caps);
-    p.max_exposed_bytes = caps.max_exposed_bytes;
-    p.max_regions = caps.max_regions;
+    p.caps = parse_session_caps(a.caps);
     return p;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");

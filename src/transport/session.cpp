@@ -21,6 +21,10 @@
 #include "transport/token_file.hpp"
 
 namespace xb {
+
+SessionCaps exactly_the_plan(std::uint64_t bytes) {
+  return SessionCaps{bytes, 1, fmt::format("a run's own peer server: one region of the plan's {} bytes", bytes)};
+}
 namespace {
 
 using std::chrono::milliseconds;
@@ -344,17 +348,18 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
       const std::uint8_t place = reader.u8();
       reader.end();
       if (place > static_cast<std::uint8_t>(RegionPlace::null)) throw ProtocolError(fmt::format("unknown place {}", place));
-      if (regions.size() >= options.max_regions) {
-        failed(FailureKind::other, fmt::format("this server lets a session hold at most {} regions (--max-regions)",
-                                               options.max_regions));
+      const SessionCaps& caps = options.caps;
+      const auto origin = [&caps](const char* flag) { return caps.origin.empty() ? std::string(flag) : caps.origin; };
+      if (regions.size() >= caps.max_regions) {
+        failed(FailureKind::other, fmt::format("this server lets a session hold at most {} regions ({})",
+                                               caps.max_regions, origin("--max-regions")));
         return true;
       }
       // (A region may come out larger than asked, so what is exposed can pass the cap by that much.)
-      if (report.exposed_bytes >= options.max_exposed_bytes || bytes > options.max_exposed_bytes - report.exposed_bytes) {
+      if (report.exposed_bytes >= caps.max_exposed_bytes || bytes > caps.max_exposed_bytes - report.exposed_bytes) {
         failed(FailureKind::other,
-               fmt::format("this server exposes at most {} bytes a session (--max-exposed); {} are exposed, {} more "
-                           "asked",
-                           options.max_exposed_bytes, report.exposed_bytes, bytes));
+               fmt::format("this server exposes at most {} bytes a session ({}); {} are exposed, {} more asked",
+                           caps.max_exposed_bytes, origin("--max-exposed"), report.exposed_bytes, bytes));
         return true;
       }
       ServedRegion region;

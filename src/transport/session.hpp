@@ -38,16 +38,27 @@ const char* to_string(RegionPlace place);
 inline constexpr std::uint64_t kDefaultMaxExposedBytes = std::uint64_t{64} << 30;
 inline constexpr std::uint32_t kDefaultMaxRegions = 1024;
 
+// The server's caps on one session: bytes exposed in all and regions held. A request past either
+// fails (the session goes on), naming the cap and where it comes from. The server commands take them
+// from --max-exposed and --max-regions; a server on a thread of a measuring run (link --loopback,
+// the p2p and fleet peers) holds its one client to exactly what the run's plan exposes.
+struct SessionCaps {
+  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
+  std::uint32_t max_regions = kDefaultMaxRegions;
+  // Named in a refusal after the cap: empty names the flags ("--max-exposed", "--max-regions").
+  std::string origin;
+};
+
+// One region of `bytes`, nothing more: the caps of a run's own peer server.
+SessionCaps exactly_the_plan(std::uint64_t bytes);
+
 struct SessionOptions {
   // Both sides must hold the same; proved by challenge–response (auth.hpp), never sent.
   std::string token;
   // How long the side started first waits for its peer, and the longest a session may sit idle
   // (HIXL's kWaitTransTime is 20 s).
   std::chrono::milliseconds wait{20000};
-  // The server's caps on one session: bytes exposed in all and regions held. A request past either
-  // fails (the session goes on), naming the cap and its flag.
-  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
-  std::uint32_t max_regions = kDefaultMaxRegions;
+  SessionCaps caps;  // the server's
 };
 
 // Memory the server exposes for one region, made by the job (which knows the backend and device).

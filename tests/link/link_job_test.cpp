@@ -163,7 +163,7 @@ TEST(LinkCheck, ReportsDataThatDiffersFromWhatWasPut) {
     const std::uint64_t bytes = 100003;
     auto src = EndpointMemory::make(*backend, *device, RegionPlace::host, bytes);
     auto local = client->register_memory(src->data(), src->size());
-    LoopbackLinkServer server(transport, "t", std::chrono::seconds(20), 0, *backend);
+    LoopbackLinkServer server(transport, "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
     {
       SessionOptions options;
       options.token = "t";
@@ -182,6 +182,32 @@ TEST(LinkCheck, ReportsDataThatDiffersFromWhatWasPut) {
       EXPECT_NE(short_put.find(fmt::format("first at byte offset {} ", bytes - 100)), std::string::npos) << short_put;
       session.finish();
     }
+    server.join();
+  }
+}
+
+// A run's own peer server (link --loopback; the p2p and fleet peers are the same class) lets its one
+// client expose exactly the plan's one region: not a byte more, not a second region.
+TEST(LinkServerThread, HoldsItsClientToThePlansOneRegion) {
+  auto backend = make_cpu_backend();
+  const std::uint64_t bytes = 1 << 20;
+  SessionOptions options;
+  options.token = "t";
+  {
+    LoopbackLinkServer server("tcp", "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
+    auto client = make_transport("tcp");
+    ClientSession session(*client, server.control(), options);
+    const std::string bigger = error_of([&] { session.expose(bytes + 1, RegionPlace::device); });
+    EXPECT_NE(bigger.find("at most 1048576 bytes a session (a run's own peer server: one region of the plan's 1048576 "
+                          "bytes); 0 are exposed, 1048577 more asked"),
+              std::string::npos)
+        << bigger;
+    PeerRegion region = session.expose(bytes, RegionPlace::device);
+    const std::string second = error_of([&] { session.expose(1, RegionPlace::host); });
+    EXPECT_NE(second.find("at most 1 regions (a run's own peer server"), std::string::npos) << second;
+    session.fill(region, 0, bytes, 5);  // the session goes on with the one region it has
+    EXPECT_FALSE(session.verify(region, 0, bytes, 5).has_value());
+    session.finish();
     server.join();
   }
 }

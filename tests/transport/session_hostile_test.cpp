@@ -190,8 +190,8 @@ TEST(SessionHostile, ADataConnectionWithoutTheTicketEndsTheSessionUnserved) {
 
 TEST(SessionHostile, AnAuthenticatedClientIsHeldToTheCaps) {
   SessionOptions o = options();
-  o.max_exposed_bytes = 1 << 20;
-  o.max_regions = 3;
+  o.caps.max_exposed_bytes = 1 << 20;
+  o.caps.max_regions = 3;
   ServerThread server(o);
   {
     auto transport = make_tcp_transport();

@@ -62,7 +62,9 @@ class LinkMeter {
     const std::uint64_t size = plan_.base.size;
     // A session server per step: it serves one client, the partner's, then ends.
     std::optional<P2pPeerServer> server;
-    if (partner >= 0) server.emplace(plan_.host, plan_.transport, plan_.token, plan_.wait, plan_.device, backend_);
+    if (partner >= 0) {
+      server.emplace(plan_.host, plan_.transport, plan_.token, plan_.wait, plan_.device, backend_, exactly_the_plan(size));
+    }
     const std::vector<std::string> controls = group_.allgather(server ? server->control().to_string() : "");
     std::unique_ptr<ClientSession> client;
     PeerRegion remote;

@@ -153,7 +153,7 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
     control = *plan.peer;
     peer = plan.peer->to_string();
   } else {
-    loopback.emplace(plan.transport, plan.token, plan.wait, plan.device, backend);
+    loopback.emplace(plan.transport, plan.token, plan.wait, plan.device, backend, exactly_the_plan(plan.max_bytes));
     control = loopback->control();
     peer = fmt::format("loopback: a server thread of this process on {}", control.to_string());
   }

@@ -22,15 +22,14 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   SessionOptions options;
   options.token = plan.token;
   options.wait = plan.wait;
-  options.max_exposed_bytes = plan.max_exposed_bytes;
-  options.max_regions = plan.max_regions;
+  options.caps = plan.caps;
   SessionServer server(*transport, plan.control, plan.data, options, factory, log);
   if (on_ready) on_ready(server.control_address(), server.data_address());
   return server.serve_one();
 }
 
 LinkServerThread::LinkServerThread(const std::string& host, std::string transport, std::string token,
-                                   std::chrono::milliseconds wait, int device, Backend& backend) {
+                                   std::chrono::milliseconds wait, int device, Backend& backend, SessionCaps caps) {
   LinkServerPlan plan;
   plan.control = SocketAddress{host, 0};
   plan.data = SocketAddress{host, 0};
@@ -38,6 +37,7 @@ LinkServerThread::LinkServerThread(const std::string& host, std::string transpor
   plan.token = std::move(token);
   plan.wait = wait;
   plan.device = device;
+  plan.caps = std::move(caps);
   auto ready = ready_.get_future();
   thread_ = std::thread([this, plan = std::move(plan), &backend]() mutable { serve(std::move(plan), backend); });
   try {

@@ -30,9 +30,8 @@ struct LinkServerPlan {
   std::string token;
   std::chrono::milliseconds wait{20000};
   int device = 0;
-  // What one client may have exposed (--max-exposed, --max-regions).
-  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
-  std::uint32_t max_regions = kDefaultMaxRegions;
+  // What one client may have exposed (--max-exposed, --max-regions; a thread's: exactly_the_plan).
+  SessionCaps caps;
 };
 
 // Serves one client to its end. `on_ready` runs once both addresses are bound (before waiting).
@@ -49,8 +48,9 @@ class LinkServerThread {
  public:
   // Returns once the server listens; throws what stopped it from listening (its transport or
   // device could not be made, the bind failed).
+  // `caps`: what its one client may expose (exactly_the_plan: the one region the run needs).
   LinkServerThread(const std::string& host, std::string transport, std::string token, std::chrono::milliseconds wait,
-                   int device, Backend& backend);
+                   int device, Backend& backend, SessionCaps caps);
   // Joins the thread (which ends once its client finished or went away, or its wait ran out).
   ~LinkServerThread();
   LinkServerThread(const LinkServerThread&) = delete;
@@ -74,8 +74,8 @@ class LinkServerThread {
 class LoopbackLinkServer final : public LinkServerThread {
  public:
   LoopbackLinkServer(std::string transport, std::string token, std::chrono::milliseconds wait, int device,
-                     Backend& backend)
-      : LinkServerThread("127.0.0.1", std::move(transport), std::move(token), wait, device, backend) {}
+                     Backend& backend, SessionCaps caps)
+      : LinkServerThread("127.0.0.1", std::move(transport), std::move(token), wait, device, backend, std::move(caps)) {}
 };
 
 }  // namespace xb

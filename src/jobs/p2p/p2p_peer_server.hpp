@@ -5,7 +5,7 @@
 // because the rank's main thread drives its own client at the same time (bidirectional runs) and a
 // Transport belongs to one thread: exactly the link job's LinkServerThread, named for p2p.
 //
-// P2pPeerServer(host, transport, token, wait, device, backend) returns once the server listens on
+// P2pPeerServer(host, transport, token, wait, device, backend, caps) returns once the server listens on
 // `host` and throws what stopped it (transport, device, bind); control() is where it listens;
 // join() waits for the session's end and rethrows the server's error; the destructor joins (the
 // thread ends when its client finished, broke off, or never came).

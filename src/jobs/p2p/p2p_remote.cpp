@@ -100,7 +100,7 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
     }
   }
   // Every rank serves its device memory first, then learns where every other rank serves.
-  P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend);
+  P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend, exactly_the_plan(size));
   const std::vector<std::string> addresses = group.allgather(server.control().to_string());
 
   RankSide side;

@@ -81,8 +81,7 @@ SessionOptions xfer_session_options(const XferPlan& plan) {
   SessionOptions options;
   options.token = plan.token;
   options.wait = plan.wait;
-  options.max_exposed_bytes = plan.max_exposed_bytes;
-  options.max_regions = plan.max_regions;
+  options.caps = plan.caps;
   return options;
 }
 

@@ -43,8 +43,7 @@ struct XferPlan {
   std::string transport;  // "ucx" | "tcp"
   std::string token;
   // server: what one client may have exposed (--max-exposed, --max-regions).
-  std::uint64_t max_exposed_bytes = kDefaultMaxExposedBytes;
-  std::uint32_t max_regions = kDefaultMaxRegions;
+  SessionCaps caps;
   std::chrono::milliseconds wait{kXferDefaultWait};
   std::string backend;  // empty: the preferred backend (an accelerator where there is one, else cpu)
   int device = 0;
