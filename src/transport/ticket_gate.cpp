@@ -1,7 +1,6 @@
 #include "transport/ticket_gate.hpp"
 
 #include <fmt/format.h>
-#include <openssl/crypto.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -9,6 +8,7 @@
 #include <cerrno>
 
 #include "core/error.hpp"
+#include "transport/auth.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -43,7 +43,7 @@ UniqueFd TicketGate::admit(int listen_fd) {
       break;
     }
     if (!drop && p.got.size() == ticket_.size()) {
-      if (CRYPTO_memcmp(p.got.data(), ticket_.data(), ticket_.size()) == 0) {
+      if (same_bytes(p.got, ticket_)) {  // constant time, as every secret comparison (auth.hpp)
         UniqueFd admitted = std::move(p.fd);
         pending_.erase(it);
         return admitted;
