@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -16,6 +15,7 @@
 #include "core/error.hpp"
 #include "transport/address.hpp"
 #include "transport/auth.hpp"
+#include "transport/socket_ops.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -23,62 +23,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int remaining_ms(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left > 0 ? static_cast<int>(left) : 0;
-}
-
-// Waits for `events` on fd until the deadline; false when it passed.
-bool wait_for(int fd, short events, Clock::time_point deadline) {
-  for (;;) {
-    pollfd p{fd, events, 0};
-    const int rc = poll(&p, 1, remaining_ms(deadline));
-    if (rc > 0) return true;
-    if (rc == 0) return false;
-    if (errno != EINTR) throw_errno("poll");
-  }
-}
-
-UniqueFd listen_on(const SocketAddress& self, const std::function<void(const SocketAddress&)>& listening) {
-  sockaddr_storage sa{};
-  const socklen_t len = self.to_sockaddr(sa);
-  UniqueFd listener(socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (!listener.valid()) throw_errno("socket");
-  const int one = 1;
-  setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (bind(listener.get(), reinterpret_cast<sockaddr*>(&sa), len) != 0) throw_errno(fmt::format("bind({})", self.to_string()));
-  if (listen(listener.get(), 8) != 0) throw_errno(fmt::format("listen({})", self.to_string()));
-  if (listening) {
-    sockaddr_storage bound{};
-    socklen_t bound_len = sizeof bound;
-    if (getsockname(listener.get(), reinterpret_cast<sockaddr*>(&bound), &bound_len) != 0) throw_errno("getsockname");
-    const std::uint16_t port = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                                                           : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    listening(SocketAddress{self.host, port});
-  }
-  return listener;
-}
-
-// Whether the connection comes from `expected` (a literal address, as --ip gives it).
+// Whether the connection comes from `expected` (a literal address, as --ip gives it); `from` is
+// told where it does come from.
 bool comes_from(int fd, const std::string& expected, std::string& from) {
-  sockaddr_storage sa{};
-  socklen_t len = sizeof sa;
-  if (getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) return false;
-  char text[INET6_ADDRSTRLEN] = {};
-  unsigned char want[16] = {};
-  if (sa.ss_family == AF_INET) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(&sa);
-    inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
-    from = text;
-    return inet_pton(AF_INET, expected.c_str(), want) == 1 && std::memcmp(want, &in->sin_addr, 4) == 0;
-  }
-  if (sa.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&sa);
-    inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
-    from = text;
-    return inet_pton(AF_INET6, expected.c_str(), want) == 1 && std::memcmp(want, &in6->sin6_addr, 16) == 0;
-  }
-  return false;
+  const SocketAddress peer = peer_address(fd);
+  from = peer.host;
+  const auto bytes_of = [](const std::string& text, unsigned char (&out)[16]) -> int {
+    if (inet_pton(AF_INET, text.c_str(), out) == 1) return 4;
+    if (inet_pton(AF_INET6, text.c_str(), out) == 1) return 16;
+    return 0;
+  };
+  unsigned char got[16] = {}, want[16] = {};
+  const int n = bytes_of(peer.host, got);
+  return n != 0 && n == bytes_of(expected, want) && std::memcmp(got, want, static_cast<std::size_t>(n)) == 0;
 }
 
 // Connects from `self` (bound, so the peer sees the address it was told of as --ip) to `peer`.
@@ -115,16 +72,17 @@ P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& p
   const auto deadline = Clock::now() + start_window;
   if (rank == 0) {
     const SocketAddress self_address{self, hooks.listening ? std::uint16_t{0} : port};
-    UniqueFd listener = listen_on(self_address, hooks.listening);
+    UniqueFd listener = listen_tcp(self_address, 8);
+    if (hooks.listening) hooks.listening(SocketAddress{self_address.host, local_address(listener.get()).port});
     std::string turned_away;  // the last connection refused, for the timeout's message
     for (;;) {
-      if (!wait_for(listener.get(), POLLIN, deadline)) {
+      if (!wait_ready(listener.get(), POLLIN, deadline)) {
         throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
                                          "window{}",
                                          self_address.to_string(), start_window.count() / 1000,
                                          turned_away.empty() ? "" : fmt::format(" (turned away: {})", turned_away)));
       }
-      UniqueFd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+      UniqueFd conn = accept_tcp(listener.get());
       if (!conn.valid()) continue;  // gone before we took it
       std::string from;
       if (!comes_from(conn.get(), peer, from)) {
@@ -147,8 +105,7 @@ P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& p
     fd_ = connect_retrying(self, peer_address, deadline, start_window);
     authenticate(token, Clock::now() + std::max(kAuthWait, wait));
   }
-  const int one = 1;
-  setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  set_low_latency(fd_.get());
 }
 
 bool P2pTcpGroup::authenticate(const std::string& token, Clock::time_point deadline) {
@@ -185,7 +142,7 @@ void P2pTcpGroup::send_message(const std::string& bytes, Clock::time_point deadl
   for (int i = 0; i < 4; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
   out += bytes;
   for (std::size_t sent = 0; sent < out.size();) {
-    if (!wait_for(fd_.get(), POLLOUT, deadline)) throw TransportError(fmt::format("peer {} stopped reading", peer_));
+    if (!wait_ready(fd_.get(), POLLOUT, deadline)) throw TransportError(fmt::format("peer {} stopped reading", peer_));
     const ssize_t w = send(fd_.get(), out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
     if (w < 0 && errno != EINTR && errno != EAGAIN) throw_errno(fmt::format("send to peer {}", peer_));
     if (w > 0) sent += static_cast<std::size_t>(w);
@@ -196,7 +153,7 @@ std::string P2pTcpGroup::receive_message(Clock::time_point deadline, std::uint32
   const auto read_exact = [&](std::size_t bytes) {
     std::string in(bytes, '\0');
     for (std::size_t got = 0; got < bytes;) {
-      if (!wait_for(fd_.get(), POLLIN, deadline)) {
+      if (!wait_ready(fd_.get(), POLLIN, deadline)) {
         throw TransportError(fmt::format("peer {} silent for {} s", peer_, wait_.count() / 1000));
       }
       const ssize_t r = recv(fd_.get(), in.data() + got, bytes - got, 0);
