@@ -44,30 +44,63 @@ int raw_connect(const SocketAddress& address) {
   return fd->release();
 }
 
+// A UCX listener on a thread of its own (a Transport belongs to one thread) on 127.0.0.1: accepts one
+// connection presenting `ticket` within `timeout`, then keeps progressing until finish() (the
+// connector's endpoint handshake needs this side's progress). finish() returns the accepted peer,
+// or the error that ended the accept.
+class ListenerThread {
+ public:
+  ListenerThread(AuthBytes ticket, std::chrono::milliseconds timeout) {
+    std::promise<SocketAddress> bound;
+    auto address = bound.get_future();
+    thread_ = std::thread([this, ticket, timeout, &bound] {
+      bool listening = false;  // `bound` is the constructor's: touched only until it is set
+      try {
+        auto transport = make_ucx_transport();
+        auto listener = transport->listen(SocketAddress{"127.0.0.1", 0});
+        listening = true;
+        bound.set_value(listener->address());
+        auto endpoint = listener->accept(timeout, ticket);
+        outcome_ = endpoint->peer();
+        const auto until = std::chrono::steady_clock::now() + 20s;
+        while (!released_ && std::chrono::steady_clock::now() < until) {
+          if (!transport->progress()) transport->wait(2ms);
+        }
+      } catch (const std::exception& e) {
+        outcome_ = std::string("error: ") + e.what();
+        if (!listening) bound.set_exception(std::current_exception());
+      }
+    });
+    try {
+      address_ = address.get();
+    } catch (...) {
+      thread_.join();
+      throw;
+    }
+  }
+  ~ListenerThread() { finish(); }
+  ListenerThread(const ListenerThread&) = delete;
+  ListenerThread& operator=(const ListenerThread&) = delete;
+
+  const SocketAddress& address() const { return address_; }
+  std::string finish() {
+    released_ = true;
+    if (thread_.joinable()) thread_.join();
+    return outcome_;
+  }
+
+ private:
+  SocketAddress address_;
+  std::string outcome_;
+  std::atomic<bool> released_{false};
+  std::thread thread_;
+};
+
 TEST(UcxTicket, StrangersOnTheDataPortHearNothingAndTheTicketHolderConnects) {
   ScopedEnv tls("UCX_TLS", "tcp");
   const AuthBytes ticket = AuthSession{random_bytes(32)}.data_ticket();
-  std::promise<SocketAddress> bound;
-  auto address = bound.get_future();
-  std::string served;
-  std::atomic<bool> connected{false};
-  std::thread server([&] {
-    try {
-      auto transport = make_ucx_transport();
-      auto listener = transport->listen(SocketAddress{"127.0.0.1", 0});
-      bound.set_value(listener->address());
-      auto endpoint = listener->accept(20s, ticket);
-      served = endpoint->peer();
-      // The connector's endpoint handshake needs this side's progress.
-      const auto until = std::chrono::steady_clock::now() + 20s;
-      while (!connected && std::chrono::steady_clock::now() < until) {
-        if (!transport->progress()) transport->wait(2ms);
-      }
-    } catch (const std::exception& e) {
-      served = std::string("error: ") + e.what();
-    }
-  });
-  const SocketAddress at = address.get();
+  ListenerThread server(ticket, 20s);
+  const SocketAddress at = server.address();
   // A stranger that says nothing, and one with a wrong ticket: neither hears the worker address.
   const int silent = raw_connect(at);
   const int wrong = raw_connect(at);
@@ -82,9 +115,7 @@ TEST(UcxTicket, StrangersOnTheDataPortHearNothingAndTheTicketHolderConnects) {
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what();
   }
-  connected = true;
-  server.join();
-  EXPECT_THAT(served, ::testing::Not(HasSubstr("error"))) << served;
+  EXPECT_THAT(server.finish(), ::testing::Not(HasSubstr("error")));
   ::close(silent);
   ::close(wrong);
 }
@@ -92,26 +123,11 @@ TEST(UcxTicket, StrangersOnTheDataPortHearNothingAndTheTicketHolderConnects) {
 TEST(UcxTicket, AConnectorWithTheWrongTicketIsRefused) {
   ScopedEnv tls("UCX_TLS", "tcp");
   const AuthBytes ticket = AuthSession{random_bytes(32)}.data_ticket();
-  std::promise<SocketAddress> bound;
-  auto address = bound.get_future();
-  std::string outcome;
-  std::thread server([&] {
-    try {
-      auto transport = make_ucx_transport();
-      auto listener = transport->listen(SocketAddress{"127.0.0.1", 0});
-      bound.set_value(listener->address());
-      listener->accept(2s, ticket);
-      outcome = "accepted";
-    } catch (const TransportError& e) {
-      outcome = e.what();
-    }
-  });
-  const SocketAddress at = address.get();
+  ListenerThread server(ticket, 2s);
   auto transport = make_ucx_transport();
   const AuthBytes other = AuthSession{random_bytes(32)}.data_ticket();
-  EXPECT_THROW(transport->connect(at, 3s, other), TransportError);
-  server.join();
-  EXPECT_THAT(outcome, HasSubstr("without the session's ticket turned away"));
+  EXPECT_THROW(transport->connect(server.address(), 3s, other), TransportError);
+  EXPECT_THAT(server.finish(), HasSubstr("without the session's ticket turned away"));
 }
 
 }  // namespace
