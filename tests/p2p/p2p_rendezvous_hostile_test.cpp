@@ -74,13 +74,13 @@ void send_framed(int fd, const AuthBytes& bytes) {
 }
 
 TEST(P2pRendezvousHostile, StrangersLearnNothingAndTheRealPeerStillMeets) {
-  // Rank 0 (.31, the lower address) waits for .32.
-  auto rank0 = xbtest::start_binary(XB_BINARY, node("127.0.0.31", "127.0.0.32"));
+  // Rank 0 (.51, the lower address) waits for .52 (addresses no other test uses: ctest -j runs them side by side).
+  auto rank0 = xbtest::start_binary(XB_BINARY, node("127.0.0.51", "127.0.0.52"));
   bool closed = false;
   {
     // From an address that is not --ip, opening the handshake: closed unanswered (taken for the
     // peer, it would hear rank 0's nonce and proof).
-    UniqueFd stranger = connect_from("127.0.0.33", "127.0.0.31");
+    UniqueFd stranger = connect_from("127.0.0.53", "127.0.0.51");
     ASSERT_TRUE(stranger.valid()) << "rank 0 never listened";
     send_framed(stranger.get(), random_bytes(32));
     EXPECT_EQ(heard(stranger.get(), 4000, closed), "");
@@ -89,7 +89,7 @@ TEST(P2pRendezvousHostile, StrangersLearnNothingAndTheRealPeerStillMeets) {
   {
     // From the right address without the token: rank 0's nonce and proof (two 32-byte messages),
     // then, after a wrong proof, the end: no plan, no control address.
-    UniqueFd impostor = connect_from("127.0.0.32", "127.0.0.31");
+    UniqueFd impostor = connect_from("127.0.0.52", "127.0.0.51");
     ASSERT_TRUE(impostor.valid());
     send_framed(impostor.get(), random_bytes(32));
     std::string got;
@@ -105,7 +105,7 @@ TEST(P2pRendezvousHostile, StrangersLearnNothingAndTheRealPeerStillMeets) {
     EXPECT_EQ(got.find("warm-up"), std::string::npos);
   }
   // The real rank 1 still meets rank 0 within its window, and the run goes through.
-  auto rank1 = xbtest::start_binary(XB_BINARY, node("127.0.0.32", "127.0.0.31"));
+  auto rank1 = xbtest::start_binary(XB_BINARY, node("127.0.0.52", "127.0.0.51"));
   const auto r0 = rank0.wait_for(60s), r1 = rank1.wait_for(60s);
   ASSERT_TRUE(r0 && r1) << "a node hung";
   EXPECT_EQ(r0->exit_code, 0) << r0->describe();
