@@ -118,6 +118,10 @@ class InterruptMidTransfer : public ::testing::TestWithParam<int> {
     expect_nothing_left(dir);
   }
 
+  // A HIXL pair mid-transfer; the signal to its server (or its client): that side ends within
+  // 20 s, the other within 10 s of it.
+  void interrupt_one_hixl_side(bool server_side);
+
   std::set<pid_t> pids_;
 };
 
@@ -156,7 +160,7 @@ TEST_P(InterruptMidTransfer, XferClient) {
   XferServer server = start_xfer_server(dir);
   ASSERT_FALSE(server.control.empty());
   xbtest::Process client = start_long_xfer_client(server.control);
-  let_it_transfer(client, {&server.process, &client});
+  ASSERT_NO_FATAL_FAILURE(let_it_transfer(client, {&server.process, &client}));
   interrupt(client, sig);
   expect_ended_by_the_interrupt(client, 20s, "the client");
   // The server lost its client mid-run: it ends (with a failure) or goes on, but does not hang on
@@ -174,7 +178,7 @@ TEST_P(InterruptMidTransfer, XferServer) {
   XferServer server = start_xfer_server(dir);
   ASSERT_FALSE(server.control.empty());
   xbtest::Process client = start_long_xfer_client(server.control);
-  let_it_transfer(server.process, {&server.process, &client});
+  ASSERT_NO_FATAL_FAILURE(let_it_transfer(server.process, {&server.process, &client}));
   interrupt(server.process, sig);
   expect_ended_by_the_interrupt(server.process, 20s, "the server");
   // The client's peer is gone: it fails (its --wait is 5 s), never waits for ever.
@@ -202,30 +206,27 @@ HixlPair start_hixl_pair(int port) {
   return HixlPair{std::move(server), std::move(client)};
 }
 
-TEST_P(InterruptMidTransfer, HixlClient) {
-  const int sig = GetParam();
+void InterruptMidTransfer::interrupt_one_hixl_side(bool server_side) {
   xb::test::TempDir dir;
   HixlPair pair = start_hixl_pair(xbtest::free_tcp_port());
   ASSERT_TRUE(pair.client.wait_for_output("Transfer success", 60s)) << "the HIXL client never got going";
-  let_it_transfer(pair.client, {&pair.server, &pair.client});
-  interrupt(pair.client, sig);
-  expect_ended_by_the_interrupt(pair.client, 20s, "the HIXL client");
-  // The server sees its control connection close mid-session and ends at once, failing.
-  expect_ended_by_the_interrupt(pair.server, 10s, "the HIXL server");
+  xbtest::Process& target = server_side ? pair.server : pair.client;
+  xbtest::Process& other = server_side ? pair.client : pair.server;
+  ASSERT_NO_FATAL_FAILURE(let_it_transfer(target, {&pair.server, &pair.client}));
+  interrupt(target, GetParam());
+  expect_ended_by_the_interrupt(target, 20s, server_side ? "the HIXL server" : "the HIXL client");
+  expect_ended_by_the_interrupt(other, 10s, server_side ? "the HIXL client" : "the HIXL server");
   expect_nothing_left(dir);
 }
 
+TEST_P(InterruptMidTransfer, HixlClient) {
+  // The server sees its control connection close mid-session and ends at once, failing.
+  interrupt_one_hixl_side(false);
+}
+
 TEST_P(InterruptMidTransfer, HixlServer) {
-  const int sig = GetParam();
-  xb::test::TempDir dir;
-  HixlPair pair = start_hixl_pair(xbtest::free_tcp_port());
-  ASSERT_TRUE(pair.client.wait_for_output("Transfer success", 60s)) << "the HIXL client never got going";
-  let_it_transfer(pair.server, {&pair.server, &pair.client});
-  interrupt(pair.server, sig);
-  expect_ended_by_the_interrupt(pair.server, 20s, "the HIXL server");
   // Its peer gone mid-transfer, the client fails at once, not after its 20 s wait.
-  expect_ended_by_the_interrupt(pair.client, 10s, "the HIXL client");
-  expect_nothing_left(dir);
+  interrupt_one_hixl_side(true);
 }
 
 // mpirun with two ranks of a long fleet or p2p --mpi run: the signal goes to mpirun (its group for

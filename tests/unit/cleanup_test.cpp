@@ -65,6 +65,14 @@ std::string my_shm_segment() {
   return {};
 }
 
+// Reaps the forked child and checks it died of SIGTERM (the handler re-raised it).
+void expect_died_of_sigterm(pid_t child) {
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+}
+
 TEST(ScopedCleanup, RegistersWhileAliveOnly) {
   const int before = cleanup_entries_for_this_process();
   {
@@ -206,10 +214,7 @@ TEST(CleanupSignal, DirectoriesAreRemovedAfterTheirFilesAndOnlyWhenEmpty) {
     raise(SIGTERM);
     _exit(92);
   }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
-  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  ASSERT_NO_FATAL_FAILURE(expect_died_of_sigterm(child));
   EXPECT_FALSE(fs::exists(emptied)) << "the emptied directory was left";
   EXPECT_TRUE(fs::exists(kept / "not-registered")) << "an unregistered file was removed";
 }
@@ -274,10 +279,7 @@ TEST(CleanupSignal, HandlerWaitsForCreationsInFlightAndParksNewOnes) {
     raise(SIGTERM);
     _exit(92);
   }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
-  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  ASSERT_NO_FATAL_FAILURE(expect_died_of_sigterm(child));
   EXPECT_TRUE(fs::exists(marker)) << "the handler did not wait for the bracket in flight";
   EXPECT_FALSE(fs::exists(registered_before)) << "a name registered before its bracket was left";
   EXPECT_FALSE(fs::exists(registered_after)) << "a name registered inside its bracket was left";
@@ -303,10 +305,7 @@ TEST(CleanupSignal, SignalInsideARegisterAfterBracketWaitsForTheRegistration) {
     }
     _exit(92);  // not reached: the signal is delivered as the bracket closes
   }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "");
-  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  ASSERT_NO_FATAL_FAILURE(expect_died_of_sigterm(child));
   EXPECT_FALSE(fs::exists(made)) << "the directory made just before the signal was left";
 }
 
