@@ -21,6 +21,7 @@
 #include "support/mpi_run.hpp"
 #include "support/temp_dir.hpp"
 #include "system_state.hpp"
+#include "xfer_processes.hpp"
 
 namespace {
 
@@ -46,7 +47,7 @@ class InterruptMidTransfer : public ::testing::TestWithParam<int> {
 
   // Adds the processes of `p` (itself and every descendant, e.g. mpirun's ranks) to pids_, for
   // `how_long`: what any of them leaves is the run's.
-  void sample(const std::vector<const xbtest::Process*>& runs, std::chrono::milliseconds how_long) {
+  void sample(const std::vector<xbtest::Process*>& runs, std::chrono::milliseconds how_long) {
     const auto until = std::chrono::steady_clock::now() + how_long;
     do {
       for (const auto* p : runs) {
@@ -84,13 +85,11 @@ class InterruptMidTransfer : public ::testing::TestWithParam<int> {
 
   // Waits until `p` has its handlers in (the signal is then the program's to handle), then lets
   // the transfers run 300 ms, sampling every side's processes.
-  void let_it_transfer(const xbtest::Process& p, const std::vector<const xbtest::Process*>& all) {
+  void let_it_transfer(const xbtest::Process& p, const std::vector<xbtest::Process*>& all) {
     ASSERT_TRUE(xbtest::wait_until([&] { return xbtest::catches_interrupts(p.pid()); }, 10s))
         << "the program never installed its signal handlers";
     sample(all, 300ms);
-    for (const auto* q : all) {
-      ASSERT_FALSE(const_cast<xbtest::Process*>(q)->wait_for(0ms).has_value()) << "a side ended before the signal";
-    }
+    for (auto* q : all) ASSERT_FALSE(q->wait_for(0ms).has_value()) << "a side ended before the signal";
   }
 
   // `mpirun -n 2 xferbench JOB…`: interrupted once both ranks have their handlers in and ran half
@@ -125,64 +124,47 @@ class InterruptMidTransfer : public ::testing::TestWithParam<int> {
   std::set<pid_t> pids_;
 };
 
-// An xfer server on port 0 (its ready file in `dir`) that a client may take 600 s to reach.
-struct XferServer {
-  xbtest::Process process;
-  std::string control;
+// An xfer server on port 0 (tests/xfer's start_xfer_server: its ready file in `dir`) that a client
+// may take 600 s to reach, and a client far from done: 64 MiB per pass, a hundred thousand passes.
+struct XferPair {
+  xb::test::StartedServer server;
+  xbtest::Process client;
 };
 
-XferServer start_xfer_server(const xb::test::TempDir& dir) {
-  const std::string ready = (dir.path() / "ready").string();
-  xbtest::Process p = xbtest::start_binary(
-      kBinary, {"xfer", "server", "--listen", "127.0.0.1:0", "--transport", "tcp", "--ready-file", ready, "--wait",
-                "600", "-q"});
-  std::string control;
-  const bool up = xbtest::wait_until(
-      [&] {
-        std::ifstream f(ready);
-        std::string key;
-        return static_cast<bool>(f >> key >> control);
-      },
-      30s);
-  if (!up) ADD_FAILURE() << "the xfer server wrote no ready file";
-  return XferServer{std::move(p), control};
-}
-
-// A client far from done: 64 MiB per pass, a hundred thousand passes.
-xbtest::Process start_long_xfer_client(const std::string& control) {
-  return xbtest::start_binary(kBinary, {"xfer", "client", "--peer", control, "--transport", "tcp", "--block", "1M",
-                                        "--total", "64M", "--iters", "100000", "--no-latency", "--wait", "5", "-q"});
+XferPair start_xfer_pair(const xb::test::TempDir& dir) {
+  xb::test::StartedServer server =
+      xb::test::start_xfer_server({}, "127.0.0.1", dir.path(), {"--transport", "tcp", "--wait", "600", "-q"});
+  xbtest::Process client =
+      xbtest::start_binary(kBinary, {"xfer", "client", "--peer", server.control, "--transport", "tcp", "--block", "1M",
+                                     "--total", "64M", "--iters", "100000", "--no-latency", "--wait", "5", "-q"});
+  return XferPair{std::move(server), std::move(client)};
 }
 
 TEST_P(InterruptMidTransfer, XferClient) {
-  const int sig = GetParam();
   xb::test::TempDir dir;
-  XferServer server = start_xfer_server(dir);
-  ASSERT_FALSE(server.control.empty());
-  xbtest::Process client = start_long_xfer_client(server.control);
-  ASSERT_NO_FATAL_FAILURE(let_it_transfer(client, {&server.process, &client}));
-  interrupt(client, sig);
-  expect_ended_by_the_interrupt(client, 20s, "the client");
+  XferPair pair = start_xfer_pair(dir);
+  xbtest::Process& server = pair.server.process;
+  ASSERT_NO_FATAL_FAILURE(let_it_transfer(pair.client, {&server, &pair.client}));
+  interrupt(pair.client, GetParam());
+  expect_ended_by_the_interrupt(pair.client, 20s, "the client");
   // The server lost its client mid-run: it ends (with a failure) or goes on, but does not hang on
   // the dead connection; a SIGTERM then ends it as any server.
-  if (!server.process.wait_for(5s)) {
-    server.process.signal_process(SIGTERM);
-    ASSERT_TRUE(server.process.wait_for(20s).has_value()) << "the server did not end after its client died";
+  if (!server.wait_for(5s)) {
+    server.signal_process(SIGTERM);
+    ASSERT_TRUE(server.wait_for(20s).has_value()) << "the server did not end after its client died";
   }
   expect_nothing_left(dir);
 }
 
 TEST_P(InterruptMidTransfer, XferServer) {
-  const int sig = GetParam();
   xb::test::TempDir dir;
-  XferServer server = start_xfer_server(dir);
-  ASSERT_FALSE(server.control.empty());
-  xbtest::Process client = start_long_xfer_client(server.control);
-  ASSERT_NO_FATAL_FAILURE(let_it_transfer(server.process, {&server.process, &client}));
-  interrupt(server.process, sig);
-  expect_ended_by_the_interrupt(server.process, 20s, "the server");
+  XferPair pair = start_xfer_pair(dir);
+  xbtest::Process& server = pair.server.process;
+  ASSERT_NO_FATAL_FAILURE(let_it_transfer(server, {&server, &pair.client}));
+  interrupt(server, GetParam());
+  expect_ended_by_the_interrupt(server, 20s, "the server");
   // The client's peer is gone: it fails (its --wait is 5 s), never waits for ever.
-  expect_ended_by_the_interrupt(client, 30s, "the client");
+  expect_ended_by_the_interrupt(pair.client, 30s, "the client");
   expect_nothing_left(dir);
 }
 
