@@ -10,7 +10,7 @@
 namespace xb {
 
 // The token in `path`. UsageError naming `what` (the flag or the variable) and the rule otherwise:
-// "--token-file /etc/xb.token: mode 0644, readable by others (chmod 600 it)".
+// "--token-file /etc/xb.token: mode 0644, open to others (chmod 600 it)".
 std::string read_token_file(const std::string& path, std::string_view what);
 
 }  // namespace xb

@@ -27,7 +27,7 @@ using Clock = std::chrono::steady_clock;
 // told where it does come from.
 bool comes_from(int fd, const std::string& expected, std::string& from) {
   const SocketAddress peer = peer_address(fd);
-  from = peer.host;
+  from = peer.host == "?" ? "" : peer.host;  // peer_address's "?": gone before we asked (an unknown address)
   const auto bytes_of = [](const std::string& text, unsigned char (&out)[16]) -> int {
     if (inet_pton(AF_INET, text.c_str(), out) == 1) return 4;
     if (inet_pton(AF_INET6, text.c_str(), out) == 1) return 16;
