@@ -17,7 +17,7 @@ namespace {
 
 struct IoArgs {
   std::string directory, file, threads = "1", rw = "read", size = "1G", io_size = "1M", engine = "psync", qd = "1",
-              seconds, xfer = "cpu", backend, device = "0";
+              seconds, xfer = "cpu", backend, device = "0", offset;
   bool buffered = false, verify = false, keep = false;
 };
 
@@ -38,8 +38,13 @@ IoPlan to_plan(const IoArgs& a) {
   p.verify = a.verify;
   p.keep = a.keep;
   if (!a.seconds.empty()) p.seconds = parse_count(a.seconds, "-T", 1, 1u << 30);
+  if (!a.offset.empty()) p.offset = parse_size(a.offset, "--offset");
   const auto transfer = io_transfer_from(a.xfer);
-  if (!transfer) throw UsageError(fmt::format("--xfer {}: expected cpu, cpu-gpu or gpu-direct", a.xfer));
+  if (!transfer) {
+    std::string names;
+    for (IoTransfer t : kIoTransfers) names += (names.empty() ? "" : ", ") + std::string(to_string(t));
+    throw UsageError(fmt::format("--xfer {}: expected one of {}", a.xfer, names));
+  }
   p.transfer = *transfer;
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
   if (p.verify && is_write(p.pattern)) {
@@ -65,10 +70,13 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_flag("--verify", a.verify, "read runs: check every byte against the pattern a write run left");
   app.add_flag("--keep", a.keep, "write runs: keep the files a failed run created (default: removed)");
   app.add_option("-T,--time", a.seconds, "run for this many seconds, looping over the files (default: one pass)");
+  app.add_option("--offset", a.offset, "where the regions start in every file (default 0)");
   app.add_option("--xfer", a.xfer,
-                 "cpu (host buffers, default), cpu-gpu (pinned bounce buffer <-> device memory) or gpu-direct (cuFile)");
-  app.add_option("--backend", a.backend, "device backend of cpu-gpu and gpu-direct (default: an accelerator, else cpu)");
-  app.add_option("--device", a.device, "device index for cpu-gpu and gpu-direct (default 0)");
+                 "cpu (host buffers, default); cpu-gpu, cpu-async-gpu, cpu-cached-gpu (pinned bounce buffer <-> device "
+                 "memory: copy before the next IO, overlapped, through the page cache); gpu-direct, gpu-direct-async, "
+                 "gpu-batch, gpu-batch-stream (cuFile)");
+  app.add_option("--backend", a.backend, "device backend of the device transfer types (default: an accelerator, else cpu)");
+  app.add_option("--device", a.device, "device index for the device transfer types (default 0)");
   add_output_options(app, out);
   parse_args(app, args);
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
@@ -79,13 +87,13 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   // Only the transfer types that involve a device need a backend.
   Backend* backend = nullptr;
   std::string why_cpu;
-  if (plan.transfer != IoTransfer::cpu) {
+  if (uses_device(plan.transfer)) {
     backend = a.backend.empty() ? &ctx.registry.preferred(&why_cpu) : &ctx.registry.get(a.backend);
   } else if (!a.backend.empty()) {
-    throw UsageError(fmt::format("--backend {}: only used with --xfer cpu-gpu or gpu-direct", a.backend));
+    throw UsageError(fmt::format("--backend {}: only used with a device transfer type (--xfer cpu-gpu, ...)", a.backend));
   }
   validate_io_plan(plan, {}, backend);
-  if (!why_cpu.empty() && plan.transfer == IoTransfer::cpu_gpu && !out.quiet) {
+  if (!why_cpu.empty() && is_bounce(plan.transfer) && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }
   ResultDocument doc = new_result_document(ctx);

@@ -1,52 +1,120 @@
-// `xferbench gdsio …` (and a link named gdsio): parse, run the io job, print gdsio's line; with -V
-// on a write, gdsio's "Verifying data" and the verified read-back run's line.
+// `xferbench gdsio …` (and a link named gdsio): parse the options or a job file, run the io job,
+// print gdsio's line; with -V on a write, gdsio's "Verifying data" and the verified read-back run's
+// line. A job file's jobs run at once, one io run each, and each prints its line in the file's order.
 #include <fmt/format.h>
 
+#include <exception>
+#include <fstream>
+#include <optional>
 #include <ostream>
+#include <sstream>
+#include <thread>
 
 #include "cli/command.hpp"
 #include "cli/job_progress.hpp"
+#include "core/error.hpp"
 #include "dialects/gdsio.hpp"
 #include "jobs/io/io_job.hpp"
 
 namespace xb {
 namespace {
 
-int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {
-  GdsioRequest req = parse_gdsio(args);
-  // CPU_GPU and GPUD move data to and from device memory: the preferred backend's (an accelerator
-  // where there is one; here the cpu backend's arenas, which have no GPU-direct storage).
+struct PreparedJob {
+  GdsioRequest req;
   Backend* backend = nullptr;
   std::string why_cpu;
-  if (req.plan.transfer != IoTransfer::cpu) backend = &ctx.registry.preferred(&why_cpu);
-  req.plan.engine = best_gdsio_engine();
-  validate_io_plan(req.plan, gdsio_flag_names(), backend);
-  if (!why_cpu.empty() && req.plan.transfer == IoTransfer::cpu_gpu) {
-    ctx.err << fmt::format("gdsio: no GPU found ({}); device memory is a cpu backend arena\n", why_cpu);
+};
+
+// Everything checked before anything runs: a job file's bad second job must not follow a first
+// job's files.
+PreparedJob prepare(GdsioRequest req, CommandContext& ctx) {
+  PreparedJob j{std::move(req), nullptr, {}};
+  // The device types move data to and from device memory: the preferred backend's (an accelerator
+  // where there is one; here the cpu backend's arenas, which have no GPU-direct storage).
+  if (uses_device(j.req.plan.transfer)) j.backend = &ctx.registry.preferred(&j.why_cpu);
+  j.req.plan.engine = best_gdsio_engine();
+  validate_io_plan(j.req.plan, gdsio_flag_names(), j.backend);
+  if (!j.req.missing.empty()) throw Unavailable(j.req.missing);
+  if (!j.why_cpu.empty() && is_bounce(j.req.plan.transfer)) {
+    j.req.notes.push_back(fmt::format("gdsio: no GPU found ({}); device memory is a cpu backend arena", j.why_cpu));
   }
-  const auto run = [&](const IoPlan& plan, std::string_view what) {
-    Progress progress = job_progress(false, false);
-    Progress::Step step(progress, fmt::format("gdsio: {}…", what));
-    return run_io(plan, backend);
-  };
+  return j;
+}
+
+// One job's lines: its run, and with -V on a write the read-back.
+std::string run_job(PreparedJob& j) {
+  std::string out;
+  const CaseResult result = run_io(j.req.plan, j.backend);
   // gdsio's line has no place for how GPUD moved the data; a compat-mode run says so on stderr
   // (gdsio users read GPUD figures as GPUDirect Storage figures); `xferbench io` records it in its result.
-  const CaseResult result = run(req.plan, "running");
   if (const auto mode = result.config.find("direct_storage_mode");
       mode != result.config.end() && mode->is_string() && mode->get<std::string>().starts_with("compat")) {
-    ctx.err << fmt::format("gdsio: GPUD ran through cuFile in {}\n", mode->get<std::string>());
+    j.req.notes.push_back(fmt::format("gdsio: GPUD ran through cuFile in {}", mode->get<std::string>()));
   }
-  ctx.out << render_gdsio(result) << std::flush;
-  if (req.verify_after_write) {
-    ctx.out << "Verifying data\n" << std::flush;
-    ctx.out << render_gdsio(run(gdsio_readback_plan(req.plan), "verifying")) << std::flush;
+  out += render_gdsio(result);
+  if (j.req.verify_after_write) {
+    out += "Verifying data\n";
+    out += render_gdsio(run_io(gdsio_readback_plan(j.req.plan), j.backend));
+  }
+  return out;
+}
+
+std::vector<GdsioRequest> read_job_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: the job file cannot be read", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_gdsio_job_file(text.str(), path);
+}
+
+int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {
+  std::vector<GdsioRequest> requests;
+  if (is_gdsio_job_file(args)) {
+    requests = read_job_file(args[0]);
+  } else {
+    requests.push_back(parse_gdsio(args));
+  }
+  std::vector<PreparedJob> jobs;
+  for (auto& r : requests) jobs.push_back(prepare(std::move(r), ctx));
+
+  Progress progress = job_progress(false, false);
+  std::vector<std::string> lines(jobs.size());
+  {
+    Progress::Step step(progress, "gdsio: running…");
+    if (jobs.size() == 1) {
+      lines[0] = run_job(jobs[0]);
+    } else {
+      // gdsio runs a job file's jobs side by side: one io run per job, each on its own thread.
+      std::vector<std::exception_ptr> errors(jobs.size());
+      {
+        std::vector<std::jthread> threads;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+          threads.emplace_back([&, i] {
+            try {
+              lines[i] = run_job(jobs[i]);
+            } catch (...) {
+              errors[i] = std::current_exception();
+            }
+          });
+        }
+      }
+      for (const auto& e : errors) {
+        if (e) std::rethrow_exception(e);
+      }
+    }
+  }
+  for (const auto& l : lines) ctx.out << l;
+  ctx.out << std::flush;
+  // Notes after gdsio's own output, so a script reading both streams by line finds gdsio's lines first.
+  for (const auto& j : jobs) {
+    for (const auto& n : j.req.notes) ctx.err << n << '\n';
   }
   return kExitOk;
 }
 
 }  // namespace
 
-extern const Command kGdsioCommand{"gdsio", "NVIDIA gdsio dialect (io job: its flags, transfer types and line)",
+extern const Command kGdsioCommand{"gdsio", "NVIDIA gdsio dialect (io job: its flags, job files, transfer types and line)",
                                    run_gdsio};
 
 }  // namespace xb

@@ -19,14 +19,22 @@
 namespace xb {
 namespace {
 
-std::uint64_t needed_bytes(const FileSetSpec& spec) {
+// The bytes of each file the run works on (from spec.offset), and how far the file must reach.
+std::uint64_t region_bytes(const FileSetSpec& spec) {
   return spec.file.empty() ? spec.bytes_per_thread : spec.bytes_per_thread * spec.threads;
 }
+std::uint64_t needed_bytes(const FileSetSpec& spec) { return spec.offset + region_bytes(spec); }
 
 std::string describe_need(const FileSetSpec& spec) {
-  if (spec.file.empty()) return fmt::format("{} bytes ({})", spec.bytes_per_thread, format_size(spec.bytes_per_thread));
-  return fmt::format("{} bytes ({} threads x {})", needed_bytes(spec), spec.threads, format_size(spec.bytes_per_thread));
+  const std::string from = spec.offset ? fmt::format(", from offset {}", spec.offset) : "";
+  if (spec.file.empty()) {
+    return fmt::format("{} bytes ({}{})", needed_bytes(spec), format_size(spec.bytes_per_thread), from);
+  }
+  return fmt::format("{} bytes ({} threads x {}{})", needed_bytes(spec), spec.threads, format_size(spec.bytes_per_thread),
+                     from);
 }
+
+std::filesystem::path state_of(const FileSetSpec& spec) { return spec.state.empty() ? state_directory() : spec.state; }
 
 // A power of two from 512 to 64 KiB: anything else read from sysfs is not a logical block size.
 bool plausible_block(std::uint64_t b) { return b >= 512 && b <= 65536 && (b & (b - 1)) == 0; }
@@ -47,7 +55,7 @@ std::uint64_t sysfs_logical_block(dev_t dev) {
 std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec) {
   if (!spec.file.empty()) return {spec.file};
   std::vector<std::filesystem::path> paths;
-  for (unsigned t = 0; t < spec.threads; ++t) paths.push_back(spec.directory / fmt::format("xferbench-io.{}", t));
+  for (unsigned t = 0; t < spec.threads; ++t) paths.push_back(spec.directory / fmt::format("{}.{}", spec.name_prefix, t));
   return paths;
 }
 
@@ -104,45 +112,18 @@ void validate_file_set_paths(const FileSetSpec& spec) {
   }
 }
 
-std::filesystem::path file_set_manifest_path(const FileSetSpec& spec) {
-  if (!spec.file.empty()) return spec.file.string() + ".xferbench-io.manifest";
-  return spec.directory / "xferbench-io.manifest";
-}
-
 namespace {
 
-// A --verify read checks only files that a write run finished: the record must exist, and name
-// every file of this run with the seed the run expects and at least the bytes it reads.
+// A --verify read checks only files that a write run finished: each file's record must exist, be of
+// the file as it is now, and name the seed the run expects and at least the bytes it reads.
 void check_written_record(const FileSetSpec& spec) {
-  const auto record_path = file_set_manifest_path(spec);
-  const std::string refuse = "read run with --verify: refused";
-  const std::string write_again = "write the files again with a complete write run";
-  Manifest m;
-  try {
-    m = read_manifest(record_path);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format(
-        "{}: no record of a complete write run ({}); the last write run failed, was interrupted or killed, or "
-        "the files were not written by xferbench; {}",
-        refuse, e.what(), write_again));
-  }
   const auto paths = file_set_paths(spec);
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    const std::string name = paths[i].filename().string();
-    const ManifestFile* f = m.find(name);
-    const std::uint64_t seed = spec.seed + i;
-    if (f == nullptr) {
-      throw std::runtime_error(fmt::format("{}: {} was not written by the last complete write run (its record {} "
-                                           "does not name it); {}",
-                                           refuse, paths[i].string(), record_path.string(), write_again));
-    }
-    if (f->seed != seed) {
-      throw std::runtime_error(fmt::format("{}: {} was written with pattern seed {}, this run expects {}; {}", refuse,
-                                           paths[i].string(), f->seed, seed, write_again));
-    }
-    if (f->bytes < needed_bytes(spec)) {
-      throw std::runtime_error(fmt::format("{}: the last complete write run wrote {} bytes of {}, this run reads {}; {}",
-                                           refuse, f->bytes, paths[i].string(), describe_need(spec), write_again));
+    try {
+      check_written(state_of(spec), paths[i].string(), spec.seed + i, spec.offset, needed_bytes(spec));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(
+          fmt::format("read run with --verify: refused: {}; write the files again with a complete write run", e.what()));
     }
   }
 }
@@ -191,8 +172,6 @@ std::optional<SpaceShortfall> space_shortfall(const FileSetSpec& spec) {
 FileSet::FileSet(const FileSetSpec& spec)
     : spec_(spec), one_file_(!spec.file.empty()), bytes_per_thread_(spec.bytes_per_thread),
       uncaught_at_start_(std::uncaught_exceptions()) {
-  // Before the first byte is written: from here on the set is not known to be complete.
-  if (spec.write) remove_manifest(file_set_manifest_path(spec));
   try {
     for (const auto& p : file_set_paths(spec)) {
       int flags = (spec.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
@@ -218,6 +197,8 @@ FileSet::FileSet(const FileSetSpec& spec)
                                 spec.direct ? " | O_DIRECT" : ""));
       }
       files_.push_back({fd, p.string()});
+      // Before the first byte is written: from here on the file is not known to be complete.
+      if (spec.write) forget_written(state_of(spec), fd, p.string());
     }
   } catch (...) {
     // A failed start wrote nothing: what it created goes, --keep or not.
@@ -241,13 +222,10 @@ void FileSet::mark_written(std::uint64_t io_bytes) {
   for (const auto& f : files_) {
     if (fdatasync(f.fd) != 0) throw_errno(fmt::format("fdatasync({})", f.path));
   }
-  Manifest m;
-  m.io_bytes = io_bytes;
   for (std::size_t i = 0; i < files_.size(); ++i) {
-    m.files.push_back({std::filesystem::path(files_[i].path).filename().string(), spec_.seed + i,
-                       needed_bytes(spec_)});
+    record_written(state_of(spec_), files_[i].fd, files_[i].path, spec_.seed + i, spec_.offset, needed_bytes(spec_),
+                   io_bytes);
   }
-  write_manifest(file_set_manifest_path(spec_), m);
 }
 
 }  // namespace xb

@@ -1,6 +1,6 @@
 #pragma once
 // The files an io run works on: one per thread in a directory (-D), or one shared file (-f) in
-// which thread t owns the region [t * bytes_per_thread, (t + 1) * bytes_per_thread).
+// which thread t owns the region [offset + t * bytes_per_thread, offset + (t + 1) * bytes_per_thread).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -24,6 +24,9 @@ struct FileSetSpec {
   bool keep = false;    // a write run that fails keeps the files it created (default: removes them)
   bool verify = false;  // a read run that checks the pattern: needs the record of a complete write run
   std::uint64_t seed = 0;  // the pattern seed of file 0; file i uses seed + i (the io job's rule)
+  std::uint64_t offset = 0;  // where the regions start in every file (gdsio's -o)
+  std::string name_prefix = "xferbench-io";  // -D's files are PREFIX.0 ... PREFIX.N-1
+  std::filesystem::path state;  // where the completion records live (storage/manifest.hpp); empty: state_directory()
   std::string directory_flag = "-D", file_flag = "-f";
 };
 
@@ -34,9 +37,9 @@ std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec);
 // file where a directory is expected (and the reverse), an unwritable directory for a write run.
 void validate_file_set_paths(const FileSetSpec& spec);
 // A read run needs every file to exist and to hold its whole region: runtime_error naming the file
-// and both sizes otherwise. A --verify read also needs the record of a complete write run
-// (storage/manifest.hpp) covering its files with the expected seeds: runtime_error saying what is
-// missing otherwise. Nothing to check for a write run.
+// and both sizes otherwise. A --verify read also needs, for each file, the record of a complete write
+// run (storage/manifest.hpp) covering its regions with the expected seed: runtime_error saying what
+// is missing otherwise. Nothing to check for a write run.
 void check_files_to_read(const FileSetSpec& spec);
 
 // What a write run would add to its file system, against what is free there (statvfs f_bavail:
@@ -55,12 +58,8 @@ std::optional<SpaceShortfall> space_shortfall(const FileSetSpec& spec);
 // largest logical block of current drives. 0 when the file system says it cannot do O_DIRECT.
 std::uint64_t direct_io_alignment(const std::filesystem::path& path);
 
-// Where the record of the last complete write run of the set lives: DIR/xferbench-io.manifest for
-// -D, FILE.xferbench-io.manifest for -f.
-std::filesystem::path file_set_manifest_path(const FileSetSpec& spec);
-
 // The open files (RAII: closed by the destructor).
-// - A write run first removes the set's completion record (manifest), before any byte is written.
+// - A write run first removes each file's completion record (manifest), before any byte is written.
 // - Files this object created are registered with core/cleanup while it lives, so SIGINT/SIGTERM
 //   removes them, and are removed by the destructor when it runs because of an exception (the run
 //   failed: ENOSPC, an IO error, an unavailable engine) unless spec.keep. Files that existed before
@@ -77,9 +76,11 @@ class FileSet {
   std::span<const IoFile> files() const { return files_; }
   // Which file thread t works on, and where its region starts.
   std::uint32_t file_of(unsigned thread) const { return one_file_ ? 0 : thread; }
-  std::uint64_t region_start(unsigned thread) const { return one_file_ ? thread * bytes_per_thread_ : 0; }
+  std::uint64_t region_start(unsigned thread) const {
+    return spec_.offset + (one_file_ ? thread * bytes_per_thread_ : 0);
+  }
 
-  // fdatasync every file, then write the completion record (seeds, bytes written, `io_bytes`).
+  // fdatasync every file, then write each one's completion record (seed, bytes written, `io_bytes`).
   void mark_written(std::uint64_t io_bytes);
 
  private:

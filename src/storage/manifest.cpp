@@ -1,13 +1,15 @@
 #include "storage/manifest.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
@@ -17,7 +19,7 @@
 namespace xb {
 namespace {
 
-constexpr std::string_view kMagic = "xferbench-io-manifest 1";
+constexpr std::string_view kMagic = "xferbench-io-record 2";
 
 // A rename or an unlink is durable only once the directory holding it is fsync'd.
 void sync_directory(const std::filesystem::path& dir) {
@@ -44,26 +46,70 @@ std::string_view next_word(std::string_view& rest) {
   return word;
 }
 
+
+bool parse_words(std::string_view rest, std::initializer_list<std::uint64_t*> out) {
+  for (std::uint64_t* o : out) {
+    if (!parse_u64(next_word(rest), *o)) return false;
+  }
+  return rest.empty();
+}
+
+// A directory made by this user for this user alone: records are trusted only from there.
+void make_private_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir.parent_path(), ec);
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) throw_errno(fmt::format("mkdir({})", dir.string()));
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0) throw_errno(fmt::format("lstat({})", dir.string()));
+  if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
+    throw std::runtime_error(fmt::format("{}: the state directory must be a directory of this user that no one else "
+                                         "may write to",
+                                         dir.string()));
+  }
+}
+
+std::filesystem::path records_of(const std::filesystem::path& state) { return state / "io-written"; }
+
+// Records of files gone from their names (removed, or replaced by another file) are never read
+// again: removed when a new record is written, so the directory does not grow without bound.
+void prune_stale(const std::filesystem::path& dir, const std::filesystem::path& keep) {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const auto& p = it->path();
+    if (p == keep || p.filename().string().find(".tmp") != std::string::npos) continue;
+    try {
+      const Manifest m = read_manifest(p);
+      struct stat st {};
+      if (stat(m.path.c_str(), &st) == 0 && identity_of(st).inode == m.identity.inode &&
+          identity_of(st).device == m.identity.device) {
+        continue;
+      }
+    } catch (const std::exception&) {
+      // Unreadable or damaged: of no use to any verify.
+    }
+    unlink(p.c_str());
+  }
+}
+
 }  // namespace
 
-const ManifestFile* Manifest::find(std::string_view name) const {
-  for (const auto& f : files) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
+FileIdentity identity_of(const struct stat& st) {
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+          static_cast<std::uint64_t>(st.st_size),
+          static_cast<std::uint64_t>(st.st_ctim.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(st.st_ctim.tv_nsec)};
 }
 
 std::string manifest_text(const Manifest& m) {
-  std::string s = fmt::format("{}\nio_size {}\n", kMagic, m.io_bytes);
-  for (const auto& f : m.files) s += fmt::format("file {} {} {}\n", f.seed, f.bytes, f.name);
-  s += "end\n";
-  return s;
+  return fmt::format("{}\npath {}\nidentity {} {} {} {}\npattern {} {} {}\nio_size {}\nend\n", kMagic, m.path,
+                     m.identity.device, m.identity.inode, m.identity.size, m.identity.ctime_ns, m.seed, m.begin, m.end,
+                     m.io_bytes);
 }
 
 Manifest parse_manifest(std::string_view text) {
   Manifest m;
   int line_no = 0;
-  bool ended = false, sized = false;
+  bool ended = false, has_path = false, has_identity = false, has_pattern = false, has_io = false;
   const auto bad = [&](std::string_view line, std::string_view why) {
     return std::runtime_error(fmt::format("line {} ('{}'): {}", line_no, line, why));
   };
@@ -82,24 +128,109 @@ Manifest parse_manifest(std::string_view text) {
     const std::string_view key = next_word(rest);
     if (key == "end") {
       ended = true;
-    } else if (key == "io_size") {
-      if (!parse_u64(rest, m.io_bytes)) throw bad(line, "expected 'io_size BYTES'");
-      sized = true;
-    } else if (key == "file") {
-      ManifestFile f;
-      if (!parse_u64(next_word(rest), f.seed) || !parse_u64(next_word(rest), f.bytes) || rest.empty()) {
-        throw bad(line, "expected 'file SEED BYTES NAME'");
+    } else if (key == "path") {
+      if (rest.empty()) throw bad(line, "expected 'path PATH'");
+      m.path = std::string(rest);
+      has_path = true;
+    } else if (key == "identity") {
+      auto& id = m.identity;
+      if (!parse_words(rest, {&id.device, &id.inode, &id.size, &id.ctime_ns})) {
+        throw bad(line, "expected 'identity DEV INO SIZE CTIME_NS'");
       }
-      f.name = std::string(rest);
-      m.files.push_back(std::move(f));
+      has_identity = true;
+    } else if (key == "pattern") {
+      if (!parse_words(rest, {&m.seed, &m.begin, &m.end}) || m.end < m.begin) {
+        throw bad(line, "expected 'pattern SEED BEGIN END' with BEGIN <= END");
+      }
+      has_pattern = true;
+    } else if (key == "io_size") {
+      if (!parse_words(rest, {&m.io_bytes})) throw bad(line, "expected 'io_size BYTES'");
+      has_io = true;
     } else {
       throw bad(line, "unknown item");
     }
   }
   if (line_no == 0) throw std::runtime_error("empty");
   if (!ended) throw std::runtime_error("no 'end' line (the record is cut short)");
-  if (!sized) throw std::runtime_error("no 'io_size' line");
+  if (!has_path || !has_identity || !has_pattern || !has_io) {
+    throw std::runtime_error("a 'path', 'identity', 'pattern' or 'io_size' line is missing");
+  }
   return m;
+}
+
+std::filesystem::path state_directory_from(const char* xferbench_state_dir, const char* xdg_state_home,
+                                           const char* home) {
+  const auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
+  if (set(xferbench_state_dir)) return std::filesystem::absolute(xferbench_state_dir);
+  // XDG: a relative $XDG_STATE_HOME is invalid and ignored.
+  if (set(xdg_state_home) && *xdg_state_home == '/') return std::filesystem::path(xdg_state_home) / "xferbench";
+  if (set(home)) return std::filesystem::path(home) / ".local/state/xferbench";
+  return "/var/lib/xferbench";
+}
+
+std::filesystem::path state_directory() {
+  return state_directory_from(std::getenv("XFERBENCH_STATE_DIR"), std::getenv("XDG_STATE_HOME"), std::getenv("HOME"));
+}
+
+std::filesystem::path manifest_path(const std::filesystem::path& state, const FileIdentity& id) {
+  return records_of(state) / fmt::format("{:x}-{:x}", id.device, id.inode);
+}
+
+void forget_written(const std::filesystem::path& state, int fd, const std::string& path) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) throw_errno(fmt::format("fstat({})", path));
+  remove_manifest(manifest_path(state, identity_of(st)));
+}
+
+void record_written(const std::filesystem::path& state, int fd, const std::string& path, std::uint64_t seed,
+                    std::uint64_t begin, std::uint64_t end, std::uint64_t io_bytes) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) throw_errno(fmt::format("fstat({})", path));
+  make_private_directory(state);
+  const auto dir = records_of(state);
+  make_private_directory(dir);
+  Manifest m;
+  m.path = std::filesystem::absolute(path).lexically_normal().string();
+  m.identity = identity_of(st);
+  m.seed = seed;
+  m.begin = begin;
+  m.end = end;
+  m.io_bytes = io_bytes;
+  const auto record = manifest_path(state, m.identity);
+  write_manifest(record, m);
+  prune_stale(dir, record);
+}
+
+void check_written(const std::filesystem::path& state, const std::string& path, std::uint64_t seed,
+                   std::uint64_t begin, std::uint64_t end) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw_errno(fmt::format("stat({})", path));
+  const FileIdentity now = identity_of(st);
+  const auto record = manifest_path(state, now);
+  Manifest m;
+  try {
+    m = read_manifest(record);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format(
+        "{}: no record of a complete write run ({}); the last write run failed, was interrupted or killed, or the "
+        "file was not written by xferbench",
+        path, e.what()));
+  }
+  // The same file (device, inode) under the same name. Its size and change time are not compared: a
+  // byte changed in place is the verify's to find and locate, which it does better than a refusal.
+  if (m.path != std::filesystem::absolute(path).lexically_normal().string()) {
+    throw std::runtime_error(fmt::format("{}: the record {} is of {}, another name of the file; write it again under "
+                                         "this name",
+                                         path, record.string(), m.path));
+  }
+  if (m.seed != seed) {
+    throw std::runtime_error(
+        fmt::format("{}: written with pattern seed {}, this run expects {}", path, m.seed, seed));
+  }
+  if (m.begin > begin || m.end < end) {
+    throw std::runtime_error(fmt::format("{}: the last complete write run wrote bytes [{}, {}), this run reads [{}, {})",
+                                         path, m.begin, m.end, begin, end));
+  }
 }
 
 void write_manifest(const std::filesystem::path& path, const Manifest& m) {
@@ -112,7 +243,7 @@ void write_manifest(const std::filesystem::path& path, const Manifest& m) {
 
 void remove_manifest(const std::filesystem::path& path) {
   if (unlink(path.c_str()) != 0) {
-    if (errno == ENOENT) return;
+    if (errno == ENOENT || errno == ENOTDIR) return;
     throw_errno(fmt::format("unlink({}) (the record of the last complete write run)", path.string()));
   }
   sync_directory(directory_of(path));
@@ -121,12 +252,18 @@ void remove_manifest(const std::filesystem::path& path) {
 Manifest read_manifest(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw std::runtime_error(path.string() + " does not exist");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{} cannot be read", path.string()));
-  std::stringstream s;
-  s << in.rdbuf();
+  UniqueFd fd{open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
+  if (fd.get() < 0) throw std::runtime_error(fmt::format("{} cannot be read: {}", path.string(), std::strerror(errno)));
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fd.get(), buf, sizeof buf);
+    if (n < 0) throw std::runtime_error(fmt::format("{} cannot be read: {}", path.string(), std::strerror(errno)));
+    if (n == 0 || text.size() > (1u << 16)) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
   try {
-    return parse_manifest(s.str());
+    return parse_manifest(text);
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{} is not a valid record: {}", path.string(), e.what()));
   }

@@ -65,7 +65,10 @@ CaseResult result_of(const SeedRun& run) {
               {"transfer", to_string(run.transfer)},
               {"threads", 4},
               {"size_per_thread_requested", std::uint64_t{1} << 30},
-              {"io_size", std::uint64_t{1} << 20}};
+              {"data_set_requested", std::uint64_t{4} << 30},
+              {"io_size", std::uint64_t{1} << 20},
+              {"io_size_min", std::uint64_t{1} << 20},
+              {"read_percent", nullptr}};
   const std::uint64_t bytes = run.moved_kib * 1024;
   r.metrics = {{"throughput", io_throughput_gib_per_s(bytes, run.seconds), "GiB/s", ""},
                {"ops", static_cast<double>(run.ops), "IOs", ""},
@@ -125,8 +128,98 @@ TEST(GdsioGolden, ParsesTheSeedsCommandLines) {
   EXPECT_TRUE(rr.plan.verify);  // -V on a read run checks what it reads
   EXPECT_FALSE(rr.verify_after_write);
   EXPECT_EQ(gdsio_readback_plan(parse_gdsio(split("-D /d -x 1 -I 3 -s 1m -i 4k")).plan).pattern, IoPattern::randread);
-  EXPECT_THROW(parse_gdsio(split("-D /d -x 3 -I 0 -s 1m -i 4k")), UsageError);
+  EXPECT_THROW(parse_gdsio(split("-D /d -x 8 -I 0 -s 1m -i 4k")), UsageError);
   EXPECT_THROW(parse_gdsio(split("-D /d -x 1 -I 4 -s 1m -i 4k")), UsageError);
+}
+
+TEST(GdsioGolden, EveryTransferTypeHasGdsiosNumberAndName) {
+  const std::pair<IoTransfer, const char*> want[] = {
+      {IoTransfer::gpu_direct, "GPUD"},           {IoTransfer::cpu, "CPUONLY"},
+      {IoTransfer::cpu_gpu, "CPU_GPU"},           {IoTransfer::cpu_async_gpu, "CPU_ASYNC_GPU"},
+      {IoTransfer::cpu_cached_gpu, "CPU_CACHED_GPU"}, {IoTransfer::gpu_direct_async, "GPU_ASYNC"},
+      {IoTransfer::gpu_batch, "GPU_BATCH"},       {IoTransfer::gpu_batch_stream, "GPU_BATCH_STREAM"}};
+  for (int x = 0; x < 8; ++x) {
+    const auto plan = parse_gdsio(split("-D /d -I 0 -s 1m -x " + std::to_string(x))).plan;
+    EXPECT_EQ(plan.transfer, want[x].first) << x;
+    EXPECT_EQ(gdsio_xfer_type(plan.transfer), want[x].second) << x;
+  }
+}
+
+TEST(GdsioGolden, OptionsLeftOutTakeGdsiosDefaults) {
+  const GdsioRequest r = parse_gdsio(split("-D /d -s 1m"));
+  EXPECT_EQ(r.plan.transfer, IoTransfer::gpu_direct);  // -x 0
+  EXPECT_EQ(r.plan.pattern, IoPattern::read);          // -I 0
+  EXPECT_EQ(r.plan.io_bytes, 4096u);                   // -i 4K
+  EXPECT_EQ(r.plan.threads, 1u);
+  EXPECT_EQ(r.plan.device, 0);
+  EXPECT_EQ(r.plan.offset, 0u);
+  EXPECT_EQ(r.plan.seconds, 0u);
+  EXPECT_FALSE(r.plan.buffered);
+  EXPECT_TRUE(r.plan.register_buffers);
+  EXPECT_EQ(r.plan.name_prefix, "gdsio");  // -D's files are gdsio.0 ... gdsio.N-1
+  EXPECT_TRUE(r.plan.shared_size);         // -f: the threads share -s
+  EXPECT_FALSE(r.plan.order_seed.has_value());
+  // Writing needs a size; reading takes the files' own when it is left out.
+  EXPECT_THROW(parse_gdsio(split("-D /d -I 1")), UsageError);
+}
+
+TEST(GdsioGolden, EveryOptionMapsOntoThePlan) {
+  const GdsioRequest r =
+      parse_gdsio(split("-f /d/f -d 3 -n 0 -w 8 -s 2g -o 1m -i 4k:64k:4k -p -b -x 4 -B 16 -I 2 -T 0 -k 3456 -a 8k -M 70 "
+                        "-J -O 1 -R -F"));
+  const IoPlan& p = r.plan;
+  EXPECT_EQ(p.file, "/d/f");
+  EXPECT_EQ(p.device, 3);
+  EXPECT_EQ(p.numa_node, 0);
+  EXPECT_EQ(p.threads, 8u);
+  EXPECT_EQ(p.file_bytes, std::uint64_t{2} << 30);
+  EXPECT_EQ(p.offset, 1u << 20);
+  EXPECT_EQ(p.io_min_bytes, 4096u);
+  EXPECT_EQ(p.io_bytes, 65536u);
+  EXPECT_EQ(p.io_step_bytes, 4096u);
+  EXPECT_TRUE(r.nvlinks);
+  EXPECT_FALSE(p.register_buffers);
+  EXPECT_EQ(p.transfer, IoTransfer::cpu_cached_gpu);
+  EXPECT_EQ(r.batch_size, 16u);
+  EXPECT_EQ(p.pattern, IoPattern::randread);
+  EXPECT_EQ(p.seconds, 0u);  // -T 0: until the data set is done
+  EXPECT_EQ(p.order_seed, 3456u);
+  EXPECT_EQ(p.random_alignment, 8192u);
+  EXPECT_EQ(p.read_percent, 70u);
+  EXPECT_TRUE(r.per_job_stats);
+  EXPECT_TRUE(p.buffered);  // -O 1
+  EXPECT_TRUE(r.missing.empty());
+  // -U: any byte, and so no O_DIRECT (said on stderr).
+  const GdsioRequest u = parse_gdsio(split("-D /d -x 1 -I 3 -s 1m -U"));
+  EXPECT_EQ(u.plan.random_alignment, 1u);
+  EXPECT_TRUE(u.plan.buffered);
+  ASSERT_EQ(u.notes.size(), 1u);
+  EXPECT_NE(u.notes[0].find("-U"), std::string::npos);
+  // What needs hardware absent everywhere xferbench runs is exit 3, never bad input.
+  EXPECT_NE(parse_gdsio(split("-D /d -x 1 -s 1m -P rdma://10.0.0.1")).missing.find("-P"), std::string::npos);
+  EXPECT_NE(parse_gdsio(split("-D /d -x 0 -s 1m -m 2")).missing.find("-m 2 (cudaMallocHost)"), std::string::npos);
+  EXPECT_TRUE(parse_gdsio(split("-D /d -x 2 -s 1m -m 2")).missing.empty());  // unused by the bounce types
+  for (const char* bad : {"-D /d -s 1m -m 5", "-D /d -s 1m -M 101", "-D /d -s 1m -O 2", "-D /d -s 1m -i 4k:8k",
+                          "-D /d -s 1m -B 0", "-D /d -s 1m -k x"}) {
+    EXPECT_THROW(parse_gdsio(split(bad)), UsageError) << bad;
+  }
+}
+
+TEST(GdsioGolden, MixedRunsAndDrawnSizesKeepTheLinesMeaning) {
+  CaseResult r = result_of(kSeedRuns[0]);
+  r.config["read_percent"] = 70;
+  r.config["rw"] = "randwrite";
+  r.config["io_size_min"] = 4096;
+  // 4059 IOs moved 4156416 KiB: the mean IO is 1024 KiB.
+  EXPECT_EQ(render_gdsio(r).rfind("IoType: RANDRW XferType: CPUONLY Threads: 4 DataSetSize: 4156416/4194304(KiB) "
+                                  "IOSize: 1024(KiB)",
+                                  0),
+            0u)
+      << render_gdsio(r);
+  r.config["rw"] = "read";
+  r.metrics[1].value = 8118;  // twice the IOs for the same bytes: half the mean size
+  EXPECT_NE(render_gdsio(r).find("IoType: RW "), std::string::npos);
+  EXPECT_NE(render_gdsio(r).find("IOSize: 512(KiB)"), std::string::npos) << render_gdsio(r);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "support/state_dir.hpp"
 #include "support/temp_dir.hpp"
 #include "system_state.hpp"
 
@@ -151,21 +152,15 @@ TEST_F(Interrupt, SigtermToTheParentWhileLoadingODirectRemovesTheBackingFiles) {
 }
 
 // Files kept between steps, and many files by rule, go on a signal too: the survey's io file and
-// its record (kept from the write step for the read steps, held by no run in between), and the
+// its record's write step done (the file kept for the read steps, held by no run in between), and the
 // blocks dev-sandbox aio promised to remove (swept by rule: too many for one name each).
 TEST_F(Interrupt, CtrlCBetweenTheSurveysStorageStepsRemovesItsKeptFiles) {
+  xb::test::ScopedStateDir state;
   xb::test::TempDir dir;
   xbtest::Process p = xbtest::start_binary(kBinary, {"survey", "--quick", "--dir", dir.path().string(), "--json",
                                                      (dir.path() / "r.json").string(), "-q"});
   // The write step is done (its record exists) and the reads run on its file.
-  const bool kept = xbtest::wait_until(
-      [&] {
-        for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
-          if (std::filesystem::exists(e.path() / "xferbench-io.manifest")) return true;
-        }
-        return false;
-      },
-      90s);
+  const bool kept = xbtest::wait_until([&] { return !state.records().empty(); }, 90s);
   ASSERT_TRUE(kept) << "the survey's storage write step never finished";
   p.signal_group(SIGINT);
   expect_ended_by(p, SIGINT);

@@ -155,6 +155,41 @@ TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
   }
 }
 
+TEST(IoDirect, BuffersGoUnregisteredWhenThePlanSaysSo) {
+  // gdsio -b (skip cuFileBufRegister): the same IOs, no registration; cuFile bounces them itself.
+  DirectLog log;
+  const auto backend = direct_backend(log);
+  TempDir dir;
+  IoPlan w = direct_plan(dir.path(), IoPattern::write);
+  w.register_buffers = false;
+  const CaseResult r = run_io(w, backend.get());
+  EXPECT_EQ(metric(r, "ops"), 2 * 8);
+  EXPECT_EQ(log.buffers_registered, 0);
+  EXPECT_EQ(r.config.at("registered_buffers"), false);
+  IoPlan back = direct_plan(dir.path(), IoPattern::read);
+  back.verify = true;
+  back.register_buffers = false;
+  EXPECT_EQ(metric(run_io(back, backend.get()), "ops"), 2 * 8);
+  EXPECT_EQ(log.buffers_registered, 0);
+}
+
+TEST(IoDirect, TheAsyncAndBatchTypesNeedApisNoBackendDrivesYet) {
+  DirectLog log;
+  const auto backend = direct_backend(log);
+  TempDir dir;
+  for (IoTransfer t : {IoTransfer::gpu_direct_async, IoTransfer::gpu_batch, IoTransfer::gpu_batch_stream}) {
+    IoPlan p = direct_plan(dir.path(), IoPattern::write);
+    p.transfer = t;
+    try {
+      run_io(p, backend.get());
+      ADD_FAILURE() << to_string(t) << " ran";
+    } catch (const Unavailable& e) {
+      EXPECT_NE(std::string(e.what()).find("needs cuFile's"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(dir.entries().empty());
+  }
+}
+
 TEST(IoDirect, ShortTransfersAndEintrAreResumed) {
   DirectLog log;
   log.short_transfers = true;

@@ -1,6 +1,7 @@
-// The completion record of a data set (storage/manifest.hpp) and how the io job uses it: written
-// after a complete write run, required by a --verify read, checked against the read's files, seeds
-// and sizes. In process, on real files under /var/tmp.
+// The completion records of data files (storage/manifest.hpp) and how the io job uses them: written
+// in the state directory after a complete write run, required by a --verify read, checked against
+// the read's files, seeds, extents and the files as they are now. In process, on real files under
+// /var/tmp, with the state directory a temporary of each test.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,11 +11,13 @@
 #include "jobs/io/io_job.hpp"
 #include "storage/manifest.hpp"
 #include "support/job_helpers.hpp"
+#include "support/state_dir.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
 
+using test::ScopedStateDir;
 using test::TempDir;
 using test::error_of;
 
@@ -31,20 +34,30 @@ IoPlan plan(const std::filesystem::path& dir, IoPattern pattern, unsigned thread
   return p;
 }
 
-TEST(Manifest, TextRoundTrips) {
+Manifest sample() {
   Manifest m;
-  m.io_bytes = 4096;
-  m.files = {{"xferbench-io.0", 7, 1u << 20}, {"a name with spaces", 8, 3}};
-  EXPECT_EQ(parse_manifest(manifest_text(m)), m);
+  m.path = "/var/tmp/a name with spaces";
+  m.identity = {0xfe00, 1234, 1u << 20, 1796168962378236332ull};
+  m.seed = 7;
+  m.begin = 4096;
+  m.end = (1u << 20) + 4096;
+  m.io_bytes = 65536;
+  return m;
 }
 
+TEST(Manifest, TextRoundTrips) { EXPECT_EQ(parse_manifest(manifest_text(sample())), sample()); }
+
 TEST(Manifest, CutOrDamagedTextIsRefused) {
-  const std::string good = manifest_text({4096, {{"f", 1, 2}}});
+  const std::string good = manifest_text(sample());
   EXPECT_NE(error_of([&] { parse_manifest(good.substr(0, good.size() - 4)); }).find("no 'end' line"), std::string::npos);
   EXPECT_NE(error_of([&] { parse_manifest(good.substr(0, good.size() - 1)); }).find("no end of line"), std::string::npos);
-  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-manifest 2\nend\n"); }).find("line 1"), std::string::npos);
-  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-manifest 1\nio_size 1\nfile x 2 f\nend\n"); })
-                .find("expected 'file SEED BYTES NAME'"),
+  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-manifest 1\nend\n"); }).find("line 1"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-record 2\npattern 1 9 2\nend\n"); }).find("BEGIN <= END"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-record 2\nidentity 1 2 3\nend\n"); })
+                .find("expected 'identity DEV INO SIZE CTIME_NS'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_manifest("xferbench-io-record 2\nio_size 1\nend\n"); }).find("is missing"),
             std::string::npos);
   EXPECT_NE(error_of([&] { parse_manifest(""); }), "");
   EXPECT_NE(error_of([&] { parse_manifest(good + "more\n"); }).find("after 'end'"), std::string::npos);
@@ -54,78 +67,131 @@ TEST(Manifest, WrittenAtomicallyAndRemovedIdempotently) {
   TempDir dir;
   const auto path = dir.path() / "record";
   EXPECT_NE(error_of([&] { read_manifest(path); }).find("does not exist"), std::string::npos);
-  const Manifest m{1 << 20, {{"xferbench-io.0", 42, 1 << 20}}};
-  write_manifest(path, m);
-  EXPECT_EQ(read_manifest(path), m);
+  write_manifest(path, sample());
+  EXPECT_EQ(read_manifest(path), sample());
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"record"});  // no temporary left
   remove_manifest(path);
   remove_manifest(path);  // already gone: fine
+  remove_manifest(dir.path() / "no-such-dir" / "record");  // no state directory yet: fine
   EXPECT_TRUE(dir.entries().empty());
 }
 
-TEST(Manifest, CompleteWriteThenVerifiedReadPasses) {
+TEST(Manifest, StateDirectoryFollowsTheXdgRule) {
+  EXPECT_EQ(state_directory_from("/s", "/x", "/h"), "/s");
+  EXPECT_EQ(state_directory_from(nullptr, "/x", "/h"), "/x/xferbench");
+  EXPECT_EQ(state_directory_from("", "relative", "/h"), "/h/.local/state/xferbench");  // a relative XDG value is ignored
+  EXPECT_EQ(state_directory_from(nullptr, nullptr, nullptr), "/var/lib/xferbench");
+}
+
+TEST(Manifest, CompleteWriteRecordsEachFileInTheStateDirectoryNotBesideIt) {
+  ScopedStateDir state;
   TempDir dir;
   run_io(plan(dir.path(), IoPattern::randwrite, 2, 1u << 20));
-  const Manifest m = read_manifest(dir.path() / "xferbench-io.manifest");
-  ASSERT_EQ(m.files.size(), 2u);
-  EXPECT_EQ(m.files[1].name, "xferbench-io.1");
-  EXPECT_EQ(m.files[1].seed, IoPlan{}.seed + 1);
-  EXPECT_EQ(m.files[1].bytes, 1u << 20);
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"xferbench-io.0", "xferbench-io.1"}));
+  ASSERT_EQ(state.records().size(), 2u);
+  struct stat st {};
+  ASSERT_EQ(stat((dir.path() / "xferbench-io.1").c_str(), &st), 0);
+  const Manifest m = read_manifest(manifest_path(state.path(), identity_of(st)));
+  EXPECT_EQ(m.path, (dir.path() / "xferbench-io.1").string());
+  EXPECT_EQ(m.identity, identity_of(st));
+  EXPECT_EQ(m.seed, IoPlan{}.seed + 1);
+  EXPECT_EQ(m.begin, 0u);
+  EXPECT_EQ(m.end, 1u << 20);
   EXPECT_EQ(m.io_bytes, 64u << 10);
   EXPECT_NO_THROW(run_io(plan(dir.path(), IoPattern::read, 2, 1u << 20)));
   EXPECT_NO_THROW(run_io(plan(dir.path(), IoPattern::randread, 1, 512u << 10)));  // a part of what was written
 }
 
 TEST(Manifest, VerifyWithoutARecordIsRefused) {
+  ScopedStateDir state;
   TempDir dir;
   run_io(plan(dir.path(), IoPattern::write, 1, 1u << 20));
-  std::filesystem::remove(dir.path() / "xferbench-io.manifest");
+  std::filesystem::remove_all(state.path() / "io-written");
   const std::string what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 1, 1u << 20)); });
-  EXPECT_NE(what.find("--verify: refused: no record of a complete write run"), std::string::npos) << what;
-  EXPECT_NE(what.find("xferbench-io.manifest does not exist"), std::string::npos) << what;
+  EXPECT_NE(what.find("--verify: refused: " + (dir.path() / "xferbench-io.0").string() +
+                      ": no record of a complete write run"),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("does not exist"), std::string::npos) << what;
   // A read without --verify only measures: the record is not needed.
   IoPlan r = plan(dir.path(), IoPattern::read, 1, 1u << 20);
   r.verify = false;
   EXPECT_NO_THROW(run_io(r));
 }
 
-TEST(Manifest, VerifyChecksSeedFilesAndSizesAgainstTheRecord) {
+TEST(Manifest, VerifyChecksSeedExtentAndTheFileAsItIsNow) {
+  ScopedStateDir state;
   TempDir dir;
   run_io(plan(dir.path(), IoPattern::write, 2, 1u << 20));
   IoPlan r = plan(dir.path(), IoPattern::read, 2, 1u << 20);
   r.seed = 5;
   std::string what = error_of([&] { run_io(r); });
-  EXPECT_NE(what.find("xferbench-io.0 was written with pattern seed"), std::string::npos) << what;
+  EXPECT_NE(what.find("xferbench-io.0: written with pattern seed"), std::string::npos) << what;
   EXPECT_NE(what.find("this run expects 5"), std::string::npos) << what;
 
-  // A complete write of file 0 only, at 2 MiB: file 1 still exists but the record no longer names it.
-  run_io(plan(dir.path(), IoPattern::write, 1, 2u << 20));
-  what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 2, 1u << 20)); });
-  EXPECT_NE(what.find("xferbench-io.1 was not written by the last complete write run"), std::string::npos) << what;
-  EXPECT_NO_THROW(run_io(plan(dir.path(), IoPattern::read, 1, 2u << 20)));
+  // Another name of the same file (a hard link): the record is of the name written.
+  std::filesystem::create_hard_link(dir.path() / "xferbench-io.0", dir.path() / "alias");
+  IoPlan alias = plan(dir.path(), IoPattern::read, 1, 1u << 20);
+  alias.directory.clear();
+  alias.file = dir.path() / "alias";
+  what = error_of([&] { run_io(alias); });
+  EXPECT_NE(what.find("another name of the file"), std::string::npos) << what;
+  std::filesystem::remove(dir.path() / "alias");
+
+  // A complete write of file 0 at an offset: reads of other bytes are refused.
+  IoPlan w = plan(dir.path(), IoPattern::write, 1, 512u << 10);
+  w.offset = 512u << 10;
+  run_io(w);
+  what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 1, 512u << 10)); });
+  EXPECT_NE(what.find("wrote bytes [524288, 1048576), this run reads [0, 524288)"), std::string::npos) << what;
+  IoPlan same = plan(dir.path(), IoPattern::read, 1, 512u << 10);
+  same.offset = w.offset;
+  EXPECT_NO_THROW(run_io(same));
+
+  // Rewritten by another program under the same name (a new file): no record for it.
+  const auto f1 = dir.path() / "xferbench-io.1";
+  std::filesystem::remove(f1);
+  std::ofstream(f1) << std::string(1u << 20, 'x');
+  IoPlan replaced = plan(dir.path(), IoPattern::read, 1, 1u << 20);
+  replaced.directory.clear();
+  replaced.file = f1;
+  replaced.seed = IoPlan{}.seed + 1;  // file 1's seed, as a one-file plan names it
+  what = error_of([&] { run_io(replaced); });
+  EXPECT_NE(what.find(f1.string() + ": no record of a complete write run"), std::string::npos) << what;
 
   // A damaged record is no record.
-  std::ofstream(dir.path() / "xferbench-io.manifest") << "xferbench-io-manifest 1\nio_size 65536\n";
-  what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 1, 1u << 20)); });
+  struct stat st {};
+  ASSERT_EQ(stat((dir.path() / "xferbench-io.0").c_str(), &st), 0);
+  std::ofstream(manifest_path(state.path(), identity_of(st))) << "xferbench-io-record 2\nio_size 65536\n";
+  what = error_of([&] { run_io(same); });
   EXPECT_NE(what.find("is not a valid record: no 'end' line"), std::string::npos) << what;
 }
 
 TEST(Manifest, OneSharedFileRecordsItsWholeExtent) {
+  ScopedStateDir state;
   TempDir dir;
   IoPlan w = plan(dir.path(), IoPattern::write, 2, 1u << 20);
   w.directory.clear();
   w.file = dir.path() / "one";
   run_io(w);
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"one", "one.xferbench-io.manifest"}));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"one"}));
+  EXPECT_EQ(state.records().size(), 1u);
   IoPlan r = plan(dir.path(), IoPattern::read, 1, 2u << 20);  // one thread over both regions
   r.directory.clear();
   r.file = w.file;
   EXPECT_NO_THROW(run_io(r));
-  // Growing the file by hand does not extend what the record vouches for.
-  std::filesystem::resize_file(w.file, 3u << 20);
-  r.file_bytes = 3u << 20;
-  const std::string what = error_of([&] { run_io(r); });
-  EXPECT_NE(what.find("wrote 2097152 bytes of"), std::string::npos) << what;
+}
+
+TEST(Manifest, RecordsOfFilesGoneArePrunedByTheNextWrite) {
+  ScopedStateDir state;
+  TempDir dir;
+  run_io(plan(dir.path(), IoPattern::write, 2, 1u << 20));
+  ASSERT_EQ(state.records().size(), 2u);
+  std::filesystem::remove(dir.path() / "xferbench-io.1");
+  TempDir other;
+  run_io(plan(other.path(), IoPattern::write, 1, 1u << 20));
+  // xferbench-io.0 of the first directory and of the second: the removed file's record is gone.
+  EXPECT_EQ(state.records().size(), 2u);
 }
 
 }  // namespace

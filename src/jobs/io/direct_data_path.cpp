@@ -70,7 +70,8 @@ class DirectDataPath final : public IoDataPath {
       auto* slot = static_cast<std::byte*>(device_memory_->data()) + i * stride_;
       slots_.emplace_back(slot, s.plan.io_bytes);
       // One registration per slot: cuFile takes the registered base, so each unit's buffer is one.
-      registrations_.push_back(direct_.register_buffer(slot, stride_));
+      // Without it (gdsio -b) cuFile moves the data through its own bounce buffers.
+      if (s.plan.register_buffers) registrations_.push_back(direct_.register_buffer(slot, stride_));
     }
     stream_ = s.device->create_stream(s.stream_engine);
   }

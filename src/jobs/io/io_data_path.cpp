@@ -51,14 +51,16 @@ class HostDataPath final : public IoDataPath {
   std::vector<std::span<std::byte>> slots_;
 };
 
-// CPU_GPU: the engine works on pinned bounce buffers; a read is copied on into device memory while
-// the next IOs run, and checked as it arrived there.
+// CPU_GPU, CPU_ASYNC_GPU and CPU_CACHED_GPU: the engine works on pinned bounce buffers; a read is
+// copied on into device memory (before the thread's next IO, or with CPU_ASYNC_GPU while the next
+// IOs run), and checked as it arrived there.
 class BounceDataPath final : public IoDataPath {
  public:
   explicit BounceDataPath(const IoDataPathSetup& s)
       : engine_(s.engine),
         file_(s.file),
         seed_(s.seed),
+        overlap_(s.plan.transfer == IoTransfer::cpu_async_gpu),
         stage_(*s.device, s.stream_engine, kBounceSetsPerDepth * s.depth, s.plan.io_bytes,
                s.plan.verify && !is_write(s.plan.pattern)) {}
   std::span<const std::span<std::byte>> slots() const override { return stage_.bounce(); }
@@ -71,12 +73,16 @@ class BounceDataPath final : public IoDataPath {
     fill_pattern({u.buffer, u.length}, seed_, u.offset);
     stage_.from_device(u.slot, u.length);
   }
-  void read_done(const IoUnit& u) override { stage_.land(u.slot, u.length); }
+  void read_done(const IoUnit& u) override {
+    stage_.land(u.slot, u.length);
+    if (!overlap_) settle(u);  // the copy is done before the thread goes on (gdsio's cudaMemcpy)
+  }
 
  private:
   const IoEngineInfo& engine_;
   IoFile file_;
   std::uint64_t seed_;
+  bool overlap_;
   DeviceStage stage_;
 };
 
@@ -93,8 +99,13 @@ std::unique_ptr<IoDataPath> make_bounce_data_path(const IoDataPathSetup& setup) 
 std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup) {
   switch (setup.plan.transfer) {
     case IoTransfer::cpu: return make_host_data_path(setup);
-    case IoTransfer::cpu_gpu: return make_bounce_data_path(setup);
+    case IoTransfer::cpu_gpu:
+    case IoTransfer::cpu_async_gpu:
+    case IoTransfer::cpu_cached_gpu: return make_bounce_data_path(setup);
     case IoTransfer::gpu_direct: return make_direct_data_path(setup);
+    case IoTransfer::gpu_direct_async:
+    case IoTransfer::gpu_batch:
+    case IoTransfer::gpu_batch_stream: break;  // refused by validate_io_plan (no backend drives them)
   }
   throw std::logic_error("io job: a transfer type without a data path");
 }

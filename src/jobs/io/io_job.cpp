@@ -3,20 +3,24 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <exception>
 #include <latch>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "runtime/thread_team.hpp"
 #include "core/machine.hpp"
+#include "core/numa_binding.hpp"
 #include "core/size.hpp"
 #include "jobs/io/block_order.hpp"
 #include "jobs/io/io_data_path.hpp"
+#include "jobs/io/io_layout.hpp"
 #include "jobs/io/io_metrics.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
@@ -44,13 +48,18 @@ std::string_view to_string(IoTransfer t) {
   switch (t) {
     case IoTransfer::cpu: return "cpu";
     case IoTransfer::cpu_gpu: return "cpu-gpu";
+    case IoTransfer::cpu_async_gpu: return "cpu-async-gpu";
+    case IoTransfer::cpu_cached_gpu: return "cpu-cached-gpu";
     case IoTransfer::gpu_direct: return "gpu-direct";
+    case IoTransfer::gpu_direct_async: return "gpu-direct-async";
+    case IoTransfer::gpu_batch: return "gpu-batch";
+    case IoTransfer::gpu_batch_stream: return "gpu-batch-stream";
   }
   return "?";
 }
 
 std::optional<IoTransfer> io_transfer_from(std::string_view name) {
-  for (IoTransfer t : {IoTransfer::cpu, IoTransfer::cpu_gpu, IoTransfer::gpu_direct}) {
+  for (IoTransfer t : kIoTransfers) {
     if (to_string(t) == name) return t;
   }
   return std::nullopt;
@@ -68,9 +77,25 @@ constexpr unsigned kMaxQueueDepth = 4096;
 constexpr std::uint64_t kMaxIoBytes = std::uint64_t{1} << 30;  // io_uring's length is 32 bits
 constexpr std::uint64_t kMaxSeconds = 7 * 24 * 3600;
 constexpr int kMaxDevice = 1023;
+// Drawn IO sizes are kept as a list of where each piece starts: 8 bytes a piece, 256 MiB at most.
+constexpr std::uint64_t kMaxPieces = std::uint64_t{1} << 25;
 
-// Each thread moves whole IOs: the size per thread rounded down to a multiple of the IO size.
-std::uint64_t whole_bytes_per_thread(const IoPlan& plan) { return plan.file_bytes / plan.io_bytes * plan.io_bytes; }
+// The bytes each thread is asked for: -s itself, or its share of a data set the threads share.
+std::uint64_t share_per_thread(const IoPlan& plan) {
+  return plan.shared_size && !plan.file.empty() ? plan.file_bytes / plan.threads : plan.file_bytes;
+}
+// Each thread moves whole IOs: its share rounded down to a multiple of the IO size.
+std::uint64_t whole_bytes_per_thread(const IoPlan& plan) { return share_per_thread(plan) / plan.io_bytes * plan.io_bytes; }
+// The bytes the plan asks for in all (gdsio's DataSetSize denominator).
+std::uint64_t data_set_requested(const IoPlan& plan) {
+  return plan.shared_size && !plan.file.empty() ? plan.file_bytes : plan.file_bytes * plan.threads;
+}
+// CPU_CACHED_GPU goes through the page cache whatever the plan's buffered says.
+bool buffered_io(const IoPlan& plan) { return plan.buffered || plan.transfer == IoTransfer::cpu_cached_gpu; }
+
+std::string transfer_value(const IoFlagNames& flags, IoTransfer t) {
+  return flags.transfer_value != nullptr ? flags.transfer_value(t) : std::string(to_string(t));
+}
 
 unsigned effective_queue_depth(const IoPlan& plan, const IoEngineInfo& engine) {
   return engine.max_queue_depth != 0 ? std::min(plan.queue_depth, engine.max_queue_depth) : plan.queue_depth;
@@ -82,10 +107,13 @@ FileSetSpec file_spec(const IoPlan& plan, const IoFlagNames& flags) {
   s.file = plan.file;
   s.threads = plan.threads;
   s.bytes_per_thread = whole_bytes_per_thread(plan);
-  s.write = is_write(plan.pattern);
-  s.direct = !plan.buffered;
+  // A mixed run writes too: its files are opened for writing and lose their completion records.
+  s.write = is_write(plan.pattern) || plan.read_percent.has_value();
+  s.direct = !buffered_io(plan);
+  s.offset = plan.offset;
+  s.name_prefix = plan.name_prefix;
   s.keep = plan.keep;
-  s.verify = plan.verify;
+  s.verify = plan.verify && !plan.verify_readback;
   s.seed = plan.seed;
   s.directory_flag = flags.directory;
   s.file_flag = flags.file;
@@ -102,6 +130,11 @@ std::filesystem::path alignment_probe(const IoPlan& plan) {
 
 // Files differ from one another: file i holds the pattern of seed + i.
 std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
+// The random order of file i's blocks: from -k where given (the same offsets again with the same
+// seed), else from the file's pattern seed.
+std::uint64_t order_seed(const IoPlan& plan, std::uint32_t file_index) {
+  return plan.order_seed ? *plan.order_seed * 0x9e3779b97f4a7c15ull + file_index : file_seed(plan, file_index);
+}
 
 // One thread's state. Members are destroyed in reverse order: the engine (which waits for or
 // cancels whatever is in flight) goes before the data path whose buffers it points into.
@@ -115,6 +148,7 @@ struct Worker {
   unsigned depth = 1;         // IOs in flight at most (CPU_GPU has more units than that)
   LatencyHistogram latency;   // ns per IO, from submit to reap
   std::uint64_t bytes = 0, ops = 0, start_ns = 0, end_ns = 0;
+  bool covered = false;  // wrote every byte of its region at least once with the pattern
   std::exception_ptr error;
 };
 
@@ -123,9 +157,9 @@ struct Shared {
   std::atomic<bool>& stop;
 };
 
-void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shared) {
-  const bool write = is_write(plan.pattern);
-  const std::uint64_t seed = file_seed(plan, w.file_index);
+void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shared) {
+  IoLayout layout(plan, region, order_seed(plan, w.file_index));
+  const std::uint64_t blocks = layout.ios_per_pass();
   // Idle units in the order they were reaped: CPU_GPU reuses the unit whose device copy is oldest.
   std::deque<IoUnit*> idle;
   std::vector<IoUnit*> reaped(w.units.size());
@@ -135,7 +169,6 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
   w.start_ns = now_ns();
   const std::uint64_t deadline = plan.seconds ? w.start_ns + plan.seconds * 1'000'000'000ull : 0;
   std::uint64_t pass = 0, k = 0;
-  BlockOrder order(blocks, is_random(plan.pattern), seed);
   // Size-bounded: one pass. Time-bounded: passes until the deadline (each random pass reshuffled).
   const auto more = [&] {
     if (shared.stop.load(std::memory_order_relaxed)) return false;
@@ -151,14 +184,16 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         if (k == blocks) {
           ++pass;
           k = 0;
-          order = BlockOrder(blocks, is_random(plan.pattern), seed + pass * 0x9e3779b97f4a7c15ull);
         }
         IoUnit& u = *idle.front();
         idle.pop_front();
         w.data->settle(u);  // CPU_GPU: its bounce buffer is free once its copy is done
-        u.offset = w.base + order.at(k++) * plan.io_bytes;
+        const IoExtent e = layout.at(pass, k++);
+        u.offset = w.base + e.offset;
+        u.length = e.length;
+        u.op = e.read ? IoOp::read : IoOp::write;
         u.done = 0;
-        if (write) w.data->prepare_write(u);
+        if (u.op == IoOp::write) w.data->prepare_write(u);
         u.start_ns = now_ns();
         w.engine->queue(u);
         w.engine->submit();
@@ -177,7 +212,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
         w.latency.record(t - u.start_ns);
         w.bytes += u.length;
         ++w.ops;
-        if (!write) w.data->read_done(u);  // CPU_GPU: on to device memory while the next IOs run
+        if (u.op == IoOp::read) w.data->read_done(u);  // CPU_GPU: on to device memory
         idle.push_back(&u);
       }
     }
@@ -186,6 +221,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t blocks, Shared shar
     shared.stop.store(true, std::memory_order_relaxed);
   }
   w.end_ns = now_ns();
+  w.covered = layout.covers_region() && !plan.read_percent && is_write(plan.pattern) && !w.error && w.ops >= blocks;
 }
 
 double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
@@ -202,13 +238,14 @@ rusage process_usage() {
 void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned depth, const Backend* backend,
                        const Device* device, const DirectStorage* direct) {
   config["transfer"] = to_string(plan.transfer);
-  if (plan.transfer == IoTransfer::cpu) return;
+  if (!uses_device(plan.transfer)) return;
   config["backend"] = backend->name();
   config["device"] = plan.device;
   config["device_name"] = device->info().name;
   if (direct != nullptr) {
     config["direct_storage"] = direct->name();
     config["direct_storage_mode"] = direct->mode();
+    config["registered_buffers"] = plan.register_buffers;
     config["buffers"] =
         "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
         "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
@@ -216,10 +253,13 @@ void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned dept
     return;
   }
   config["bounce_buffers_per_thread"] = kBounceSetsPerDepth * depth;
-  config["buffers"] =
+  config["buffers"] = fmt::format(
       "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
-      "writes from them), each with a region of device memory behind it; reads are copied on with a device stream "
-      "while the next IOs run";
+      "writes from them), each with a region of device memory behind it; {}{}",
+      plan.transfer == IoTransfer::cpu_async_gpu
+          ? "reads are copied on with a device stream while the next IOs run"
+          : "each read is copied on into device memory before the thread's next IO",
+      plan.transfer == IoTransfer::cpu_cached_gpu ? "; the file IO goes through the page cache" : "");
 }
 
 nlohmann::json plan_json(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
@@ -231,41 +271,63 @@ nlohmann::json plan_json(const IoPlan& plan, std::string_view engine, unsigned d
           {"files", paths},
           {"threads", plan.threads},
           {"rw", to_string(plan.pattern)},
-          {"size_per_thread_requested", plan.file_bytes},
+          {"size_per_thread_requested", share_per_thread(plan)},
           {"size_per_thread", whole_bytes_per_thread(plan)},
+          {"data_set_requested", data_set_requested(plan)},
+          {"shared_size", plan.shared_size && !plan.file.empty()},
+          {"offset", plan.offset},
           {"io_size", plan.io_bytes},
           {"engine", engine},
           {"engine_features", features},
           {"queue_depth_requested", plan.queue_depth},
           {"queue_depth", depth},
-          {"direct", !plan.buffered},
+          {"direct", !buffered_io(plan)},
           {"direct_alignment", alignment},
           {"verify", plan.verify},
           {"seconds", plan.seconds},
           {"seed", plan.seed},
+          {"order_seed", plan.order_seed ? nlohmann::json(*plan.order_seed) : nlohmann::json(nullptr)},
+          {"io_size_min", plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes},
+          {"io_size_step", plan.io_step_bytes},
+          {"random_alignment", plan.random_alignment},
+          {"read_percent", plan.read_percent ? nlohmann::json(*plan.read_percent) : nlohmann::json(nullptr)},
+          {"numa_node", plan.numa_node ? nlohmann::json(*plan.numa_node) : nlohmann::json(nullptr)},
           {"buffers", "pageable, each page-aligned, one pool of queue_depth buffers per thread"}};
+}
+
+// What a direct transfer type needs of the direct storage path beyond GPUD's synchronous calls; the
+// device interface has none of these yet, so they end with Unavailable (exit 3) everywhere.
+std::string_view direct_api_needed(IoTransfer t) {
+  switch (t) {
+    case IoTransfer::gpu_direct_async: return "cuFile's stream API (cuFileReadAsync / cuFileWriteAsync)";
+    case IoTransfer::gpu_batch: return "cuFile's batch API (cuFileBatchIOSetUp / cuFileBatchIOSubmit)";
+    case IoTransfer::gpu_batch_stream: return "cuFile's batch API on a stream";
+    default: return "";
+  }
 }
 
 // Whether the machine can move data where the plan asks: Unavailable (exit 3) if not.
 void check_transfer(const IoPlan& plan, const IoFlagNames& flags, const Backend* backend) {
-  if (plan.transfer == IoTransfer::cpu) return;
-  if (backend == nullptr) {
-    throw std::logic_error(fmt::format("io job: {} {} needs a device backend", flags.transfer, to_string(plan.transfer)));
-  }
+  if (!uses_device(plan.transfer)) return;
+  const std::string what = fmt::format("{} {}", flags.transfer, transfer_value(flags, plan.transfer));
+  if (backend == nullptr) throw std::logic_error(fmt::format("io job: {} needs a device backend", what));
   if (const Support s = backend->availability(); !s.ok) {
-    throw Unavailable(fmt::format("{} {}: the {} backend cannot run here: {}", flags.transfer,
-                                  to_string(plan.transfer), backend->name(), s.reason));
+    throw Unavailable(fmt::format("{}: the {} backend cannot run here: {}", what, backend->name(), s.reason));
   }
   const Capabilities& caps = backend->capabilities();
   if (!caps.virtual_devices && plan.device >= backend->device_count()) {
     throw UsageError(fmt::format("{} {}: the {} backend has {} device(s), numbered from 0", flags.device, plan.device,
                                  backend->name(), backend->device_count()));
   }
-  if (plan.transfer == IoTransfer::gpu_direct) {
+  if (is_direct(plan.transfer)) {
     // A capability decides, not a backend's name: a CUDA backend with cuFile will say so.
     if (!caps.storage_direct) {
-      throw Unavailable(fmt::format("GPUD needs a GPU backend with GPU-direct storage (cuFile); the {} backend "
-                                    "has none (use CPU_GPU: file <-> pinned bounce buffer <-> device memory)",
+      throw Unavailable(fmt::format("{} needs a GPU backend with GPU-direct storage (cuFile); the {} backend has none "
+                                    "(the bounce types move the data through pinned host memory instead)",
+                                    what, backend->name()));
+    }
+    if (const auto api = direct_api_needed(plan.transfer); !api.empty()) {
+      throw Unavailable(fmt::format("{} needs {}, which xferbench's {} backend does not drive yet", what, api,
                                     backend->name()));
     }
     // Whether the path really opens (libcufile present, its driver willing) is known only once the
@@ -294,7 +356,13 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
     throw UsageError(fmt::format("{} {}: smaller than the IO size ({} {}); each thread needs at least one IO",
                                  flags.size, format_size(plan.file_bytes), flags.io_size, format_size(plan.io_bytes)));
   }
-  if (plan.file_bytes > kMaxSize / plan.threads) {
+  if (share_per_thread(plan) < plan.io_bytes) {
+    throw UsageError(fmt::format("{} {} shared by {} {} threads: each thread's share ({}) is smaller than the IO size "
+                                 "({} {}); each thread needs at least one IO",
+                                 flags.size, format_size(plan.file_bytes), flags.threads, plan.threads,
+                                 format_size(share_per_thread(plan)), flags.io_size, format_size(plan.io_bytes)));
+  }
+  if (plan.file_bytes > kMaxSize / plan.threads || plan.offset > kMaxSize - data_set_requested(plan)) {
     throw UsageError(fmt::format("{} {} x {} {}: more than {} in all", flags.size, format_size(plan.file_bytes),
                                  flags.threads, plan.threads, format_size(kMaxSize)));
   }
@@ -304,9 +372,44 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   if (plan.seconds > kMaxSeconds) {
     throw UsageError(fmt::format("{} {}: expected at most {} seconds", flags.seconds, plan.seconds, kMaxSeconds));
   }
+  if (plan.io_min_bytes != 0) {
+    if (plan.io_min_bytes > plan.io_bytes) {
+      throw UsageError(fmt::format("{} {}:{}: the smallest IO size is above the largest", flags.io_size,
+                                   format_size(plan.io_min_bytes), format_size(plan.io_bytes)));
+    }
+    if (plan.io_min_bytes < plan.io_bytes && plan.io_step_bytes == 0) {
+      throw UsageError(fmt::format("{} MIN:MAX:STEP: the step must be at least 1 byte", flags.io_size));
+    }
+    if (io_pieces(plan, whole_bytes_per_thread(plan)) > kMaxPieces / plan.threads) {
+      throw UsageError(fmt::format("{} {}:...: {} threads x {} IOs of at least {} are more than {} in all; raise the "
+                                   "smallest size or lower {}",
+                                   flags.io_size, format_size(plan.io_min_bytes), plan.threads,
+                                   io_pieces(plan, whole_bytes_per_thread(plan)), format_size(plan.io_min_bytes),
+                                   kMaxPieces, flags.size));
+    }
+  }
+  if (plan.read_percent) {
+    if (*plan.read_percent > 100) {
+      throw UsageError(fmt::format("{} {}: expected a percentage of reads from 0 to 100", flags.read_percent,
+                                   *plan.read_percent));
+    }
+    if (plan.verify) {
+      throw UsageError(fmt::format("{} with {}: a mixed run rewrites what it reads; verify a read run instead",
+                                   flags.read_percent, flags.verify));
+    }
+  }
+  if (plan.numa_node) {
+    const auto nodes = online_numa_nodes();
+    if (std::find(nodes.begin(), nodes.end(), *plan.numa_node) == nodes.end()) {
+      std::string list;
+      for (int n : nodes) list += (list.empty() ? "" : ", ") + std::to_string(n);
+      throw UsageError(fmt::format("{} {}: no such NUMA node online; this machine has {}", flags.numa,
+                                   *plan.numa_node, list));
+    }
+  }
   // CPU_GPU: bounce buffers, the host buffers that check reads, and device memory where it is host RAM.
   double per_io = 1;
-  if (plan.transfer == IoTransfer::cpu_gpu && backend != nullptr) {
+  if (is_bounce(plan.transfer) && backend != nullptr) {
     per_io = kBounceSetsPerDepth * ((plan.verify ? 2.0 : 1.0) + (backend->capabilities().device_memory_in_host_ram ? 1 : 0));
   }
   const double buffers =
@@ -318,7 +421,7 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   }
   const FileSetSpec spec = file_spec(plan, flags);
   validate_file_set_paths(spec);
-  if (!plan.buffered) {
+  if (!buffered_io(plan)) {
     const auto probe = alignment_probe(plan);
     const std::uint64_t align = direct_io_alignment(probe);
     const std::string& where = plan.directory.empty() ? flags.file : flags.directory;
@@ -330,6 +433,21 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
       throw UsageError(fmt::format(
           "{} {}: with O_DIRECT the IO size must be a multiple of the logical block size, {} bytes on {} (or use --buffered)",
           flags.io_size, plan.io_bytes, align, probe.string()));
+    }
+    for (const auto& [value, flag, what] :
+         {std::tuple{plan.io_min_bytes, flags.io_size, "smallest IO size"},
+          std::tuple{plan.io_step_bytes, flags.io_size, "IO size step"},
+          std::tuple{is_random(plan.pattern) ? plan.random_alignment : 0, flags.alignment, "random offsets' alignment"}}) {
+      if (value % align != 0) {
+        throw UsageError(fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes "
+                                     "on {}",
+                                     flag, value, what, align, probe.string()));
+      }
+    }
+    if (plan.offset % align != 0) {
+      throw UsageError(fmt::format(
+          "{} {}: with O_DIRECT the start offset must be a multiple of the logical block size, {} bytes on {}",
+          flags.offset, plan.offset, align, probe.string()));
     }
   }
   check_transfer(plan, flags, backend);
@@ -347,11 +465,14 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
   // GPUD's IOs are synchronous calls into the direct path (cuFileRead/cuFileWrite), one at a time
   // per thread, as gdsio's GPUD threads make them: the plan's engine and depth do not apply.
-  const bool direct_io = plan.transfer == IoTransfer::gpu_direct;
+  const bool direct_io = is_direct(plan.transfer);
   const unsigned depth = direct_io ? 1 : effective_queue_depth(plan, engine);
   const std::uint64_t per_thread = whole_bytes_per_thread(plan);
-  const std::uint64_t blocks = per_thread / plan.io_bytes;
-  const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(alignment_probe(plan));
+  const std::uint64_t alignment = buffered_io(plan) ? 0 : direct_io_alignment(alignment_probe(plan));
+  // -n: this thread's CPUs and memory policy for the setup (the buffers) and the IO threads it
+  // starts, which inherit both; put back when the run returns.
+  std::optional<NumaBinding> numa;
+  if (plan.numa_node) numa.emplace(*plan.numa_node);
 
   // Everything is set up before the clock starts: files, buffers, engines (an engine the kernel
   // lacks throws Unavailable here, on this thread).
@@ -360,9 +481,9 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   // GPUD: the device's direct storage path, opened before any file is made so that a missing
   // library (Unavailable) leaves nothing behind; shared by the threads, so declared before them.
   std::unique_ptr<Device> device;
-  if (plan.transfer != IoTransfer::cpu) device = backend->open_device(plan.device);
+  if (uses_device(plan.transfer)) device = backend->open_device(plan.device);
   std::unique_ptr<DirectStorage> direct;
-  if (plan.transfer == IoTransfer::gpu_direct) direct = device->open_direct_storage();
+  if (direct_io) direct = device->open_direct_storage();
   FileSet files(file_spec(plan, {}));
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned t = 0; t < plan.threads; ++t) {
@@ -394,7 +515,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   std::atomic<bool> stop{false};
   const rusage before = process_usage();
   run_thread_team(workers.size(), start, stop,
-                  [&](std::size_t i) { run_worker(*workers[i], plan, blocks, Shared{start, stop}); });
+                  [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop}); });
   const rusage after = process_usage();
 
   LatencyHistogram latency;
@@ -417,7 +538,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
     }
   }
   // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
-  const auto whole = [&](const auto& w) { return w->ops >= blocks; };
+  const auto whole = [&](const auto& w) { return w->covered; };
   if (is_write(plan.pattern) && std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
 
   const std::string engine_name(direct ? direct->name() : engine.name);
@@ -436,14 +557,14 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
                    {"qd", std::to_string(depth)},
                    {"io_size", format_size(plan.io_bytes)},
                    {"size", format_size(per_thread)},
-                   {"mode", plan.buffered ? "buffered" : "direct"},
+                   {"mode", buffered_io(plan) ? "buffered" : "direct"},
                    {"xfer", std::string(to_string(plan.transfer))}};
   result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth,
-                            plan.buffered ? "buffered" : "direct");
+                            buffered_io(plan) ? "buffered" : "direct");
   if (device) result.name += "_" + std::string(to_string(plan.transfer));
   result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
                              to_string(plan.pattern), format_size(plan.io_bytes), engine_name, depth, plan.threads,
-                             format_size(per_thread), where, plan.buffered ? " (buffered)" : " (O_DIRECT)",
+                             format_size(per_thread), where, buffered_io(plan) ? " (buffered)" : " (O_DIRECT)",
                              plan.seconds ? fmt::format(", for {} s", plan.seconds) : "");
   if (direct) {
     result.title += fmt::format(", straight into and out of {} ({})", device->info().name, direct->mode());

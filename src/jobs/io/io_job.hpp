@@ -14,7 +14,10 @@ namespace xb {
 // The flags validate_io_plan names, so a dialect (gdsio) can word messages with its own.
 struct IoFlagNames {
   std::string directory = "-D", file = "-f", threads = "-w", size = "-s", io_size = "-i", engine = "--engine",
-              queue_depth = "--qd", seconds = "-T", transfer = "--xfer", device = "--device";
+              queue_depth = "--qd", seconds = "-T", transfer = "--xfer", device = "--device", offset = "--offset",
+              read_percent = "--read-percent", alignment = "--align", numa = "--numa", verify = "--verify";
+  // How a message writes a transfer type's value (gdsio: "6 (GPU_BATCH)"); null: the --xfer name.
+  std::string (*transfer_value)(IoTransfer) = nullptr;
 };
 
 // Checks every parameter before anything is created or allocated: UsageError naming the flag and

@@ -49,7 +49,6 @@ void prepare_storage(SurveyState& st) {
   files.directory = st.storage_dir;
   files.threads = 1;  // io_plan's
   for (const auto& f : file_set_paths(files)) st.scratch->holds(f);
-  st.scratch->holds(file_set_manifest_path(files));
   // O_DIRECT is refused (EINVAL) by tmpfs and some overlay/network file systems.
   const auto probe = st.storage_dir / ".o_direct_probe";
   st.scratch->holds(probe);
