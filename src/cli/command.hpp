@@ -26,6 +26,9 @@ struct Command {
 
 std::span<const Command> commands();
 const Command* find_command(std::string_view name);
+// The command a link name runs when it is not a command's own name: the names real scripts call
+// the replaced programs by (HIXL's `benchmark`, `sharp_coll_test_mpi`). Null when none.
+const Command* find_link_command(std::string_view invoked);
 
 // Exit codes, the same for every command and dialect.
 inline constexpr int kExitOk = 0;

@@ -1,5 +1,7 @@
 // The command table: every native command and dialect, one line each.
 #include <array>
+#include <string_view>
+#include <utility>
 
 #include "cli/command.hpp"
 
@@ -20,13 +22,20 @@ extern const Command kP2pCommand;
 extern const Command kReportCommand;
 extern const Command kSharpCollTestCommand;
 extern const Command kSurveyCommand;
+extern const Command kUcmToolkitCommand;
 extern const Command kXferCommand;
 
 namespace {
-const std::array<const Command*, 16> kCommands{
+const std::array<const Command*, 17> kCommands{
     &kAscendDmiCommand, &kCompareCommand, &kCopyCommand,   &kDevSandboxCommand,    &kDevicesCommand, &kFleetCommand,
     &kGdsioCommand,     &kHixlCommand,    &kIoCommand,     &kKvCommand,            &kLinkCommand,    &kP2pCommand,
-    &kReportCommand,    &kSharpCollTestCommand, &kSurveyCommand, &kXferCommand};
+    &kReportCommand,    &kSharpCollTestCommand, &kSurveyCommand, &kUcmToolkitCommand, &kXferCommand};
+
+// Link names (src/CMakeLists.txt makes them) -> the command they run.
+constexpr std::pair<std::string_view, std::string_view> kLinkNames[] = {
+    {"benchmark", "hixl"},                       // HIXL's README runs ./benchmark
+    {"sharp_coll_test_mpi", "sharp_coll_test"},  // SHARP's MPI build of the same test
+};
 }  // namespace
 
 std::span<const Command> commands() {
@@ -41,6 +50,13 @@ std::span<const Command> commands() {
 const Command* find_command(std::string_view name) {
   for (const Command& c : commands()) {
     if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+const Command* find_link_command(std::string_view invoked) {
+  for (const auto& [link, command] : kLinkNames) {
+    if (link == invoked) return find_command(command);
   }
   return nullptr;
 }

@@ -2,6 +2,7 @@
 // from the first argument), run it, and turn errors into one line and an exit code.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -16,7 +17,10 @@ namespace {
 void print_usage(std::ostream& out) {
   out << "xferbench " << xb::program_version() << ": measure every path data takes in an AI cluster\n\n"
       << "usage: xferbench COMMAND [options]   (xferbench COMMAND --help for its options)\n\ncommands:\n";
-  for (const auto& c : xb::commands()) out << fmt::format("  {:<14}{}\n", c.name, c.summary);
+  std::size_t width = 0;
+  for (const auto& c : xb::commands()) width = std::max(width, c.name.size());
+  // Two spaces past the longest name: the summaries never run into a name (sharp_coll_test is 15).
+  for (const auto& c : xb::commands()) out << fmt::format("  {:<{}}{}\n", c.name, width + 2, c.summary);
 }
 
 }  // namespace
@@ -26,7 +30,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> all(argv, argv + argc);
   const std::string invoked = std::filesystem::path(all.at(0)).filename().string();
 
-  const xb::Command* command = xb::find_command(invoked);  // busybox style: a link named after a dialect
+  // Busybox style: a link named after a dialect, or the name scripts call the replaced program by.
+  const xb::Command* command = xb::find_command(invoked);
+  if (command == nullptr) command = xb::find_link_command(invoked);
   std::vector<std::string> args(all.begin() + 1, all.end());
   std::string prog = invoked;
   if (command == nullptr) {

@@ -24,6 +24,12 @@ struct DevSandboxRequest {
 // Parses dev-sandbox arguments (after the program/subcommand name). Throws UsageError.
 DevSandboxRequest parse_dev_sandbox(const std::vector<std::string>& args);
 
+// UCM's copy module (`dev-sandbox copy -t CASE [-t CASE ...] [-s] [-n] [-f|--frags|-frags] [-i] [-d]`):
+// one request per case named, in order. Throws UsageError naming the flag (an unknown case lists them).
+std::vector<DevSandboxRequest> parse_dev_sandbox_copy(const std::vector<std::string>& args);
+
+// The case the quick mode's three selectors name: UCM's case name, title and method
+// ("all_host_to_all_device_ce_multi_stream" / "CE-MS-FORK", "…_ffts_direct_h2d" / "ffts-direct-h2d").
 DevSandboxCase dev_sandbox_case(bool mla, bool iodirect, bool sdma);
 
 // The seed's output: the "[[ name ]] title" line, the column header and one row.

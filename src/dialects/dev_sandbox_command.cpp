@@ -11,10 +11,8 @@
 namespace xb {
 namespace {
 
-int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
-  // The seed's native sub-commands: `aio` is the kv job's (docs/kv.md); everything else is copy.
-  if (!args.empty() && args.front() == "aio") return run_dev_sandbox_aio({args.begin() + 1, args.end()}, ctx);
-  DevSandboxRequest req = parse_dev_sandbox(args);
+// One case: the copy job on the preferred backend, the case's block of the table.
+std::string run_case(DevSandboxRequest req, CommandContext& ctx) {
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   req.plan.backend = std::string(backend.name());
@@ -29,7 +27,20 @@ int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
                                               req.plan.devices));
     return run_copy(req.plan, backend, launcher);
   }();
-  ctx.out << render_dev_sandbox(result, req.which);
+  return render_dev_sandbox(result, req.which);
+}
+
+int run_dev_sandbox(const std::vector<std::string>& args, CommandContext& ctx) {
+  // UCM's native sub-commands: `aio` is the kv job's (docs/kv.md), `copy` names its cases; the
+  // quick mode's selectors (--model-type, --iodirect, --sdma) pick one case.
+  if (!args.empty() && args.front() == "aio") return run_dev_sandbox_aio({args.begin() + 1, args.end()}, ctx);
+  if (!args.empty() && args.front() == "copy") {
+    // Every case named is parsed before the first runs.
+    const auto requests = parse_dev_sandbox_copy({args.begin() + 1, args.end()});
+    for (const auto& r : requests) ctx.out << run_case(r, ctx) << std::flush;
+    return kExitOk;
+  }
+  ctx.out << run_case(parse_dev_sandbox(args), ctx);
   return kExitOk;
 }
 

@@ -167,7 +167,7 @@ TEST(DevSandboxCases, EightCombinationsSixDistinctCases) {
       const DevSandboxCase plain = dev_sandbox_case(mla, false, sdma);
       const DevSandboxCase direct = dev_sandbox_case(mla, true, sdma);
       SCOPED_TRACE(plain.name);
-      EXPECT_EQ(plain.method, sdma ? "SDMA-FORK" : "CE-MS-FORK");
+      EXPECT_EQ(plain.method, sdma ? "ffts-direct-h2d" : "CE-MS-FORK");
       EXPECT_EQ(direct.method, plain.method);
       if (mla) {
         // MLA ignores --iodirect: the same case either way.
@@ -187,7 +187,7 @@ TEST(DevSandboxCases, EightCombinationsSixDistinctCases) {
         titles.push_back(direct.title);
       }
       for (const DevSandboxCase* c : {&plain, &direct}) {
-        const std::string engine = sdma ? "_sdma" : "_ce_multi_stream";
+        const std::string engine = sdma ? "_ffts_direct_h2d" : "_ce_multi_stream";
         EXPECT_EQ(c->name.substr(c->name.size() - engine.size()), engine) << c->name;
         EXPECT_NE(c->name.find("_to_all_device_"), std::string::npos) << c->name;
         EXPECT_EQ(c->title.rfind("memcpy from ", 0), 0u) << c->title;
@@ -261,7 +261,7 @@ TEST(DevSandboxArgs, SdmaIsTheBatchPath) {
     const DevSandboxRequest off = parse_dev_sandbox(selectors(model, "false", "false"));
     EXPECT_TRUE(on.plan.batch) << model;
     EXPECT_FALSE(off.plan.batch) << model;
-    EXPECT_EQ(on.which.method, "SDMA-FORK");
+    EXPECT_EQ(on.which.method, "ffts-direct-h2d");
   }
 }
 

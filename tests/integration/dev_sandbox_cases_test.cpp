@@ -1,6 +1,7 @@
 // The dev-sandbox dialect end to end: all eight cases of the seed's flags, run by the real binary
 // (as `xferbench dev-sandbox` and through the `dev-sandbox` link name), output checked line by line
-// and column by column against the seed's format.
+// and column by column against the seed's format; UCM's `copy -t CASE` sub-command and its
+// `ucm-toolkit run dev-sandbox …` front end.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -48,7 +49,7 @@ void PrintTo(const Case& c, std::ostream* os) {
 
 std::string expected_name(const Case& c) {
   const std::string from = c.model == "mla" ? "one_share_host" : c.iodirect ? "all_odirect_host" : "all_host";
-  return from + "_to_all_device_" + (c.sdma ? "sdma" : "ce_multi_stream");
+  return from + "_to_all_device_" + (c.sdma ? "ffts_direct_h2d" : "ce_multi_stream");
 }
 
 std::string expected_title(const Case& c) {
@@ -135,18 +136,23 @@ TEST_P(DevSandboxCase, PrintsTheSeedsThreeLines) {
   ASSERT_GT(row.size(), kOffsets.back()) << "row too short: '" << row << "'";
   EXPECT_EQ(row.substr(0, 2), "  ") << row;
   std::array<std::string, 8> field;
+  // A method name longer than its column (ffts-direct-h2d) runs on into the next, as printf's
+  // %-10s does, and moves every later column by as much.
+  const std::string method = c.sdma ? "ffts-direct-h2d" : "CE-MS-FORK";
+  const std::size_t shift = method.size() > 10 ? method.size() - 10 : 0;
+  const auto offset = [&](std::size_t i) { return kOffsets[i] + (i >= 3 ? shift : 0); };
   for (std::size_t i = 0; i < kOffsets.size(); ++i) {
-    const std::size_t len = i + 1 < kOffsets.size() ? kOffsets[i + 1] - kOffsets[i] : std::string::npos;
-    const std::string raw = row.substr(kOffsets[i], len);
+    const std::size_t len = i + 1 < kOffsets.size() ? offset(i + 1) - offset(i) : std::string::npos;
+    const std::string raw = row.substr(offset(i), len);
     ASSERT_FALSE(raw.empty()) << kColumnNames[i];
-    EXPECT_NE(raw.front(), ' ') << "column " << kColumnNames[i] << " does not start at offset " << kOffsets[i]
+    EXPECT_NE(raw.front(), ' ') << "column " << kColumnNames[i] << " does not start at offset " << offset(i)
                                 << " in '" << row << "'";
     field[i] = rtrim(raw);
     EXPECT_EQ(field[i].find("  "), std::string::npos) << kColumnNames[i] << ": '" << field[i] << "'";
   }
   EXPECT_EQ(field[0], expected_from(c));
   EXPECT_EQ(field[1], "cpu::device::all");
-  EXPECT_EQ(field[2], c.sdma ? "SDMA-FORK" : "CE-MS-FORK");
+  EXPECT_EQ(field[2], method);
   EXPECT_EQ(field[3], "16");  // 16K blocks, in KB
   EXPECT_EQ(field[4], "16");  // 2 cards x 8 blocks
   check_stats(kColumnNames[5], field[5]);
@@ -200,6 +206,58 @@ TEST(DevSandboxSizes, FractionalKilobytesAndOneCard) {
   ASSERT_GT(lines[2].size(), kOffsets.back()) << lines[2];
   EXPECT_EQ(rtrim(lines[2].substr(kOffsets[3], kOffsets[4] - kOffsets[3])), "1.500") << lines[2];
   EXPECT_EQ(rtrim(lines[2].substr(kOffsets[4], kOffsets[5] - kOffsets[4])), "3") << lines[2];
+}
+
+// UCM's copy module: every case by its name, several in one run, each its own three lines, through
+// the `ucm-toolkit run dev-sandbox` form that UCM's scripts use.
+TEST(DevSandboxCopy, NamedCasesRunInOrderThroughTheToolkitLink) {
+  const std::string toolkit = (std::filesystem::path(XB_BINARY).parent_path() / "ucm-toolkit").string();
+  const std::vector<std::string> names{"all_host_to_all_device_ce_multi_stream",
+                                       "all_odirect_host_to_all_device_ce_multi_stream",
+                                       "one_share_host_to_all_device_ce_multi_stream",
+                                       "all_host_to_all_device_ffts_direct_h2d",
+                                       "all_odirect_host_to_all_device_ffts_direct_h2d",
+                                       "one_share_host_to_all_device_ffts_direct_h2d"};
+  std::vector<std::string> args{"run", "dev-sandbox", "copy"};
+  for (const auto& n : names) {
+    args.push_back("-t");
+    args.push_back(n);
+  }
+  for (const char* a : {"-s", "16K", "-n", "4", "-i", "2", "-d", "2", "-frags", "2"}) args.emplace_back(a);
+  xbtest::LeftoverWatch watch;
+  const auto r = xbtest::run_binary(toolkit, args);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 3 * names.size()) << r.out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(lines[3 * i].rfind("[[ " + names[i] + " ]] ", 0), 0u) << lines[3 * i];
+    EXPECT_EQ(lines[3 * i + 1], kHeader);
+    const bool sdma = names[i].ends_with("ffts_direct_h2d");
+    EXPECT_NE(lines[3 * i + 2].find(sdma ? "ffts-direct-h2d16 " : "CE-MS-FORK16 "), std::string::npos)
+        << lines[3 * i + 2];
+  }
+  EXPECT_TRUE(watch.leftovers().empty()) << xbtest::join(watch.leftovers());
+}
+
+TEST(DevSandboxCopy, AnUnknownCaseListsTheCasesAndTheToolkitSaysWhatItSpeaks) {
+  auto r = xbtest::run_binary(kBinary, {"dev-sandbox", "copy", "-t", "all_host_to_all_device_sdma"});
+  ASSERT_TRUE(r.exited && r.exit_code == 2) << r.describe();
+  EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("-t all_host_to_all_device_sdma: no such case; the cases are "
+                       "all_host_to_all_device_ce_multi_stream, "),
+            std::string::npos)
+      << r.err;
+  r = xbtest::run_binary(kBinary, {"dev-sandbox", "copy", "-s", "16K"});
+  ASSERT_TRUE(r.exited && r.exit_code == 2) << r.describe();
+  EXPECT_NE(r.err.find("-t: required"), std::string::npos) << r.err;
+  const std::string toolkit = (std::filesystem::path(XB_BINARY).parent_path() / "ucm-toolkit").string();
+  r = xbtest::run_binary(toolkit, {"build", "dev-sandbox"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_EQ(r.out, "dev-sandbox: built into xferbench; nothing to build\n");
+  r = xbtest::run_binary(toolkit, {"run", "kv-bench", "-h"});
+  ASSERT_TRUE(r.exited && r.exit_code == 2) << r.describe();
+  EXPECT_EQ(r.err, "ucm-toolkit: run: expected 'run dev-sandbox ARGS' or 'build dev-sandbox' (the toolkit module "
+                   "xferbench speaks is dev-sandbox)\n");
 }
 
 }  // namespace

@@ -16,7 +16,9 @@
 namespace xb {
 namespace {
 
-std::string link_path() { return (std::filesystem::path(XB_BINARY).parent_path() / "sharp_coll_test").string(); }
+std::string link_path(const char* name = "sharp_coll_test") {
+  return (std::filesystem::path(XB_BINARY).parent_path() / name).string();
+}
 
 // Through `xferbench sharp_coll_test ARGS` or, with `via_link`, the sharp_coll_test link.
 xbtest::RunResult sharp(const std::string& args, bool via_link = false) {
@@ -76,6 +78,15 @@ TEST(SharpCollTestCommand, HostSweepThroughTheCommandAndTheLink) {
     ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
     expect_consistent(parse_table(r.out, "HOST:HOST"), 4, 4, 6, 5);  // 4, 16, 64, 256, 1K, 4K
   }
+}
+
+// SHARP's MPI build is the same test under another name; its scripts call it so.
+TEST(SharpCollTestCommand, TheMpiNameRunsTheSameTest) {
+  std::vector<std::string> a;
+  for (const char* w : {"-M", "host", "-s", "4:64", "-f", "4", "-i", "3", "-x", "0"}) a.emplace_back(w);
+  const auto r = xbtest::run_binary(link_path("sharp_coll_test_mpi"), a);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  expect_consistent(parse_table(r.out, "HOST:HOST"), 4, 4, 3, 3);  // 4, 16, 64
 }
 
 TEST(SharpCollTestCommand, CudaAndNullMemoryAndLongFlags) {

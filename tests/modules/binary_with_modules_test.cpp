@@ -109,10 +109,10 @@ TEST(BinaryWithModules, DevSandboxRunsOnTheModuleBackend) {
   EXPECT_TRUE(r.err.empty()) << "no 'running on the cpu backend' note with a module backend: " << r.err;
   const auto lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.out;
-  EXPECT_EQ(lines[0].rfind("[[ all_host_to_all_device_sdma ]] ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[0].rfind("[[ all_host_to_all_device_ffts_direct_h2d ]] ", 0), 0u) << lines[0];
   EXPECT_EQ(lines[2].rfind("  testgood::host::all", 0), 0u) << lines[2];
   EXPECT_NE(lines[2].find("testgood::device::all"), std::string::npos) << lines[2];
-  EXPECT_NE(lines[2].find("SDMA-FORK"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find("ffts-direct-h2d"), std::string::npos) << lines[2];
 }
 
 }  // namespace

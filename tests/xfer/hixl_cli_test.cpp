@@ -1,9 +1,11 @@
 // The HIXL dialect end to end: a server and a client started with HIXL's own seven arguments, both
-// through `xferbench hixl` and through the `hixl` link, their lines parsed. XFERBENCH_HIXL_TOTAL
+// through `xferbench hixl` and through the `hixl` and `benchmark` links (HIXL's README runs
+// ./benchmark), their lines parsed. XFERBENCH_HIXL_TOTAL
 // keeps the runs small (HIXL's kTransferMemSize, set without a rebuild).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -16,12 +18,12 @@ namespace {
 
 struct HixlCase {
   std::string transport, mode, op, pool;
-  bool link;  // through the `hixl` link instead of `xferbench hixl`
+  std::string link;  // through this link name (hixl, benchmark) instead of `xferbench hixl`
 };
 
 std::string name_of(const ::testing::TestParamInfo<HixlCase>& info) {
   const auto& c = info.param;
-  return c.transport + "_" + c.mode + "_" + c.op + (c.pool == "true" ? "_pool" : "") + (c.link ? "_link" : "");
+  return c.transport + "_" + c.mode + "_" + c.op + (c.pool == "true" ? "_pool" : "") + (c.link.empty() ? "" : "_" + c.link);
 }
 
 class HixlCli : public ::testing::TestWithParam<HixlCase> {};
@@ -35,9 +37,10 @@ TEST_P(HixlCli, ClientPrintsOneSeedLinePerBlockSizeServerItsTwoLines) {
   xbtest::RunOptions options = xbtest::default_options();
   options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=20", "XFERBENCH_HIXL_TRANSPORT=" + c.transport};
   const std::string port = std::to_string(test::free_tcp_port());
-  const std::string program = c.link ? XB_HIXL_LINK : XB_BINARY;
+  const std::string program =
+      c.link.empty() ? std::string(XB_BINARY) : (std::filesystem::path(XB_HIXL_LINK).parent_path() / c.link).string();
   const auto args = [&](std::vector<std::string> a) {
-    if (!c.link) a.insert(a.begin(), "hixl");
+    if (c.link.empty()) a.insert(a.begin(), "hixl");
     return a;
   };
   // Server: local engine ip:port (port 0: any, announced), remote engine ip; client: the reverse.
@@ -87,11 +90,11 @@ TEST_P(HixlCli, ClientPrintsOneSeedLinePerBlockSizeServerItsTwoLines) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
-                         ::testing::Values(HixlCase{"tcp", "d2d", "write", "false", false},
-                                           HixlCase{"tcp", "h2d", "read", "true", true},
-                                           HixlCase{"ucx", "d2d", "write", "false", true},
-                                           HixlCase{"ucx", "d2h", "read", "true", false},
-                                           HixlCase{"ucx", "h2h", "write", "true", false}),
+                         ::testing::Values(HixlCase{"tcp", "d2d", "write", "false", ""},
+                                           HixlCase{"tcp", "h2d", "read", "true", "hixl"},
+                                           HixlCase{"ucx", "d2d", "write", "false", "benchmark"},
+                                           HixlCase{"ucx", "d2h", "read", "true", ""},
+                                           HixlCase{"ucx", "h2h", "write", "true", "hixl"}),
                          name_of);
 
 }  // namespace
