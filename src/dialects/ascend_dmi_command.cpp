@@ -24,15 +24,17 @@ int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
-  if (!why_cpu.empty() && !req.quiet) {
-    ctx.err << fmt::format("ascend-dmi: no NPU or GPU found ({}); devices are cpu backend arenas\n", why_cpu);
-  }
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
   const P2pPair pair = req.plan.pairs.front();
   run_p2p(req.plan, backend, [&](const CaseResult& c) {
     ctx.out << render_ascend_dmi_block(c, {pod, pair.src}, {pod, pair.dst}) << std::flush;
   });
+  // After the tool's own output, so a script reading `2>&1` by line number finds its lines where
+  // the real tool puts them; -q silences it.
+  if (!why_cpu.empty() && !req.quiet) {
+    ctx.err << fmt::format("ascend-dmi: no NPU or GPU found ({}); devices are cpu backend arenas\n", why_cpu);
+  }
   return kExitOk;
 }
 

@@ -86,6 +86,26 @@ TEST(AscendDmiCommand, ThisNodesPairThroughTheCommandAndTheLink) {
   }
 }
 
+// A script reading `ascend-dmi … 2>&1` by line number finds the tool's lines first: a note about
+// the cpu standing in comes after them, and -q silences it.
+TEST(AscendDmiCommand, NotesComeAfterTheToolsOutputAndQuietSilencesThem) {
+  const std::string cmd = std::string(XB_ASCEND_DMI_LINK) + " --bw -t p2p --ds 0 --dd 1 -s 65536 --et 2";
+  for (const bool quiet : {false, true}) {
+    const auto r = xbtest::run_binary("/bin/sh", {"-c", cmd + (quiet ? " -q" : "") + " 2>&1"});
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+    const auto lines = xbtest::split_lines(r.out);
+    ASSERT_GE(lines.size(), 16u) << r.out;
+    EXPECT_EQ(lines[0], "Unidirectional Peer to Peer Test") << r.out;
+    EXPECT_EQ(lines[8], "Bidirectional Peer to Peer Test") << r.out;
+    if (quiet) {
+      EXPECT_EQ(lines.size(), 16u) << r.out;
+    } else if (lines.size() > 16) {  // no accelerator here: the note, last
+      EXPECT_EQ(lines.size(), 17u) << r.out;
+      EXPECT_EQ(lines[16].rfind("ascend-dmi: no NPU or GPU found", 0), 0u) << r.out;
+    }
+  }
+}
+
 TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
   test::TempDir tmp;
   const auto open_dir = tmp.path() / "open";
