@@ -22,6 +22,36 @@ void parse_args(CLI::App& app, const std::vector<std::string>& args) {
   refuse_empty_values(app);
 }
 
+std::vector<std::string> expand_long_prefixes(const std::vector<std::string>& args,
+                                              const std::vector<std::string>& longs) {
+  std::vector<std::string> out;
+  bool options_end = false;
+  for (const auto& a : args) {
+    if (options_end || a.size() < 3 || a.rfind("--", 0) != 0) {
+      options_end = options_end || a == "--";
+      out.push_back(a);
+      continue;
+    }
+    const auto eq = a.find('=');
+    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    std::vector<std::string> matches;
+    for (const auto& l : longs) {
+      if (l == name) {
+        matches = {l};
+        break;
+      }
+      if (l.rfind(name, 0) == 0) matches.push_back(l);
+    }
+    if (matches.size() > 1) {
+      std::string list;
+      for (const auto& m : matches) list += (list.empty() ? "--" : ", --") + m;
+      throw UsageError(fmt::format("--{}: ambiguous, it begins {}", name, list));
+    }
+    out.push_back(matches.empty() ? a : "--" + matches[0] + (eq == std::string::npos ? "" : a.substr(eq)));
+  }
+  return out;
+}
+
 void refuse_empty_values(const CLI::App& app) {
   // `-d ''` would otherwise be taken as the flag left out (the default), silently: a script whose
   // variable is unset runs something else than it says. Positional arguments are the commands' own

@@ -16,6 +16,13 @@ class HelpRequested : public std::runtime_error {
 // Parses, then refuses an option given an empty value (refuse_empty_values).
 void parse_args(CLI::App& app, const std::vector<std::string>& args);
 
+// Long options as getopt_long(3) takes them, for the dialects of programs that parse with it: an
+// unambiguous prefix of a long name stands for the name ("--skip" for "--skips", "--it=5" for
+// "--iters=5"); an ambiguous one is a UsageError naming the candidates. `longs` without the dashes.
+// Arguments after "--" and those that are not long options pass unchanged.
+std::vector<std::string> expand_long_prefixes(const std::vector<std::string>& args,
+                                              const std::vector<std::string>& longs);
+
 // UsageError naming the first option of `app` (or of its parsed subcommands) given "" as a value.
 void refuse_empty_values(const CLI::App& app);
 

@@ -7,6 +7,7 @@
 
 #include "cli/command.hpp"
 #include "core/result.hpp"
+#include "jobs/kv/kv_job.hpp"
 #include "jobs/kv/kv_plan.hpp"
 
 namespace xb {
@@ -15,9 +16,15 @@ struct DevSandboxAioRequest {
   KvPlan dump;
   KvPlan load;
   bool keep = false;  // leave the blocks in --dir (by default the run removes what it wrote)
+  // The flags as the user spelled them (the seed's --dir -s -n -i, or UCM's --workspace --io-size
+  // --io-number --epoch-number), so the kv job's messages name what was typed.
+  KvFlagNames flags{"--dir", "-n", "-s", "-w", "-i"};
 };
 
-// Parses `dev-sandbox aio` arguments (after "aio"). Throws UsageError.
+// Parses `dev-sandbox aio` arguments (after "aio"): the seed's spelling (--dir -s -n -i, defaults
+// 512M x 8, one pass) or UCM's aio module's (--workspace --io-size --io-number --epoch-number,
+// defaults 1M x 512, 32 epochs; --device-id loads into that device; --io-type mmap|alloc). Throws
+// UsageError.
 DevSandboxAioRequest parse_dev_sandbox_aio(const std::vector<std::string>& args);
 
 // The "[[ aio_dump_to_posix_store ]] …" or "[[ aio_load_from_posix_store ]] …" line, the column

@@ -34,14 +34,20 @@ class BlockRemover {
 }  // namespace
 
 int run_dev_sandbox_aio(const std::vector<std::string>& args, CommandContext& ctx) {
-  const DevSandboxAioRequest req = parse_dev_sandbox_aio(args);
+  DevSandboxAioRequest req = parse_dev_sandbox_aio(args);
+  // --device-id: the load goes on into that device's memory, the preferred backend's.
+  Backend* backend = nullptr;
+  if (req.load.target == KvTarget::device) {
+    backend = &ctx.registry.preferred();
+    req.load.backend = std::string(backend->name());
+  }
   // The load's own check (every block present) can only pass after the dump; its flags are the
   // dump's, which this validates before anything is written.
-  validate_kv_plan(req.dump, nullptr, KvFlagNames{"--dir", "-n", "-s", "-w", "-i"});
+  validate_kv_plan(req.dump, nullptr, req.flags);
   BlockRemover remover(req.dump, !req.keep);
   ctx.out << render_dev_sandbox_aio(run_kv(req.dump, nullptr));
   ctx.out.flush();
-  ctx.out << render_dev_sandbox_aio(run_kv(req.load, nullptr));
+  ctx.out << render_dev_sandbox_aio(run_kv(req.load, backend));
   return kExitOk;
 }
 

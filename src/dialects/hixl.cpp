@@ -95,8 +95,9 @@ XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& se
   p.token = settings.token;
   p.wait = settings.wait;
   p.total = settings.total;
-  // HIXL's block sizes, one timed pass each; the latency pass is the native command's.
-  p.blocks = {1u << 20, 2u << 20, 4u << 20, 8u << 20};
+  // HIXL's block sizes (kBaseBlockSize 256K << i for i = 0..kExecuteRepeatNum 5: 256K to 8M), one
+  // timed pass each; the latency pass is the native command's.
+  p.blocks = {256u << 10, 512u << 10, 1u << 20, 2u << 20, 4u << 20, 8u << 20};
   p.iters = 1;
   p.warmup = 1;
   p.latency = false;

@@ -73,16 +73,19 @@ std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exis
   if (colon != std::string_view::npos) {
     port = std::to_string(parse_count(ib_device.substr(colon + 1), "-d DEV:PORT", 1, 255));
   }
-  if (!is_plain_name(dev) || !net_device_exists(dev)) {
-    throw UsageError(fmt::format("-d {}: no network interface or RDMA device named '{}' on this machine "
-                                 "(see /sys/class/net and /sys/class/infiniband)",
-                                 ib_device, dev));
+  if (!is_plain_name(dev)) throw UsageError(fmt::format("-d {}: expected DEV[:PORT], a device name", ib_device));
+  // A well-formed name of a device this machine lacks is absent hardware (exit 3), as on a node
+  // whose HCA is down, not bad input.
+  if (!net_device_exists(dev)) {
+    throw Unavailable(fmt::format("-d {}: no network interface or RDMA device named '{}' on this machine "
+                                  "(see /sys/class/net and /sys/class/infiniband)",
+                                  ib_device, dev));
   }
   // A network interface has one port and UCX names it without one ("eth0"); an RDMA device's port
   // is part of its UCX name ("mlx5_0:1"), as in sharp_coll_test's -d.
   if (is_rdma_device(dev)) return fmt::format("{}:{}", dev, port);
   if (port != "1") {
-    throw UsageError(fmt::format("-d {}: {} is a network interface, which has only port 1", ib_device, dev));
+    throw Unavailable(fmt::format("-d {}: {} is a network interface, which has only port 1", ib_device, dev));
   }
   return std::string(dev);
 }
@@ -120,7 +123,9 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.add_option("-M,--mem_type", mem, "memory type SRC[:DST]: host, cuda, null");
   app.add_option("-s,--size", size, "[MIN:]MAX");
   app.add_option("-f,--stepfactor", factor, "factor between sizes");
-  parse_args(app, args);
+  // sharp_coll_test parses with getopt_long: a long option may be cut to any unambiguous prefix.
+  parse_args(app, expand_long_prefixes(args, {"help", "ib-dev", "jobid", "iters", "skips", "mem_type", "size",
+                                              "stepfactor"}));
 
   SharpCollTestRequest req;
   LinkPlan& p = req.plan;
@@ -134,7 +139,8 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   p.transport = preferred_transport();
   p.token = default_session_token();
   validate_link_plan(p, sharp_coll_test_flag_names());
-  if (app.count("-j") > 0 && job.empty()) throw UsageError("-j: expected a job id");
+  // SHARP's job ids are unsigned 64-bit numbers.
+  if (app.count("-j") > 0) job = std::to_string(parse_count(job, "-j", 0, UINT64_MAX));
   req.job_id = job;
   req.rdma = rdma_here;
   if (app.count("-d") > 0) {

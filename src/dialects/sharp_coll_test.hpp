@@ -37,15 +37,17 @@ std::vector<EnvSetting> sharp_coll_test_ucx_environment(const SharpCollTestReque
 LinkFlagNames sharp_coll_test_flag_names();
 
 // Parses sharp_coll_test arguments (after the program/subcommand name). -h/--help throws
-// HelpRequested with sharp_coll_test's usage text. Bad input: UsageError naming the flag.
-// `net_device_exists` says whether a device name exists on this machine (the command passes the
-// real lookup; -d of a device that does not exist is bad input).
+// HelpRequested with sharp_coll_test's usage text. Bad input: UsageError naming the flag. Long
+// options as getopt_long takes them (unambiguous prefixes). `net_device_exists` says whether a
+// device name exists on this machine (the command passes the real lookup; -d of a device or port
+// that does not exist here is Unavailable, exit 3).
 // `rdma_here`: whether the machine has an RDMA device (what the link is without -d).
 SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
                                            bool (*net_device_exists)(std::string_view name), bool rdma_here = false);
 
 // What -d DEV[:PORT] sets UCX_NET_DEVICES to: a network interface by its name ("lo", "eth0"; it has
-// the one port 1), an RDMA device as DEV:PORT (port 1 when none is given). UsageError naming -d.
+// the one port 1), an RDMA device as DEV:PORT (port 1 when none is given). UsageError naming -d for
+// a malformed value, Unavailable for a device or port this machine lacks.
 std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exists)(std::string_view name));
 // Whether `name` is a network interface (/sys/class/net) or an RDMA device (/sys/class/infiniband).
 bool is_network_interface(std::string_view name);

@@ -177,6 +177,22 @@ TEST(DevSandboxAio, KeepLeavesALoadableStore) {
   EXPECT_TRUE(l.exited && l.exit_code == 0) << l.describe();
 }
 
+// UCM's aio module's own options: --workspace, --io-size, --io-number, --epoch-number, and
+// --device-id, which loads on into that device's memory.
+TEST(DevSandboxAio, UcmsOwnSpellingsAndALoadIntoADevice) {
+  TempDir dir;
+  const auto r = xbtest::run_binary(XB_BINARY, {"dev-sandbox", "aio", "--workspace", dir.path().string(), "--io-size",
+                                                "64K", "--io-number", "6", "--epoch-number", "2", "--device-id", "1",
+                                                "--io-type", "alloc", "-w", "2", "--verify"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = xbtest::split_lines(r.out);
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  expect_aio_table(lines, 0, "aio_dump_to_posix_store", "host::all", "posix::store", "12");
+  expect_aio_table(lines, 3, "aio_load_from_posix_store", "posix::store", "cpu::device::1", "12");
+  EXPECT_NE(lines[3].find("load kv blocks from posix store to device with pread"), std::string::npos) << lines[3];
+  EXPECT_TRUE(dir.tree().empty());
+}
+
 TEST(DevSandboxAio, BadInputIsOneLineAndCreatesNothing) {
   TempDir dir;
   const std::string d = dir.path().string();
@@ -187,6 +203,12 @@ TEST(DevSandboxAio, BadInputIsOneLineAndCreatesNothing) {
       {{"dev-sandbox", "aio", "--dir", d, "-s", "1000"}, "-s 1000"},
       {{"dev-sandbox", "aio", "--dir", d, "--iodirect", "maybe"}, "--iodirect maybe"},
       {{"dev-sandbox", "aio", "--dir", d, "--sync", "later"}, "--sync later"},
+      {{"dev-sandbox", "aio", "--workspace", d, "--io-number", "0"}, "--io-number 0"},
+      {{"dev-sandbox", "aio", "--workspace", d, "--io-size", "1000"}, "--io-size 1000"},
+      {{"dev-sandbox", "aio", "--dir", d, "--workspace", d}, "--dir / --workspace"},
+      {{"dev-sandbox", "aio", "--dir", d, "-n", "2", "--io-number", "2"}, "-n / --io-number"},
+      {{"dev-sandbox", "aio", "--workspace", d, "--io-type", "shm"}, "--io-type shm"},
+      {{"dev-sandbox", "aio", "--workspace", d, "--device-id", "x"}, "--device-id"},
   };
   for (const auto& [args, flag] : cases) {
     const auto r = xbtest::run_binary(XB_BINARY, args);

@@ -116,6 +116,26 @@ TEST(SharpCollTestCommand, HelpPrintsTheUsage) {
   EXPECT_EQ(r.out.rfind("Usage:   sharp_coll_test[_mpi]  [OPTIONS]\n", 0), 0u) << r.out;
 }
 
+// getopt_long's rule: any unambiguous prefix of a long option is that option ("--skip" for
+// "--skips"), with the value apart or after '='.
+TEST(SharpCollTestCommand, LongOptionsTakeUnambiguousPrefixes) {
+  const auto r = sharp("--mem host --si=4:64 --step 4 --it 3 --skip 0 --job 5");
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  expect_consistent(parse_table(r.out, "HOST:HOST"), 4, 4, 3, 3);  // 4, 16, 64
+}
+
+// A device or port this machine lacks is absent hardware: exit 3, one line, nothing printed.
+TEST(SharpCollTestCommand, AnAbsentDeviceIsExitThree) {
+  for (const char* args : {"-d no_such_dev0", "-d no_such_dev0:1", "-d lo:2", "--ib-dev no_such_dev0"}) {
+    const auto r = sharp(args, true);
+    EXPECT_TRUE(r.exited && r.exit_code == 3) << args << ": " << r.describe();
+    const auto lines = xbtest::split_lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << args << ": " << r.err;
+    EXPECT_NE(lines[0].find("not available on this machine: -d "), std::string::npos) << lines[0];
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+  }
+}
+
 TEST(SharpCollTestCommandBadInput, OneLineNamingTheFlag) {
   struct Case {
     const char* args;
@@ -132,9 +152,10 @@ TEST(SharpCollTestCommandBadInput, OneLineNamingTheFlag) {
       {"--mem_type host:tpu", "-M", "host, cuda, null"},
       {"-i 0", "-i", ""},
       {"-x many", "-x", ""},
-      {"-d no_such_dev0", "-d", "no network interface or RDMA device"},
-      {"-d lo:2", "-d", "only port 1"},
       {"-d lo:x", "-d", ""},
+      {"-d a/b", "-d", "expected DEV[:PORT]"},
+      {"-j x", "-j", ""},
+      {"--s 4:64", "--s", "ambiguous, it begins --skips, --size, --stepfactor"},
       {"--bogus", "--bogus", ""},
   };
   for (const bool via_link : {false, true}) {

@@ -126,7 +126,7 @@ TEST(SharpCollTestGolden, DeviceSetsTheUcxEnvironment) {
   EXPECT_EQ(rdma_env[0].value, "mlx5_0:1");
   EXPECT_EQ(rdma_env[1].value, "rc,ud");
   EXPECT_THROW(parse_sharp_coll_test({"-d", "../lo"}, net_device_exists_here), UsageError);
-  EXPECT_THROW(parse_sharp_coll_test({"-d", "no_such_dev0"}, net_device_exists_here), UsageError);
+  EXPECT_THROW(parse_sharp_coll_test({"-d", "no_such_dev0"}, net_device_exists_here), Unavailable);
 }
 
 TEST(SharpCollTestGolden, HelpIsTheSeedsUsage) {

@@ -76,7 +76,8 @@ TEST(HixlGolden, SeedClientCommandLine) {
   EXPECT_FALSE(p.pool);
   EXPECT_EQ(p.total, kXferDefaultTotal);
   EXPECT_EQ(p.wait, std::chrono::milliseconds(20000));
-  EXPECT_EQ(p.blocks, (std::vector<std::uint64_t>{1 << 20, 2 << 20, 4 << 20, 8 << 20}));
+  // HIXL's kBaseBlockSize (256K) << i, i = 0..5.
+  EXPECT_EQ(p.blocks, (std::vector<std::uint64_t>{256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 8 << 20}));
   EXPECT_NO_THROW(validate_xfer_plan(p, hixl_flag_names()));
 }
 
