@@ -91,6 +91,8 @@ XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& se
   p.mode = *mode;
   p.op = *op;
   p.pool = parse_bool(args[6], "use_buffer_pool");
+  // HIXL's server is started with the same mode, op and pool as its client: it serves only that.
+  p.server_plan = p.role == XferRole::server;
   p.transport = settings.transport;
   p.token = settings.token;
   p.wait = settings.wait;

@@ -13,7 +13,8 @@ namespace xb {
 
 inline constexpr std::uint32_t kControlMagic = 0x43544258;  // "XBTC" on the wire
 // 2: challenge–response (auth.hpp) instead of a token in the hello.
-inline constexpr std::uint16_t kControlVersion = 2;
+// 3: the client's plan in its proof (a server started with a plan of its own refuses another).
+inline constexpr std::uint16_t kControlVersion = 3;
 inline constexpr std::size_t kControlHeaderBytes = 12;
 inline constexpr std::uint32_t kMaxControlPayload = 64 * 1024;
 inline constexpr std::size_t kMaxTokenBytes = 1024;
@@ -35,7 +36,7 @@ enum class ControlType : std::uint16_t {
   finished = 12, // server → client: regions released
   ready = 13,    // server → client: the data connection is accepted; the server's description
   challenge = 14,  // server → client: the server's nonce and its proof of the token
-  proof = 15,      // client → server: the client's proof of the token, transport name
+  proof = 15,      // client → server: the client's proof of the token, transport name, plan
 };
 inline constexpr std::uint16_t kLastControlType = 15;
 const char* to_string(ControlType type);

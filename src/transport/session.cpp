@@ -44,7 +44,7 @@ constexpr std::size_t kMaxPendingHandshakes = 32;
 enum class FailureKind : std::uint8_t { other = 0, unavailable = 1 };
 // Why a handshake was refused. `token`: the client's proof was wrong (the refusal says nothing
 // more); `transport`: told only to a client that proved the token.
-enum class RefusalKind : std::uint8_t { token = 1, transport = 2 };
+enum class RefusalKind : std::uint8_t { token = 1, transport = 2, plan = 3 };
 
 std::string seconds_text(milliseconds ms) { return fmt::format("{:g} s", static_cast<double>(ms.count()) / 1000.0); }
 
@@ -251,6 +251,7 @@ std::optional<AuthSession> SessionServer::State::step(PendingHandshake& pending,
   }
   const std::vector<std::uint8_t> proof = reader.bytes();
   const std::string transport_name = reader.text();
+  const std::string client_plan = reader.text();
   reader.end();
   auto refuse = [&](RefusalKind kind, const std::string& told, const std::string& logged) {
     try {
@@ -266,6 +267,10 @@ std::optional<AuthSession> SessionServer::State::step(PendingHandshake& pending,
   if (transport_name != transport.name()) {
     refuse(RefusalKind::transport, fmt::format("this server uses transport {}", transport.name()),
            fmt::format("the client uses transport {}, this server {}", transport_name, transport.name()));
+  }
+  if (!options.plan.empty() && client_plan != options.plan) {
+    refuse(RefusalKind::plan, fmt::format("this server runs {}; this client asked for {}", options.plan, client_plan),
+           fmt::format("the client asked for {}, this server runs {}", client_plan, options.plan));
   }
   // Only now, with the token proved, does the client learn where the data goes.
   const SocketAddress data = announce_address(data_listener->address(), channel.fd());
@@ -484,7 +489,8 @@ ClientSession::ClientSession(Transport& transport, const SocketAddress& control,
                                        "the same --token or XFERBENCH_TOKEN); nothing more was sent to it",
                                        server));
     }
-    channel->send(ControlType::proof, PayloadWriter().bytes(auth.proof()).text(std::string(transport.name())).take(),
+    channel->send(ControlType::proof,
+                  PayloadWriter().bytes(auth.proof()).text(std::string(transport.name())).text(options.plan).take(),
                   deadline);
     reply = channel->receive(deadline);
   } catch (const ChannelClosed&) {

@@ -59,6 +59,10 @@ struct SessionOptions {
   // (HIXL's kWaitTransTime is 20 s).
   std::chrono::milliseconds wait{20000};
   SessionCaps caps;  // the server's
+  // What the run does, in words both sides form the same way ("d2d write, no buffer pool").
+  // Client: its plan, sent with its proof. Server: the plan it was started with, or empty to
+  // serve any; a client with another plan is refused, both named (HIXL's server has a plan).
+  std::string plan;
 };
 
 // Memory the server exposes for one region, made by the job (which knows the backend and device).

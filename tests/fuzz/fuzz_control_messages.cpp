@@ -46,7 +46,7 @@ void take_apart(const xb::ControlMessage& m) {
       if (client.server_proved(nonce, proof)) std::abort();  // a proof forged from nothing
       return;
     }
-    case ControlType::proof: r.bytes(); r.text(); break;
+    case ControlType::proof: r.bytes(); r.text(); r.text(); break;
     case ControlType::done:
     case ControlType::finish:
     case ControlType::finished: break;

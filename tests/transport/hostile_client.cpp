@@ -51,7 +51,8 @@ ControlMessage HostileClient::prove(ProofKind kind, const std::string& token, co
     case ProofKind::random: proof = random_bytes(kAuthMacBytes); break;
     case ProofKind::reflected: proof = challenge_.server_proof; break;
   }
-  channel_->send(ControlType::proof, PayloadWriter().bytes(proof).text(transport).take(), deadline_after(kStep));
+  channel_->send(ControlType::proof, PayloadWriter().bytes(proof).text(transport).text("").take(),
+                 deadline_after(kStep));
   return channel_->receive(deadline_after(kStep));
 }
 

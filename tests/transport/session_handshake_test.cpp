@@ -212,7 +212,7 @@ TEST(Session, NothingAboutRegionsOrAddressesBeforeTheToken) {
   EXPECT_EQ(load_le<std::uint16_t>(reply.data() + 6), static_cast<std::uint16_t>(ControlType::challenge));
   EXPECT_EQ(load_le<std::uint32_t>(reply.data() + 8), 72u);
   // A wrong proof: the one reply is "refused", kind token, no text; no port, no key, no address.
-  const auto proof = PayloadWriter().bytes(random_bytes(32)).text("tcp").take();
+  const auto proof = PayloadWriter().bytes(random_bytes(32)).text("tcp").text("").take();
   const auto framed = frame(kControlMagic, kControlVersion, 15, static_cast<std::uint32_t>(proof.size()), proof);
   test::raw_send(fd, framed.data(), framed.size());
   const auto refusal = test::raw_read_all(fd, 10000);

@@ -89,6 +89,30 @@ TEST_P(HixlCli, ClientPrintsOneSeedLinePerBlockSizeServerItsTwoLines) {
       << server_lines[1];
 }
 
+// HIXL's server is started with its mode, op and pool: a client with another plan is refused, both
+// named, and the server goes on waiting for the right one (here none comes: it ends after the wait).
+TEST(HixlServer, RefusesAClientWhosePlanDiffersNamingBoth) {
+  xbtest::RunOptions options = xbtest::default_options();
+  options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=3", "XFERBENCH_HIXL_TRANSPORT=tcp"};
+  const std::string port = std::to_string(test::free_tcp_port());
+  const std::string program = (std::filesystem::path(XB_HIXL_LINK).parent_path() / "benchmark").string();
+  auto server = xbtest::start_binary(program, {"1", "127.0.0.1:0", "127.0.0.1", port, "d2d", "write", "false"}, options);
+  const auto client = xbtest::run_binary(program, {"0", "127.0.0.1", "127.0.0.1:16000", port, "h2d", "read", "true"},
+                                         options);
+  ASSERT_TRUE(client.exited && client.exit_code == 1) << client.describe();
+  EXPECT_NE(client.err.find("refused this client: this server runs d2d write, no buffer pool; this client asked for "
+                            "h2d read, buffer pool"),
+            std::string::npos)
+      << client.err;
+  EXPECT_TRUE(client.out.empty()) << client.out;
+  const auto served = server.wait_for(std::chrono::seconds(30));
+  ASSERT_TRUE(served.has_value()) << "the server did not end";
+  EXPECT_TRUE(served->exited && served->exit_code == 1) << served->describe();
+  EXPECT_NE(served->err.find("the client asked for h2d read, buffer pool, this server runs d2d write, no buffer pool"),
+            std::string::npos)
+      << served->err;
+}
+
 INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
                          ::testing::Values(HixlCase{"tcp", "d2d", "write", "false", ""},
                                            HixlCase{"tcp", "h2d", "read", "true", "hixl"},

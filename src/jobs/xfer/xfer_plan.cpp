@@ -77,11 +77,16 @@ std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_
   return sizes;
 }
 
+std::string xfer_plan_words(const XferPlan& plan) {
+  return fmt::format("{} {}, {}", to_string(plan.mode), to_string(plan.op), plan.pool ? "buffer pool" : "no buffer pool");
+}
+
 SessionOptions xfer_session_options(const XferPlan& plan) {
   SessionOptions options;
   options.token = plan.token;
   options.wait = plan.wait;
   options.caps = plan.caps;
+  if (plan.role == XferRole::client || plan.server_plan) options.plan = xfer_plan_words(plan);
   return options;
 }
 

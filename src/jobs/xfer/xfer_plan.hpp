@@ -47,8 +47,11 @@ struct XferPlan {
   std::chrono::milliseconds wait{kXferDefaultWait};
   std::string backend;  // empty: the preferred backend (an accelerator where there is one, else cpu)
   int device = 0;
+  // Server: serve only a client whose mode, op and pool are this plan's (HIXL's server is started
+  // with them); otherwise any client's.
+  bool server_plan = false;
 
-  // Client only.
+  // Client (and a server with server_plan).
   XferMode mode;
   XferOp op = XferOp::write;
   std::vector<std::uint64_t> blocks{1u << 20, 2u << 20, 4u << 20, 8u << 20};
@@ -83,6 +86,8 @@ std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_
 
 // The session's token and wait, from the plan.
 SessionOptions xfer_session_options(const XferPlan& plan);
+// The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
+std::string xfer_plan_words(const XferPlan& plan);
 
 // Checks the plan before anything is created or connected: UsageError naming the flag and the rule
 // (a block larger than the total, an unknown transport, counts out of range, a pool chunk of 0).
