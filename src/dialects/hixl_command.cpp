@@ -22,6 +22,9 @@ HixlSettings settings_from_environment() {
   if (const char* total = std::getenv("XFERBENCH_HIXL_TOTAL"); total != nullptr && *total != '\0') {
     s.total = parse_size(total, "XFERBENCH_HIXL_TOTAL (kTransferMemSize)");
   }
+  if (const char* passes = std::getenv("XFERBENCH_HIXL_PASSES"); passes != nullptr && *passes != '\0') {
+    s.passes = static_cast<unsigned>(parse_count(passes, "XFERBENCH_HIXL_PASSES (timed passes per block size)", 1, 1000));
+  }
   if (const char* wait = std::getenv("XFERBENCH_HIXL_WAIT"); wait != nullptr && *wait != '\0') {
     s.wait = std::chrono::seconds(parse_count(wait, "XFERBENCH_HIXL_WAIT (kWaitTransTime, seconds)", 1, 24 * 3600));
   }

@@ -36,6 +36,29 @@ TEST(HixlGolden, RendersTheSeedLineFromItsRawFigures) {
             "119.732 GB/s\n");
 }
 
+// Several timed passes: the line prints the median one (and its throughput), not the mean, so one
+// slow pass does not move the figure; every pass stays in the time series.
+TEST(HixlGolden, TheLineIsTheMedianOfTheTimedPasses) {
+  XferPlan plan = parse_hixl(kSeedClient, tcp_settings());
+  EXPECT_EQ(plan.iters, kHixlDefaultPasses);
+  XferSetting setting;
+  setting.transport = TransportInfo{"tcp", "x", "tcp", ""};
+  XferMeasurement m;
+  m.block = 8388608;
+  m.transfers = 16;
+  m.time_us = {1044, 9000, 1040, 1050, 1044};  // one pass 9x slower
+  const CaseResult c = xfer_case_result(plan, setting, m);
+  EXPECT_EQ(render_hixl_line(c),
+            "[INFO] Transfer success, block size: 8388608 Bytes, transfer num: 16, time cost: 1044 us, throughput: "
+            "119.732 GB/s\n");
+  ASSERT_NE(c.find_series("time"), nullptr);
+  EXPECT_EQ(c.find_series("time")->summary.max, 9000);
+  EXPECT_GT(c.find_metric("time_cost")->value, 2000);  // the mean moved; the median did not
+  HixlSettings more = tcp_settings();
+  more.passes = 9;
+  EXPECT_EQ(parse_hixl(kSeedClient, more).iters, 9u);
+}
+
 TEST(HixlGolden, TimeCostIsWholeMicroseconds) {
   XferPlan plan = parse_hixl(kSeedClient, tcp_settings());
   XferMeasurement m;

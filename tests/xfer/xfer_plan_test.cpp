@@ -149,7 +149,9 @@ TEST(XferMetrics, OneCaseWithSeriesMetricsAndConfig) {
   test::expect_names_and_units(r.metrics, test::with_latencies({{"transfers", "transfers"},
                                                                 {"bytes", "B"},
                                                                 {"time_cost", "us"},
-                                                                {"throughput", "GiB/s"}}));
+                                                                {"throughput", "GiB/s"},
+                                                                {"time_cost_median", "us"},
+                                                                {"throughput_median", "GiB/s"}}));
   for (const Metric& metric : r.metrics) EXPECT_FALSE(metric.formula.empty()) << metric.name;
 }
 
@@ -161,7 +163,8 @@ TEST(XferMetrics, NoLatencyPassNoLatencyMetrics) {
   const CaseResult r = xfer_case_result(client_plan(), XferSetting{}, m);
   std::vector<std::string> names;
   for (const Metric& metric : r.metrics) names.push_back(metric.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"transfers", "bytes", "time_cost", "throughput"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"transfers", "bytes", "time_cost", "throughput", "time_cost_median",
+                                             "throughput_median"}));
   EXPECT_DOUBLE_EQ(test::metric(r, "bytes"), 3 * 4096);
 }
 
