@@ -114,6 +114,19 @@ std::string render_hixl_line(const CaseResult& c) {
                      std::llround(metric_of(c, "time_cost_median").value), metric_of(c, "throughput_median").value);
 }
 
+std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here) {
+  if (!settings.roce || settings.transport != "ucx") return "";
+  return rdma_here ? "rc,ud" : "tcp";
+}
+
+std::string render_hixl_path_note(const CaseResult& c, bool roce) {
+  const auto& t = c.config.at("transport");
+  const std::string lanes = t.value("lanes", std::string());
+  return fmt::format("benchmark: {} moved the data: {}{}\n",
+                     roce ? "the network path (HCCL_INTRA_ROCE_ENABLE=1)" : "the intra-node path",
+                     t.value("name", std::string("?")), lanes.empty() ? "" : " over " + lanes);
+}
+
 std::string render_hixl_server_ready(std::uint16_t tcp_port, const std::string& engine) {
   return fmt::format("[INFO] Server ready, tcp port: {}, local engine: {}\n", tcp_port, engine);
 }

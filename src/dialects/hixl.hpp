@@ -26,7 +26,17 @@ struct HixlSettings {
   unsigned passes = kHixlDefaultPasses;
   std::string transport;  // the plan's transport (the command resolves the default)
   std::string token;
+  bool roce = false;  // HCCL_INTRA_ROCE_ENABLE=1: the network path instead of the intra-node one
 };
+
+// HCCL_INTRA_ROCE_ENABLE=1 on the UCX transport: UCX_TLS (unless the user set it) to the network
+// transports, RDMA (rc,ud) where the machine has an RDMA device, else tcp. Empty otherwise: UCX
+// picks the intra-node path (shared memory, cuda_ipc) for a peer on this node, as HCCS would be.
+std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here);
+
+// The note after a client's lines (stderr): which path moved the data, from the transport's own
+// account of its lanes ("ucx over tcp/lo").
+std::string render_hixl_path_note(const CaseResult& client_case, bool roce);
 
 // HIXL's argument names, as the xfer job's messages name them.
 XferFlagNames hixl_flag_names();

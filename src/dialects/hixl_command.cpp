@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <ostream>
 
 #include "cli/command.hpp"
@@ -10,6 +12,7 @@
 #include "core/size.hpp"
 #include "dialects/hixl.hpp"
 #include "jobs/xfer/xfer_job.hpp"
+#include "transport/net_devices.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -39,11 +42,18 @@ HixlSettings settings_from_environment() {
     }
   }
   s.token = default_session_token();
+  const char* roce = std::getenv("HCCL_INTRA_ROCE_ENABLE");
+  s.roce = roce != nullptr && std::string_view(roce) == "1";
   return s;
 }
 
 int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
-  XferPlan plan = parse_hixl(args, settings_from_environment());
+  const HixlSettings settings = settings_from_environment();
+  XferPlan plan = parse_hixl(args, settings);
+  // UCX reads UCX_TLS when the transport is made: set before any exists (never over the user's).
+  if (const std::string tls = hixl_ucx_tls(settings, rdma_devices_here()); !tls.empty()) {
+    if (setenv("UCX_TLS", tls.c_str(), 0) != 0) throw_errno("setenv(UCX_TLS)");
+  }
   // A server others can reach never runs on the public built-in token: XFERBENCH_TOKEN (the
   // benchmark has no token argument) on both sides, or a loopback local_engine.
   if (plan.role == XferRole::server) plan.token = server_session_token("", plan.data.host, "local_engine", "");
@@ -51,7 +61,13 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
   check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram, hixl_flag_names());
   if (plan.role == XferRole::client) {
-    run_xfer_client(plan, backend, [&](const CaseResult& c) { ctx.out << render_hixl_line(c) << std::flush; });
+    std::optional<CaseResult> last;
+    run_xfer_client(plan, backend, [&](const CaseResult& c) {
+      ctx.out << render_hixl_line(c) << std::flush;
+      last = c;
+    });
+    // After HIXL's own lines: which path moved the data, as the transport reports its lanes.
+    if (last) ctx.err << render_hixl_path_note(*last, settings.roce) << std::flush;
     return kExitOk;
   }
   const CaseResult served = run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {

@@ -48,24 +48,6 @@ LinkFlagNames sharp_coll_test_flag_names() {
   return f;
 }
 
-bool is_network_interface(std::string_view name) {
-  std::error_code ec;
-  return is_plain_name(name) && std::filesystem::exists(std::filesystem::path("/sys/class/net") / name, ec);
-}
-
-bool is_rdma_device(std::string_view name) {
-  std::error_code ec;
-  return is_plain_name(name) && std::filesystem::exists(std::filesystem::path("/sys/class/infiniband") / name, ec);
-}
-
-bool net_device_exists_here(std::string_view name) { return is_network_interface(name) || is_rdma_device(name); }
-
-bool rdma_devices_here() {
-  std::error_code ec;
-  std::filesystem::directory_iterator it("/sys/class/infiniband", ec);
-  return !ec && it != std::filesystem::directory_iterator();
-}
-
 std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exists)(std::string_view name)) {
   const auto colon = ib_device.find(':');
   const std::string_view dev = ib_device.substr(0, colon);

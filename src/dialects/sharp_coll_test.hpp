@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "transport/net_devices.hpp"
 #include "core/result.hpp"
 #include "jobs/link/link_plan.hpp"
 
@@ -49,12 +50,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
 // the one port 1), an RDMA device as DEV:PORT (port 1 when none is given). UsageError naming -d for
 // a malformed value, Unavailable for a device or port this machine lacks.
 std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exists)(std::string_view name));
-// Whether `name` is a network interface (/sys/class/net) or an RDMA device (/sys/class/infiniband).
-bool is_network_interface(std::string_view name);
-bool is_rdma_device(std::string_view name);
-bool net_device_exists_here(std::string_view name);
-// Whether this machine has any RDMA device (/sys/class/infiniband).
-bool rdma_devices_here();
+
 
 std::string sharp_coll_test_usage();
 

@@ -113,6 +113,42 @@ TEST(HixlServer, RefusesAClientWhosePlanDiffersNamingBoth) {
       << served->err;
 }
 
+// HCCL_INTRA_ROCE_ENABLE=1 forces the network path (RDMA where UCX has an RDMA device, else tcp);
+// without it UCX takes the intra-node path. The client says which, after its lines, from the lanes
+// the transport reports.
+TEST(HixlPath, RoceEnableForcesTheNetworkPathAndTheNoteSaysWhichMovedTheData) {
+  bool ucx = false;
+  for (const auto& n : transport_names()) ucx = ucx || n == "ucx";
+  if (!ucx) GTEST_SKIP() << "ucx is not built here";
+  const std::string program = (std::filesystem::path(XB_HIXL_LINK).parent_path() / "benchmark").string();
+  for (const bool roce : {false, true}) {
+    SCOPED_TRACE(roce ? "HCCL_INTRA_ROCE_ENABLE=1" : "unset");
+    xbtest::RunOptions options = xbtest::default_options();
+    options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=20", "XFERBENCH_HIXL_TRANSPORT=ucx",
+                   "XFERBENCH_HIXL_PASSES=1"};
+    options.unset_env = {"UCX_TLS"};
+    if (roce) options.env.push_back("HCCL_INTRA_ROCE_ENABLE=1");
+    const std::string port = std::to_string(test::free_tcp_port());
+    auto server = xbtest::start_binary(program, {"1", "127.0.0.1:0", "127.0.0.1", port, "h2h", "write", "false"}, options);
+    const auto client =
+        xbtest::run_binary(program, {"0", "127.0.0.1", "127.0.0.1:16000", port, "h2h", "write", "false"}, options);
+    ASSERT_TRUE(client.exited && client.exit_code == 0) << client.describe();
+    EXPECT_EQ(xbtest::split_lines(client.out).size(), 6u) << client.out;
+    const auto notes = xbtest::split_lines(client.err);
+    ASSERT_EQ(notes.size(), 1u) << client.err;
+    if (roce) {
+      EXPECT_EQ(notes[0].rfind("benchmark: the network path (HCCL_INTRA_ROCE_ENABLE=1) moved the data: ucx over ", 0),
+                0u)
+          << notes[0];
+      EXPECT_EQ(notes[0].find("memory"), std::string::npos) << notes[0];  // not shared memory
+    } else {
+      EXPECT_EQ(notes[0].rfind("benchmark: the intra-node path moved the data: ucx over ", 0), 0u) << notes[0];
+    }
+    const auto served = server.wait_for(std::chrono::seconds(60));
+    ASSERT_TRUE(served.has_value() && served->exited && served->exit_code == 0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
                          ::testing::Values(HixlCase{"tcp", "d2d", "write", "false", ""},
                                            HixlCase{"tcp", "h2d", "read", "true", "hixl"},

@@ -1,0 +1,17 @@
+#pragma once
+// The machine's network devices as the kernel lists them: interfaces (/sys/class/net) and RDMA
+// devices (/sys/class/infiniband), for the dialects that pick a UCX device or path by name
+// (sharp_coll_test's -d, HIXL's HCCL_INTRA_ROCE_ENABLE).
+#include <string_view>
+
+namespace xb {
+
+// Whether `name` (a plain name: no '/', not "." or "..") is a network interface, an RDMA device,
+// either.
+bool is_network_interface(std::string_view name);
+bool is_rdma_device(std::string_view name);
+bool net_device_exists_here(std::string_view name);
+// Whether this machine has any RDMA device.
+bool rdma_devices_here();
+
+}  // namespace xb
