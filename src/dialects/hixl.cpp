@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -17,12 +19,46 @@ const char* const kUsage =
     "usage: benchmark DEVICE_ID LOCAL_ENGINE REMOTE_ENGINE TCP_PORT TRANSFER_MODE TRANSFER_OP USE_BUFFER_POOL\n"
     "  client: benchmark 0 10.10.10.0 10.10.10.0:16000 20000 d2d write false\n"
     "  server: benchmark 1 10.10.10.0:16000 10.10.10.0 20000 d2d write false\n"
-    "  transfer_mode d2d|h2d|d2h|h2h (local cache 2 remote cache), transfer_op write|read, use_buffer_pool true|false\n";
+    "  transfer_mode d2d|h2d|d2h|h2h (local cache 2 remote cache), transfer_op write|read, use_buffer_pool true|false\n"
+    "   or: benchmark DEVICE_ID LOCAL_ENGINE REMOTE_ENGINE TCP_PORT TRANSFER_MODE TRANSFER_OP LOCAL_COMM_RES "
+    "REMOTE_COMM_RES\n"
+    "  comm res: '{\"location\":\"device\",\"protocol\":\"hccs|roce\",\"addr\":\"10.10.10.0\"}' (HIXL-CS)\n";
 
 // Whether an engine argument is "ip:port" (an IPv6 address is bracketed: "[::1]:16000").
 bool names_port(const std::string& text) {
   if (!text.empty() && text.front() == '[') return text.find("]:") != std::string::npos;
   return std::count(text.begin(), text.end(), ':') == 1;
+}
+
+struct CommRes {
+  std::string location, protocol;
+};
+
+// One of HIXL-CS's communication-resource arguments: a JSON object whose protocol names the link.
+CommRes parse_comm_res(const std::string& text, const char* name) {
+  const auto rule = fmt::format("{} {}: expected a JSON object such as {{\"location\": \"device\", \"protocol\": "
+                                "\"hccs\", \"addr\": \"10.10.10.0\"}}",
+                                name, text);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(rule);
+  }
+  if (!j.is_object() || !j.contains("protocol") || !j["protocol"].is_string()) throw UsageError(rule);
+  CommRes r;
+  r.protocol = j["protocol"].get<std::string>();
+  if (j.contains("location")) {
+    if (!j["location"].is_string()) throw UsageError(rule);
+    r.location = j["location"].get<std::string>();
+    if (r.location != "host" && r.location != "device") {
+      throw UsageError(fmt::format("{}: location {}: expected host or device", name, r.location));
+    }
+  }
+  if (r.protocol != "hccs" && r.protocol != "roce" && r.protocol != "ub_ctp" && r.protocol != "ub_tp") {
+    throw UsageError(fmt::format("{}: protocol {}: expected hccs, roce, ub_ctp or ub_tp", name, r.protocol));
+  }
+  return r;
 }
 
 const Metric& metric_of(const CaseResult& r, std::string_view name) {
@@ -49,16 +85,23 @@ XferFlagNames hixl_flag_names() {
   return f;
 }
 
-XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings) {
+XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings, HixlForm* form) {
   if (std::find(args.begin(), args.end(), "--help") != args.end() ||
       std::find(args.begin(), args.end(), "-h") != args.end()) {
     throw HelpRequested(kUsage);
   }
-  if (args.size() != 7) {
+  if (args.size() == 9) {
+    throw Unavailable(fmt::format("test_case {}: a ninth argument names a fault-injection case of HIXL-CS's exception "
+                                  "benchmark; xferbench injects no faults",
+                                  args[8]));
+  }
+  if (args.size() != 7 && args.size() != 8) {
     throw UsageError(fmt::format("expected 7 arguments, got {}: device_id local_engine remote_engine tcp_port "
-                                 "transfer_mode transfer_op use_buffer_pool",
+                                 "transfer_mode transfer_op use_buffer_pool (or 8: ... transfer_op local_comm_res "
+                                 "remote_comm_res)",
                                  args.size()));
   }
+  const bool comm_res = args.size() == 8;
   const std::string& local = args[1];
   const std::string& remote = args[2];
   XferPlan p;
@@ -90,7 +133,35 @@ XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& se
   if (!op) throw UsageError(fmt::format("transfer_op {}: expected write or read", args[5]));
   p.mode = *mode;
   p.op = *op;
-  p.pool = parse_bool(args[6], "use_buffer_pool");
+  bool network_path = false;
+  if (comm_res) {
+    const CommRes local_res = parse_comm_res(args[6], "local_comm_res");
+    const CommRes remote_res = parse_comm_res(args[7], "remote_comm_res");
+    // transfer_mode's first letter is this side's memory, the second the peer's.
+    const auto check = [&](const CommRes& c, char letter, const char* name) {
+      const std::string want = letter == 'd' ? "device" : "host";
+      if (!c.location.empty() && c.location != want) {
+        throw UsageError(fmt::format("{}: location {}, but transfer_mode {} puts that side's memory on the {}", name,
+                                     c.location, args[4], want));
+      }
+    };
+    check(local_res, args[4][p.role == XferRole::client ? 0 : 1], "local_comm_res");
+    check(remote_res, args[4][p.role == XferRole::client ? 1 : 0], "remote_comm_res");
+    if (local_res.protocol != remote_res.protocol) {
+      throw UsageError(fmt::format("local_comm_res / remote_comm_res: protocols {} and {}; both sides speak one",
+                                   local_res.protocol, remote_res.protocol));
+    }
+    if (local_res.protocol.rfind("ub_", 0) == 0) {
+      throw Unavailable(fmt::format("local_comm_res: protocol {}: Huawei's UB interconnect; xferbench's transports "
+                                    "have no UB path",
+                                    local_res.protocol));
+    }
+    network_path = local_res.protocol == "roce";
+    p.pool = false;
+  } else {
+    p.pool = parse_bool(args[6], "use_buffer_pool");
+  }
+  if (form != nullptr) *form = HixlForm{comm_res, network_path};
   // HIXL's server is started with the same mode, op and pool as its client: it serves only that.
   p.server_plan = p.role == XferRole::server;
   p.transport = settings.transport;
@@ -100,6 +171,7 @@ XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& se
   // HIXL's block sizes (kBaseBlockSize 256K << i for i = 0..kExecuteRepeatNum 5: 256K to 8M), each
   // timed over several passes (the line prints the median); the latency pass is the native command's.
   p.blocks = {256u << 10, 512u << 10, 1u << 20, 2u << 20, 4u << 20, 8u << 20};
+  if (comm_res) p.blocks = {1u << 20, 2u << 20, 4u << 20, 8u << 20};  // HIXL-CS's ladder
   p.iters = settings.passes;
   p.warmup = 1;
   p.latency = false;
@@ -119,11 +191,12 @@ std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here) {
   return rdma_here ? "rc,ud" : "tcp";
 }
 
-std::string render_hixl_path_note(const CaseResult& c, bool roce) {
+std::string render_hixl_path_note(const CaseResult& c, std::string_view network_reason) {
   const auto& t = c.config.at("transport");
   const std::string lanes = t.value("lanes", std::string());
   return fmt::format("benchmark: {} moved the data: {}{}\n",
-                     roce ? "the network path (HCCL_INTRA_ROCE_ENABLE=1)" : "the intra-node path",
+                     network_reason.empty() ? std::string("the intra-node path")
+                                            : fmt::format("the network path ({})", network_reason),
                      t.value("name", std::string("?")), lanes.empty() ? "" : " over " + lanes);
 }
 

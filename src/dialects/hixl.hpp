@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -35,17 +36,28 @@ struct HixlSettings {
 std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here);
 
 // The note after a client's lines (stderr): which path moved the data, from the transport's own
-// account of its lanes ("ucx over tcp/lo").
-std::string render_hixl_path_note(const CaseResult& client_case, bool roce);
+// account of its lanes ("ucx over tcp/lo"); `network_reason` says why it was the network path
+// ("HCCL_INTRA_ROCE_ENABLE=1", "protocol roce"), empty for the intra-node path.
+std::string render_hixl_path_note(const CaseResult& client_case, std::string_view network_reason);
 
 // HIXL's argument names, as the xfer job's messages name them.
 XferFlagNames hixl_flag_names();
 
-// `benchmark DEVICE_ID LOCAL_ENGINE REMOTE_ENGINE TCP_PORT MODE OP USE_BUFFER_POOL`. The role
+// What the arguments said beyond the plan: the HIXL-CS form's protocol.
+struct HixlForm {
+  bool comm_res = false;      // the eight-argument form (LOCAL_COMM_RES REMOTE_COMM_RES)
+  bool network_path = false;  // its protocol is roce: the network path, as HCCL_INTRA_ROCE_ENABLE=1
+};
+
+// `benchmark DEVICE_ID LOCAL_ENGINE REMOTE_ENGINE TCP_PORT MODE OP USE_BUFFER_POOL`, or HIXL-CS's
+// `… MODE OP LOCAL_COMM_RES REMOTE_COMM_RES` (JSON: {"location": "host|device", "protocol":
+// "hccs|roce|ub_ctp|ub_tp", "addr": "IP"}; no buffer pool; blocks 1M to 8M as its benchmark). The role
 // follows from which engine carries a port: client (local `ip`, remote `ip:port`) or server
 // (local `ip:port`, remote `ip`). Client: control to remote ip:TCP_PORT. Server: control on local
 // ip:TCP_PORT, the transport on the local engine's ip:port. UsageError worded with HIXL's names.
-XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings);
+// A ninth argument (the test case of HIXL-CS's exception benchmark, which injects faults) and the
+// UB protocols are Unavailable: nothing here injects faults or speaks UB.
+XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings, HixlForm* form = nullptr);
 
 // "[INFO] Transfer success, block size: 8388608 Bytes, transfer num: 16, time cost: 1044 us,
 //  throughput: 119.732 GB/s" with its newline, from one client case of the xfer job: the block

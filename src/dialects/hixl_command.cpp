@@ -48,8 +48,14 @@ HixlSettings settings_from_environment() {
 }
 
 int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
-  const HixlSettings settings = settings_from_environment();
-  XferPlan plan = parse_hixl(args, settings);
+  HixlSettings settings = settings_from_environment();
+  HixlForm form;
+  XferPlan plan = parse_hixl(args, settings, &form);
+  // HIXL-CS's protocol roce is the network path, as HCCL_INTRA_ROCE_ENABLE=1 is for the seven-argument form.
+  const std::string network_reason = form.network_path ? "protocol roce"
+                                     : settings.roce   ? "HCCL_INTRA_ROCE_ENABLE=1"
+                                                       : "";
+  settings.roce = !network_reason.empty();
   // UCX reads UCX_TLS when the transport is made: set before any exists (never over the user's).
   if (const std::string tls = hixl_ucx_tls(settings, rdma_devices_here()); !tls.empty()) {
     if (setenv("UCX_TLS", tls.c_str(), 0) != 0) throw_errno("setenv(UCX_TLS)");
@@ -67,7 +73,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
       last = c;
     });
     // After HIXL's own lines: which path moved the data, as the transport reports its lanes.
-    if (last) ctx.err << render_hixl_path_note(*last, settings.roce) << std::flush;
+    if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;
     return kExitOk;
   }
   const CaseResult served = run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {

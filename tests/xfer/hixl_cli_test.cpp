@@ -121,28 +121,42 @@ TEST(HixlPath, RoceEnableForcesTheNetworkPathAndTheNoteSaysWhichMovedTheData) {
   for (const auto& n : transport_names()) ucx = ucx || n == "ucx";
   if (!ucx) GTEST_SKIP() << "ucx is not built here";
   const std::string program = (std::filesystem::path(XB_HIXL_LINK).parent_path() / "benchmark").string();
-  for (const bool roce : {false, true}) {
-    SCOPED_TRACE(roce ? "HCCL_INTRA_ROCE_ENABLE=1" : "unset");
+  const std::string roce_res = R"({"location":"host","protocol":"roce","addr":"127.0.0.1"})";
+  const struct {
+    const char* name;
+    bool env;                       // HCCL_INTRA_ROCE_ENABLE=1
+    std::vector<std::string> tail;  // after transfer_op: use_buffer_pool, or HIXL-CS's two resources
+    const char* note;
+  } cases[] = {
+      {"unset", false, {"false"}, "benchmark: the intra-node path moved the data: ucx over "},
+      {"HCCL_INTRA_ROCE_ENABLE=1", true, {"false"},
+       "benchmark: the network path (HCCL_INTRA_ROCE_ENABLE=1) moved the data: ucx over "},
+      {"comm res roce", false, {roce_res, roce_res}, "benchmark: the network path (protocol roce) moved the data: ucx over "},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
     xbtest::RunOptions options = xbtest::default_options();
     options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=20", "XFERBENCH_HIXL_TRANSPORT=ucx",
                    "XFERBENCH_HIXL_PASSES=1"};
-    options.unset_env = {"UCX_TLS"};
-    if (roce) options.env.push_back("HCCL_INTRA_ROCE_ENABLE=1");
+    options.unset_env = {"UCX_TLS", "HCCL_INTRA_ROCE_ENABLE"};
+    if (c.env) options.env.push_back("HCCL_INTRA_ROCE_ENABLE=1");
     const std::string port = std::to_string(test::free_tcp_port());
-    auto server = xbtest::start_binary(program, {"1", "127.0.0.1:0", "127.0.0.1", port, "h2h", "write", "false"}, options);
-    const auto client =
-        xbtest::run_binary(program, {"0", "127.0.0.1", "127.0.0.1:16000", port, "h2h", "write", "false"}, options);
+    std::vector<std::string> server_args{"1", "127.0.0.1:0", "127.0.0.1", port, "h2h", "write"};
+    std::vector<std::string> client_args{"0", "127.0.0.1", "127.0.0.1:16000", port, "h2h", "write"};
+    for (const auto& t : c.tail) {
+      server_args.push_back(t);
+      client_args.push_back(t);
+    }
+    auto server = xbtest::start_binary(program, server_args, options);
+    const auto client = xbtest::run_binary(program, client_args, options);
     ASSERT_TRUE(client.exited && client.exit_code == 0) << client.describe();
-    EXPECT_EQ(xbtest::split_lines(client.out).size(), 6u) << client.out;
+    EXPECT_EQ(xbtest::split_lines(client.out).size(), c.tail.size() == 2 ? 4u : 6u) << client.out;
     const auto notes = xbtest::split_lines(client.err);
     ASSERT_EQ(notes.size(), 1u) << client.err;
-    if (roce) {
-      EXPECT_EQ(notes[0].rfind("benchmark: the network path (HCCL_INTRA_ROCE_ENABLE=1) moved the data: ucx over ", 0),
-                0u)
-          << notes[0];
-      EXPECT_EQ(notes[0].find("memory"), std::string::npos) << notes[0];  // not shared memory
-    } else {
-      EXPECT_EQ(notes[0].rfind("benchmark: the intra-node path moved the data: ucx over ", 0), 0u) << notes[0];
+    EXPECT_EQ(notes[0].rfind(c.note, 0), 0u) << notes[0];
+    // The network path is never shared memory.
+    if (c.env || c.tail.size() == 2) {
+      EXPECT_EQ(notes[0].find("memory"), std::string::npos) << notes[0];
     }
     const auto served = server.wait_for(std::chrono::seconds(60));
     ASSERT_TRUE(served.has_value() && served->exited && served->exit_code == 0);
