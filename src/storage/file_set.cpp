@@ -226,6 +226,7 @@ void FileSet::mark_written(std::uint64_t io_bytes) {
     record_written(state_of(spec_), files_[i].fd, files_[i].path, spec_.seed + i, spec_.offset, needed_bytes(spec_),
                    io_bytes);
   }
+  prune_written_records(state_of(spec_));
 }
 
 }  // namespace xb

@@ -72,12 +72,12 @@ std::filesystem::path records_of(const std::filesystem::path& state) { return st
 
 // Records of files gone from their names (removed, or replaced by another file) are never read
 // again: removed when a new record is written, so the directory does not grow without bound.
-void prune_stale(const std::filesystem::path& dir, const std::filesystem::path& keep) {
+void prune_stale(const std::filesystem::path& dir) {
   std::error_code ec;
   for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
        it.increment(ec)) {
     const auto& p = it->path();
-    if (p == keep || p.filename().string().find(".tmp") != std::string::npos) continue;
+    if (p.filename().string().find(".tmp") != std::string::npos) continue;
     try {
       const Manifest m = read_manifest(p);
       struct stat st {};
@@ -196,10 +196,10 @@ void record_written(const std::filesystem::path& state, int fd, const std::strin
   m.begin = begin;
   m.end = end;
   m.io_bytes = io_bytes;
-  const auto record = manifest_path(state, m.identity);
-  write_manifest(record, m);
-  prune_stale(dir, record);
+  write_manifest(manifest_path(state, m.identity), m);
 }
+
+void prune_written_records(const std::filesystem::path& state) { prune_stale(records_of(state)); }
 
 void check_written(const std::filesystem::path& state, const std::string& path, std::uint64_t seed,
                    std::uint64_t begin, std::uint64_t end) {

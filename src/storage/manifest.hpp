@@ -60,10 +60,13 @@ std::filesystem::path manifest_path(const std::filesystem::path& state, const Fi
 // durably. Throws naming the record when it cannot be removed.
 void forget_written(const std::filesystem::path& state, int fd, const std::string& path);
 // After a complete write run made the file's data durable: writes its record atomically and durably
-// (the state directory made, mode 0700, when missing), and removes the records of files that no
-// longer exist under the names they were written with.
+// (the state directory made, mode 0700, when missing).
 void record_written(const std::filesystem::path& state, int fd, const std::string& path, std::uint64_t seed,
                     std::uint64_t begin, std::uint64_t end, std::uint64_t io_bytes);
+// Removes the records of files that no longer exist under the names they were written with, so the
+// state directory does not grow without bound: once per write run, after its records (each record
+// read once; a run of 1024 files must not read the directory 1024 times).
+void prune_written_records(const std::filesystem::path& state);
 // Whether `path` holds the pattern of `seed` over [begin, end) as a complete write run left it:
 // throws std::runtime_error saying why not (no record, a record of other bytes, another seed or
 // another name).
