@@ -1,6 +1,7 @@
 #include "cli/args.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -43,9 +44,7 @@ std::vector<std::string> expand_long_prefixes(const std::vector<std::string>& ar
       if (l.rfind(name, 0) == 0) matches.push_back(l);
     }
     if (matches.size() > 1) {
-      std::string list;
-      for (const auto& m : matches) list += (list.empty() ? "--" : ", --") + m;
-      throw UsageError(fmt::format("--{}: ambiguous, it begins {}", name, list));
+      throw UsageError(fmt::format("--{}: ambiguous, it begins --{}", name, fmt::join(matches, ", --")));
     }
     out.push_back(matches.empty() ? a : "--" + matches[0] + (eq == std::string::npos ? "" : a.substr(eq)));
   }

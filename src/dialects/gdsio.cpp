@@ -9,6 +9,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
 
 namespace xb {
@@ -53,9 +54,13 @@ std::uint64_t offset_of(const std::string& text) { return text == "0" ? 0 : pars
 
 // -s left out on a read: the data already there (the file, or with -D the smallest of the files), less -o.
 std::uint64_t existing_size(const IoPlan& p) {
+  FileSetSpec files;  // named as the io job names them
+  files.directory = p.directory;
+  files.file = p.file;
+  files.threads = p.threads;
+  files.name_prefix = p.name_prefix;
   std::uint64_t smallest = UINT64_MAX;
-  for (unsigned t = 0; t < (p.file.empty() ? p.threads : 1u); ++t) {
-    const auto path = p.file.empty() ? p.directory / fmt::format("{}.{}", p.name_prefix, t) : p.file;
+  for (const auto& path : file_set_paths(files)) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
       throw UsageError(fmt::format("-s: required unless the files to read exist ({} does not)", path.string()));

@@ -34,8 +34,6 @@ std::string describe_need(const FileSetSpec& spec) {
                      from);
 }
 
-std::filesystem::path state_of(const FileSetSpec& spec) { return spec.state.empty() ? state_directory() : spec.state; }
-
 // A power of two from 512 to 64 KiB: anything else read from sysfs is not a logical block size.
 bool plausible_block(std::uint64_t b) { return b >= 512 && b <= 65536 && (b & (b - 1)) == 0; }
 
@@ -118,9 +116,10 @@ namespace {
 // the file as it is now, and name the seed the run expects and at least the bytes it reads.
 void check_written_record(const FileSetSpec& spec) {
   const auto paths = file_set_paths(spec);
+  const auto state = state_directory();
   for (std::size_t i = 0; i < paths.size(); ++i) {
     try {
-      check_written(state_of(spec), paths[i].string(), spec.seed + i, spec.offset, needed_bytes(spec));
+      check_written(state, paths[i].string(), spec.seed + i, spec.offset, needed_bytes(spec));
     } catch (const std::exception& e) {
       throw std::runtime_error(
           fmt::format("read run with --verify: refused: {}; write the files again with a complete write run", e.what()));
@@ -171,7 +170,7 @@ std::optional<SpaceShortfall> space_shortfall(const FileSetSpec& spec) {
 
 FileSet::FileSet(const FileSetSpec& spec)
     : spec_(spec), one_file_(!spec.file.empty()), bytes_per_thread_(spec.bytes_per_thread),
-      uncaught_at_start_(std::uncaught_exceptions()) {
+      state_(state_directory()), uncaught_at_start_(std::uncaught_exceptions()) {
   try {
     for (const auto& p : file_set_paths(spec)) {
       int flags = (spec.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
@@ -198,7 +197,7 @@ FileSet::FileSet(const FileSetSpec& spec)
       }
       files_.push_back({fd, p.string()});
       // Before the first byte is written: from here on the file is not known to be complete.
-      if (spec.write) forget_written(state_of(spec), fd, p.string());
+      if (spec.write) forget_written(state_, fd, p.string());
     }
   } catch (...) {
     // A failed start wrote nothing: what it created goes, --keep or not.
@@ -223,10 +222,10 @@ void FileSet::mark_written(std::uint64_t io_bytes) {
     if (fdatasync(f.fd) != 0) throw_errno(fmt::format("fdatasync({})", f.path));
   }
   for (std::size_t i = 0; i < files_.size(); ++i) {
-    record_written(state_of(spec_), files_[i].fd, files_[i].path, spec_.seed + i, spec_.offset, needed_bytes(spec_),
+    record_written(state_, files_[i].fd, files_[i].path, spec_.seed + i, spec_.offset, needed_bytes(spec_),
                    io_bytes);
   }
-  prune_written_records(state_of(spec_));
+  prune_written_records(state_);
 }
 
 }  // namespace xb

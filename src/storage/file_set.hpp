@@ -26,7 +26,6 @@ struct FileSetSpec {
   std::uint64_t seed = 0;  // the pattern seed of file 0; file i uses seed + i (the io job's rule)
   std::uint64_t offset = 0;  // where the regions start in every file (gdsio's -o)
   std::string name_prefix = "xferbench-io";  // -D's files are PREFIX.0 ... PREFIX.N-1
-  std::filesystem::path state;  // where the completion records live (storage/manifest.hpp); empty: state_directory()
   std::string directory_flag = "-D", file_flag = "-f";
 };
 
@@ -90,6 +89,7 @@ class FileSet {
   std::vector<std::unique_ptr<ScopedCleanup>> on_signal_;  // one per created file
   bool one_file_ = false;
   std::uint64_t bytes_per_thread_ = 0;
+  std::filesystem::path state_;  // where the files' completion records live (storage/manifest.hpp)
   int uncaught_at_start_ = 0;  // std::uncaught_exceptions() when constructed: more at destruction = failed run
 };
 

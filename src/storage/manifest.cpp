@@ -70,26 +70,10 @@ void make_private_directory(const std::filesystem::path& dir) {
 
 std::filesystem::path records_of(const std::filesystem::path& state) { return state / "io-written"; }
 
-// Records of files gone from their names (removed, or replaced by another file) are never read
-// again: removed when a new record is written, so the directory does not grow without bound.
-void prune_stale(const std::filesystem::path& dir) {
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
-    const auto& p = it->path();
-    if (p.filename().string().find(".tmp") != std::string::npos) continue;
-    try {
-      const Manifest m = read_manifest(p);
-      struct stat st {};
-      if (stat(m.path.c_str(), &st) == 0 && identity_of(st).inode == m.identity.inode &&
-          identity_of(st).device == m.identity.device) {
-        continue;
-      }
-    } catch (const std::exception&) {
-      // Unreadable or damaged: of no use to any verify.
-    }
-    unlink(p.c_str());
-  }
+// The name a record keeps of its file: absolute and normal, so a check under another spelling of
+// the same name still matches.
+std::string record_name(const std::string& path) {
+  return std::filesystem::absolute(path).lexically_normal().string();
 }
 
 }  // namespace
@@ -190,7 +174,7 @@ void record_written(const std::filesystem::path& state, int fd, const std::strin
   const auto dir = records_of(state);
   make_private_directory(dir);
   Manifest m;
-  m.path = std::filesystem::absolute(path).lexically_normal().string();
+  m.path = record_name(path);
   m.identity = identity_of(st);
   m.seed = seed;
   m.begin = begin;
@@ -199,7 +183,23 @@ void record_written(const std::filesystem::path& state, int fd, const std::strin
   write_manifest(manifest_path(state, m.identity), m);
 }
 
-void prune_written_records(const std::filesystem::path& state) { prune_stale(records_of(state)); }
+// Records of files gone from their names (removed, or replaced by another file) are never read again.
+void prune_written_records(const std::filesystem::path& state) {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(records_of(state), ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const auto& p = it->path();
+    if (p.filename().string().find(".tmp") != std::string::npos) continue;
+    try {
+      const Manifest m = read_manifest(p);
+      struct stat st {};
+      if (stat(m.path.c_str(), &st) == 0 && manifest_path(state, identity_of(st)) == p) continue;
+    } catch (const std::exception&) {
+      // Unreadable or damaged: of no use to any verify.
+    }
+    unlink(p.c_str());
+  }
+}
 
 void check_written(const std::filesystem::path& state, const std::string& path, std::uint64_t seed,
                    std::uint64_t begin, std::uint64_t end) {
@@ -218,7 +218,7 @@ void check_written(const std::filesystem::path& state, const std::string& path, 
   }
   // The same file (device, inode) under the same name. Its size and change time are not compared: a
   // byte changed in place is the verify's to find and locate, which it does better than a refusal.
-  if (m.path != std::filesystem::absolute(path).lexically_normal().string()) {
+  if (m.path != record_name(path)) {
     throw std::runtime_error(fmt::format("{}: the record {} is of {}, another name of the file; write it again under "
                                          "this name",
                                          path, record.string(), m.path));

@@ -92,7 +92,9 @@ TEST(IoLayout, IndependentOffsetsLieOnTheAlignmentInsideTheRegion) {
       offsets.insert(e.offset);
     }
     EXPECT_GT(offsets.size(), 32u);
-    if (align == 1) EXPECT_TRUE(std::any_of(offsets.begin(), offsets.end(), [](auto o) { return o % 512 != 0; }));
+    if (align == 1) {
+      EXPECT_TRUE(std::any_of(offsets.begin(), offsets.end(), [](auto o) { return o % 512 != 0; }));
+    }
   }
   // Sequential patterns ignore the alignment: they tile the region.
   IoPlan seq = plan_of(IoPattern::read, 16384);

@@ -1,6 +1,7 @@
 #include "jobs/io/io_job.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include "core/machine.hpp"
 #include "core/numa_binding.hpp"
 #include "core/size.hpp"
-#include "jobs/io/block_order.hpp"
 #include "jobs/io/io_data_path.hpp"
 #include "jobs/io/io_layout.hpp"
 #include "jobs/io/io_metrics.hpp"
@@ -80,15 +80,17 @@ constexpr int kMaxDevice = 1023;
 // Drawn IO sizes are kept as a list of where each piece starts: 8 bytes a piece, 256 MiB at most.
 constexpr std::uint64_t kMaxPieces = std::uint64_t{1} << 25;
 
+// Whether -s is the data set the threads share (gdsio's -f) rather than each thread's own.
+bool one_shared_data_set(const IoPlan& plan) { return plan.shared_size && !plan.file.empty(); }
 // The bytes each thread is asked for: -s itself, or its share of a data set the threads share.
 std::uint64_t share_per_thread(const IoPlan& plan) {
-  return plan.shared_size && !plan.file.empty() ? plan.file_bytes / plan.threads : plan.file_bytes;
+  return one_shared_data_set(plan) ? plan.file_bytes / plan.threads : plan.file_bytes;
 }
 // Each thread moves whole IOs: its share rounded down to a multiple of the IO size.
 std::uint64_t whole_bytes_per_thread(const IoPlan& plan) { return share_per_thread(plan) / plan.io_bytes * plan.io_bytes; }
 // The bytes the plan asks for in all (gdsio's DataSetSize denominator).
 std::uint64_t data_set_requested(const IoPlan& plan) {
-  return plan.shared_size && !plan.file.empty() ? plan.file_bytes : plan.file_bytes * plan.threads;
+  return one_shared_data_set(plan) ? plan.file_bytes : plan.file_bytes * plan.threads;
 }
 // CPU_CACHED_GPU goes through the page cache whatever the plan's buffered says.
 bool buffered_io(const IoPlan& plan) { return plan.buffered || plan.transfer == IoTransfer::cpu_cached_gpu; }
@@ -274,7 +276,7 @@ nlohmann::json plan_json(const IoPlan& plan, std::string_view engine, unsigned d
           {"size_per_thread_requested", share_per_thread(plan)},
           {"size_per_thread", whole_bytes_per_thread(plan)},
           {"data_set_requested", data_set_requested(plan)},
-          {"shared_size", plan.shared_size && !plan.file.empty()},
+          {"shared_size", one_shared_data_set(plan)},
           {"offset", plan.offset},
           {"io_size", plan.io_bytes},
           {"engine", engine},
@@ -401,10 +403,8 @@ void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags, const Backen
   if (plan.numa_node) {
     const auto nodes = online_numa_nodes();
     if (std::find(nodes.begin(), nodes.end(), *plan.numa_node) == nodes.end()) {
-      std::string list;
-      for (int n : nodes) list += (list.empty() ? "" : ", ") + std::to_string(n);
       throw UsageError(fmt::format("{} {}: no such NUMA node online; this machine has {}", flags.numa,
-                                   *plan.numa_node, list));
+                                   *plan.numa_node, fmt::join(nodes, ", ")));
     }
   }
   // CPU_GPU: bounce buffers, the host buffers that check reads, and device memory where it is host RAM.
@@ -539,7 +539,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   }
   // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
   const auto whole = [&](const auto& w) { return w->covered; };
-  if (is_write(plan.pattern) && std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
+  if (std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
 
   const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;

@@ -53,7 +53,6 @@ IoLayout::IoLayout(const IoPlan& plan, std::uint64_t region_bytes, std::uint64_t
 }
 
 std::uint64_t IoLayout::draw_length(std::uint64_t index) const {
-  if (min_ == max_) return max_;
   const std::uint64_t choices = (max_ - min_) / step_ + 1;
   return min_ + step_ * (draw(seed_, kSizes, 0, index) % choices);
 }

@@ -39,7 +39,7 @@ class IoLayout {
   IoExtent at(std::uint64_t pass, std::uint64_t k);
 
  private:
-  std::uint64_t draw_length(std::uint64_t index) const;
+  std::uint64_t draw_length(std::uint64_t index) const;  // the index-th drawn size (only when min < max)
 
   std::uint64_t region_, max_, min_, step_, alignment_, seed_;
   bool random_, write_;
