@@ -347,6 +347,28 @@ TEST(IoCommandTransfer, CpuGpuRoundTripThroughTheBinary) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// The native command's names of the bounce types and its --offset: a write at an offset, its
+// verified read-back; a read from another offset is refused (the record names what was written).
+TEST(IoCommandTransfer, BounceTypesAndAnOffsetThroughTheBinary) {
+  ScopedStateDir state;
+  TempDir dir, scratch;
+  const std::string f = "io -f " + (dir.path() / "one").string() + " -w 2 -s 512K -i 16K --offset 1M ";
+  for (const char* xfer : {"cpu-gpu", "cpu-async-gpu", "cpu-cached-gpu"}) {
+    CommandRun r = run(xferbench(), f + "--rw write --xfer " + xfer + " --format json --quiet", scratch);
+    ASSERT_EQ(r.code, 0) << xfer << ": " << r.err;
+    EXPECT_NE(r.out.find(std::string("\"transfer\": \"") + xfer + "\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"offset\": 1048576"), std::string::npos) << r.out;
+    r = run(xferbench(), f + "--rw randread --verify --quiet --xfer " + xfer, scratch);
+    EXPECT_EQ(r.code, 0) << xfer << ": " << r.err;
+  }
+  EXPECT_EQ(std::filesystem::file_size(dir.path() / "one"), (1u << 20) + (1u << 20));  // offset + 2 x 512K
+  const CommandRun elsewhere =
+      run(xferbench(), "io -f " + (dir.path() / "one").string() + " -w 2 -s 512K -i 16K --rw read --verify", scratch);
+  EXPECT_EQ(elsewhere.code, 1) << elsewhere.err;
+  EXPECT_NE(elsewhere.err.find("wrote bytes [1048576, 2097152), this run reads [0, 1048576)"), std::string::npos)
+      << elsewhere.err;
+}
+
 std::string expand(std::string s, const TempDir& dir) {
   for (auto at = s.find("{dir}"); at != std::string::npos; at = s.find("{dir}")) s.replace(at, 5, dir.path().string());
   return s;
