@@ -38,6 +38,7 @@ constexpr Spelling kSpellings[] = {
     {"d", true, {"-d", "--device", nullptr}},
     {"s", true, {"-s", "--size", nullptr}},
     {"et", true, {"-et", "--et", "--execute-times"}},
+    {"fmt", true, {"-fmt", "--fmt", "--format"}},
     {"q", false, {"-q", "--quiet", nullptr}},
     {"h", false, {"-h", "--help", nullptr}},
 };
@@ -69,7 +70,7 @@ GivenMap scan(const std::vector<std::string>& args) {
     }
     const Spelling* s = find_spelling(name);
     if (s == nullptr) {
-      throw UsageError(fmt::format("{}: not an option of ascend-dmi --bw -t p2p (see --help)", args[i]));
+      throw UsageError(fmt::format("{}: not an option of ascend-dmi --bw (see --help)", args[i]));
     }
     if (given.count(s->key)) {
       throw UsageError(fmt::format("{}: given twice (also as {})", name, given.at(s->key).flag));
@@ -117,7 +118,51 @@ const Given* find(const GivenMap& m, std::string_view key) {
   return it == m.end() ? nullptr : &it->second;
 }
 
+// -t h2d|d2h|d2d, or no -t: the copy test. Only -d, -s, --et, --fmt and -q belong to it.
+AscendDmiCopies parse_copies(const GivenMap& g, const Given* type) {
+  AscendDmiCopies c;
+  if (type == nullptr) {
+    c.directions = {CopyDirection::h2d, CopyDirection::d2h, CopyDirection::d2d};
+  } else if (type->value == "h2d") {
+    c.directions = {CopyDirection::h2d};
+  } else if (type->value == "d2h") {
+    c.directions = {CopyDirection::d2h};
+  } else if (type->value == "d2d") {
+    c.directions = {CopyDirection::d2d};
+  } else {
+    throw UsageError(fmt::format("{} {}: expected h2d, d2h, d2d or p2p", type->flag, type->value));
+  }
+  for (const char* key : {"sp", "ip", "hip", "spp", "ds", "dd", "m"}) {
+    if (const Given* only_p2p = find(g, key)) {
+      throw UsageError(fmt::format("{}: only with -t p2p (the host and device bandwidth test takes -d, -s, --et, "
+                                   "--fmt and -q)",
+                                   only_p2p->flag));
+    }
+  }
+  if (const Given* d = find(g, "d")) c.device = static_cast<int>(number(*d, 0, kP2pMaxDevices - 1, "a device ID"));
+  const Given* s = find(g, "s");
+  c.sizes = s ? std::vector<std::uint64_t>{number(*s, 1, kP2pMaxSize, "a number of bytes")} : ascend_dmi_step_sizes();
+  c.executions = s ? 40 : 5;
+  if (const Given* et = find(g, "et")) c.executions = number(*et, 1, kP2pMaxExecutions, "a whole number");
+  return c;
+}
+
 }  // namespace
+
+std::vector<std::uint64_t> ascend_dmi_step_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = 2; s <= (std::uint64_t{32} << 20); s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+CopyFlagNames ascend_dmi_copy_flag_names() {
+  CopyFlagNames f;
+  f.size = "-s";
+  f.iterations = "--et";
+  f.devices = "-d";
+  f.first_device = "-d";
+  return f;
+}
 
 P2pFlagNames ascend_dmi_flag_names() {
   P2pFlagNames f;
@@ -132,10 +177,11 @@ P2pFlagNames ascend_dmi_flag_names() {
 }
 
 std::string ascend_dmi_usage() {
-  return "Usage: ascend-dmi --bw -t p2p [--sp 0|1 --ip PEER_IP --hip HOST_IP [--spp DIR] [-d ID] | --sp 2 --ds ID "
-         "--dd ID] [--ds ID --dd ID] [-m device|card] [-s SIZE] [--et TIMES] [-q]\n"
+  return "Usage: ascend-dmi --bw [-t h2d|d2h|d2d] [-d ID] [-s SIZE] [--et TIMES] [--fmt normal|json] [-q]\n"
+         "       ascend-dmi --bw -t p2p [--sp 0|1 --ip PEER_IP --hip HOST_IP [--spp DIR] [-d ID] | --sp 2 --ds ID "
+         "--dd ID] [--ds ID --dd ID] [-m device|card] [-s SIZE] [--et TIMES] [--fmt normal|json] [-q]\n"
          "  -bw, --bw, --bandwidth               Measures the processor bandwidth.\n"
-         "  -t, --type                           Type of data flow: p2p.\n"
+         "  -t, --type                           Type of data flow: h2d, d2h, d2d (without -t: all three) or p2p.\n"
          "  -sp, --sp, --super-pod               SuperPoD test: 0 source node, 1 peer node (with --ip and --hip), 2 "
          "MPI mode (with --ds and --dd).\n"
          "  -ip, --ip, --peer-ip                 IP address of the peer node.\n"
@@ -145,26 +191,38 @@ std::string ascend_dmi_usage() {
          "  -ds, --ds, --device-src              Source device ID (with --dd).\n"
          "  -dd, --dd, --device-dst              Destination device ID (with --ds).\n"
          "  -m, --mode                           device (default) or card.\n"
-         "  -d, --device                         Device ID of this node in a --sp 0/1 test (default 0); not with "
-         "--ds/--dd.\n"
-         "  -s, --size                           Bytes per execution, 1 to 4294967296 (default 536870912).\n"
-         "  -et, --et, --execute-times           Executions, 1 to 100000000 (default 40).\n"
+         "  -d, --device                         Device ID of the h2d/d2h/d2d test, or of this node in a --sp 0/1 "
+         "test (default 0); not with --ds/--dd.\n"
+         "  -s, --size                           Bytes per execution, 1 to 4294967296 (p2p default 536870912; "
+         "h2d/d2h/d2d: without -s the step mode, 2 B to 32 MiB).\n"
+         "  -et, --et, --execute-times           Executions, 1 to 100000000 (default 40; 5 in the step mode).\n"
+         "  -fmt, --fmt                          Output format: normal (default) or json.\n"
          "  -q, --quiet                          No notes on stderr.\n"
          "\n"
-         "xferbench: without --sp the pair --ds -> --dd (default 0 -> 1) of this node is measured through the device "
-         "backend's peer copy; a card is one device on the cpu and CUDA backends.\n";
+         "xferbench: without --sp the pair --ds -> --dd of this node is measured through the device backend's peer "
+         "copy, and without --ds/--dd every pair (the matrix; 128 MiB unless -s); a card is one device on the cpu "
+         "and CUDA backends. h2d/d2h/d2d run the copy job on device -d; Elapsed Time(us) is the total of the "
+         "executions.\n";
 }
 
 AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
   const GivenMap g = scan(args);
   if (find(g, "h")) throw HelpRequested(ascend_dmi_usage());
-  if (!find(g, "bw")) throw UsageError("--bw: required (ascend-dmi --bw -t p2p: the bandwidth test)");
-  const Given* type = find(g, "t");
-  if (!type) throw UsageError("-t: required: the type of data flow (p2p)");
-  if (type->value != "p2p") throw UsageError(fmt::format("{} {}: only p2p is supported", type->flag, type->value));
-
+  if (!find(g, "bw")) throw UsageError("--bw: required (ascend-dmi --bw: the bandwidth test)");
   AscendDmiRequest r;
   r.quiet = find(g, "q") != nullptr;
+  if (const Given* f = find(g, "fmt")) {
+    if (f->value != "normal" && f->value != "json") {
+      throw UsageError(fmt::format("{} {}: expected normal or json", f->flag, f->value));
+    }
+    r.json = f->value == "json";
+  }
+  const Given* type = find(g, "t");
+  if (type == nullptr || type->value != "p2p") {
+    r.copies = parse_copies(g, type);
+    return r;
+  }
+
   P2pPlan& p = r.plan;
   p.unidirectional = true;
   p.bidirectional = true;
@@ -237,6 +295,15 @@ AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
                                  d->flag));
   }
   r.meet = AscendDmiMeet::local;
+  if (!ds) {
+    // Neither --ds/--dd nor -d: every pair of this node, as the real tool's matrix. It ignores -s,
+    // --et and --fmt there; xferbench honours -s and --et (a run can be scaled) and, as the tool,
+    // prints the matrix as text.
+    p.all_pairs = true;
+    if (!find(g, "s")) p.size = kAscendDmiMatrixSize;
+    r.json_ignored = r.json;
+    r.json = false;
+  }
   return r;
 }
 

@@ -1,23 +1,40 @@
 #pragma once
-// The ascend-dmi dialect (`ascend-dmi --bw -t p2p`, seed 004): its command line in, its
-// "Unidirectional/Bidirectional Peer to Peer Test" blocks out. A thin translator: argv -> a request
-// holding the native P2pPlan, the p2p job's cases -> blocks. No measurement here.
+// The ascend-dmi dialect (`ascend-dmi --bw`, seed 004): its command line in, its output out. A thin
+// translator: argv -> a request holding the native P2pPlan (-t p2p) or the copy job's sizes
+// (-t h2d|d2h|d2d, or no -t: all three), the jobs' cases -> ascend-dmi's blocks, matrices and
+// JSON (dialects/ascend_dmi_output.hpp). No measurement here.
 //
 // How the nodes meet follows --sp: none = within this node (an xferbench extension: the pair
 // --ds -> --dd of this machine); 0/1 with --ip/--hip = two nodes started by hand (with --spp: the
 // shared-directory rendezvous, without: peer IP); 2 = MPI, rank 0 on device --ds, rank 1 on --dd.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.hpp"
+#include "jobs/copy/copy_job.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
 
 namespace xb {
 
 enum class AscendDmiMeet { local, peer_ip, shared_dir, mpi };
 
+// The bandwidth test between host and device memory (-t h2d, d2h, d2d; without -t all three, in
+// that order): each size a copy of that many bytes, --et times, on device -d.
+struct AscendDmiCopies {
+  std::vector<CopyDirection> directions;
+  // Step mode (no -s): 2 B to 32 MiB, doubling, 5 executions each; fixed mode: -s, 40 executions.
+  std::vector<std::uint64_t> sizes;
+  std::uint64_t executions = 40;
+  int device = 0;
+};
+
 struct AscendDmiRequest {
+  // -t h2d|d2h|d2d or none: the copy test; -t p2p: empty.
+  std::optional<AscendDmiCopies> copies;
+  bool json = false;          // --fmt json
+  bool json_ignored = false;  // --fmt json where the real tool ignores it (the p2p matrix)
   AscendDmiMeet meet = AscendDmiMeet::local;
   int super_pod = -1;     // --sp, -1 when not given
   std::string peer_ip;    // --ip
@@ -29,12 +46,18 @@ struct AscendDmiRequest {
   bool card = false;
   bool quiet = false;     // -q
   // Both directions kinds, --ds -> --dd (local: this node's pair; --sp 2: rank 0's and rank 1's
-  // device), -s and --et.
+  // device), -s and --et. Within this node without --ds/--dd: every pair (plan.all_pairs), the
+  // real tool's all-devices matrix, 128 MiB per execution unless -s says.
   P2pPlan plan;
 };
 
-// ascend-dmi's flags as the p2p job's messages name them.
+// ascend-dmi's flags as the p2p and copy jobs' messages name them.
 P2pFlagNames ascend_dmi_flag_names();
+CopyFlagNames ascend_dmi_copy_flag_names();
+
+// The step mode's sizes: 2 B to 32 MiB, doubling.
+std::vector<std::uint64_t> ascend_dmi_step_sizes();
+inline constexpr std::uint64_t kAscendDmiMatrixSize = std::uint64_t{128} << 20;
 
 // Parses ascend-dmi arguments (after the program/subcommand name): every spelling of the seed's
 // table (-bw/--bw/--bandwidth, -sp/--sp/--super-pod, …, also --flag=value), and every rule of it,

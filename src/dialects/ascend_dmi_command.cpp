@@ -1,5 +1,7 @@
-// `xferbench ascend-dmi …` (and a link named ascend-dmi): parse, run the p2p job, print each case as
-// ascend-dmi's Unidirectional / Bidirectional Peer to Peer Test block as it completes.
+// `xferbench ascend-dmi …` (and a link named ascend-dmi): parse; -t p2p runs the p2p job and prints
+// each case as ascend-dmi's Unidirectional / Bidirectional Peer to Peer Test block as it completes
+// (every pair: the two matrices at the end); -t h2d|d2h|d2d (or no -t) runs the copy job per size
+// and prints its table; --fmt json prints one JSON document at the end instead.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -10,15 +12,51 @@
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "dialects/ascend_dmi.hpp"
+#include "dialects/ascend_dmi_output.hpp"
+#include "jobs/copy/copy_job.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
+#include "runtime/fork_launcher.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
 namespace {
+
+// Where the blocks go: printed as each case completes, or, with --fmt json, gathered and printed
+// as one document at the end.
+class BlockPrinter {
+ public:
+  BlockPrinter(const AscendDmiRequest& req, std::ostream& out) : json_(req.json), out_(out) {}
+  void print(const CaseResult& c, const AscendDmiPod& from, const AscendDmiPod& to) {
+    if (json_) {
+      doc_.add_p2p(c, from.pod, from.id, to.pod, to.id);
+    } else {
+      out_ << render_ascend_dmi_block(c, from, to) << std::flush;
+    }
+  }
+  void finish() {
+    if (json_) out_ << doc_.dump();
+    out_ << std::flush;
+  }
+
+ private:
+  bool json_;
+  std::ostream& out_;
+  AscendDmiJson doc_;
+};
+
+// After the tool's own output, so a script reading `2>&1` by line number finds its lines where
+// the real tool puts them; -q silences them.
+void notes_after(const AscendDmiRequest& req, const std::string& why_cpu, CommandContext& ctx) {
+  if (req.quiet) return;
+  if (!why_cpu.empty()) {
+    ctx.err << fmt::format("ascend-dmi: no NPU or GPU found ({}); devices are cpu backend arenas\n", why_cpu);
+  }
+  if (req.json_ignored) ctx.err << "ascend-dmi: --fmt json does not apply to the all-devices p2p test (as the tool's)\n";
+}
 
 int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   std::string why_cpu;
@@ -26,15 +64,63 @@ int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
-  const P2pPair pair = req.plan.pairs.front();
-  run_p2p(req.plan, backend, [&](const CaseResult& c) {
-    ctx.out << render_ascend_dmi_block(c, {pod, pair.src}, {pod, pair.dst}) << std::flush;
+  BlockPrinter printer(req, ctx.out);
+  const std::vector<CaseResult> cases = run_p2p(req.plan, backend, [&](const CaseResult& c) {
+    if (req.plan.all_pairs) return;  // the matrices, at the end
+    const P2pPair pair = req.plan.pairs.front();
+    printer.print(c, {pod, pair.src}, {pod, pair.dst});
   });
-  // After the tool's own output, so a script reading `2>&1` by line number finds its lines where
-  // the real tool puts them; -q silences it.
-  if (!why_cpu.empty() && !req.quiet) {
-    ctx.err << fmt::format("ascend-dmi: no NPU or GPU found ({}); devices are cpu backend arenas\n", why_cpu);
+  if (req.plan.all_pairs) {
+    for (const CaseResult& c : cases) {
+      if (c.config.contains("matrix")) ctx.out << render_ascend_dmi_matrix(c);
+    }
   }
+  printer.finish();
+  notes_after(req, why_cpu, ctx);
+  return kExitOk;
+}
+
+// -t h2d|d2h|d2d (or no -t): the copy job on device -d, one case per size, one table per direction.
+int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
+  const AscendDmiCopies& copies = *req.copies;
+  std::string why_cpu;
+  Backend& backend = ctx.registry.preferred(&why_cpu);
+  const auto plan_for = [&](CopyDirection d, std::uint64_t size) {
+    CopyPlan p;
+    p.backend = std::string(backend.name());
+    p.direction = d;
+    p.host_kind = HostMemoryKind::pinned;
+    p.streams = 1;
+    p.block_bytes = size;
+    p.blocks = 1;
+    p.iterations = copies.executions;
+    p.warmup = 1;
+    p.devices = 1;
+    p.first_device = copies.device;
+    return p;
+  };
+  // Every size of every direction checked before the first runs.
+  for (const CopyDirection d : copies.directions) {
+    for (const std::uint64_t size : copies.sizes) validate_copy_plan(plan_for(d, size), backend, ascend_dmi_copy_flag_names());
+  }
+  AscendDmiJson doc;
+  for (const CopyDirection d : copies.directions) {
+    if (!req.json) ctx.out << render_ascend_dmi_copy_header(d, copies.device) << std::flush;
+    for (const std::uint64_t size : copies.sizes) {
+      const CopyPlan plan = plan_for(d, size);
+      ForkLauncher launcher(1, copy_rank_result_bytes(plan));
+      const AscendDmiCopyRow row = ascend_dmi_copy_row(run_copy(plan, backend, launcher));
+      if (req.json) {
+        doc.add_copy(d, copies.device, row);
+      } else {
+        ctx.out << render_ascend_dmi_copy_row(copies.device, row) << std::flush;
+      }
+    }
+    if (!req.json) ctx.out << render_ascend_dmi_copy_footer();
+  }
+  if (req.json) ctx.out << doc.dump();
+  ctx.out << std::flush;
+  notes_after(req, why_cpu, ctx);
   return kExitOk;
 }
 
@@ -62,14 +148,15 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
     ctx.err << fmt::format("ascend-dmi: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     MpiSession::abort(kExitFailure);
   }
+  BlockPrinter printer(req, ctx.out);
   for (const CaseResult& c : cases) {
     const auto pod = [&](const char* side) {
       return AscendDmiPod{fmt::format("rank {}", c.config.at(std::string(side) + "_rank").get<int>()),
                           c.config.at(std::string(side) + "_device").get<int>()};
     };
-    ctx.out << render_ascend_dmi_block(c, pod("from"), pod("to"));
+    printer.print(c, pod("from"), pod("to"));
   }
-  ctx.out << std::flush;
+  printer.finish();
   return kExitOk;
 }
 
@@ -96,15 +183,17 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   meet.shared_dir = req.shared_dir;
   meet.card = req.card;
   meet.listener = "the other node (--sp 0)";
+  BlockPrinter printer(req, ctx.out);
   for (const CaseResult& c : run_p2p_two_nodes(plan, meet, backend)) {
-    ctx.out << render_ascend_dmi_block(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
+    printer.print(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }
-  ctx.out << std::flush;
+  printer.finish();
   return kExitOk;
 }
 
 int run_ascend_dmi(const std::vector<std::string>& args, CommandContext& ctx) {
   const AscendDmiRequest req = parse_ascend_dmi(args);
+  if (req.copies) return run_copies(req, ctx);
   switch (req.meet) {
     case AscendDmiMeet::local:
       return run_local(req, ctx);
@@ -120,7 +209,7 @@ int run_ascend_dmi(const std::vector<std::string>& args, CommandContext& ctx) {
 
 }  // namespace
 
-extern const Command kAscendDmiCommand{"ascend-dmi", "ascend-dmi --bw -t p2p, its command line and output",
+extern const Command kAscendDmiCommand{"ascend-dmi", "ascend-dmi --bw (-t p2p|h2d|d2h|d2d), its command line and output",
                                        run_ascend_dmi};
 
 }  // namespace xb

@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <climits>
 #include <filesystem>
 #include <stdexcept>
 #include <tuple>
@@ -84,20 +87,189 @@ std::string sharp_coll_test_usage() {
          "<src memtype>:<recv memtype>\n"
          "-s, --size              Set the minimum and/or the maximum message size. format:[MIN:]MAX Default:<4:32M>\n"
          "-f, --stepfactor        increment factor> multiplication factor between sizes. Default : 2\n"
+         "Collective tester (under mpirun; any of these options selects it):\n"
+         "-m, --mode              Test modes: <basic|complex|perf|all> . Default: perf\n"
+         "-c, --collectives       Comma separated list of collectives:[allreduce|iallreduce|reduce|ireduce|barrier|"
+         "ibarrier|bcast|reduce_scatter|allgather|all|none] to run. Default: allreduce,barrier\n"
+         "-N, --nbc_count         Number of non-blocking operation posted before waiting for completion (max: 512)\n"
+         "-t, --group_type        Set specific group type(world(default), world-dup, world-rev, half, split:<n>, "
+         "split-rev:<n>, split:ppn-comm, split:ppn-jobs) to test\n"
+         "-T, --datatype          Datatype (half_int, half_float, int, float, long, double, byte). Default: int\n"
+         "-B, --perf_with_barrier Sync each iteration with a barrier, Default:1\n"
+         "-r, --root              Root for bcast, reduce operations\n"
+         "-H, --host_alloc_type   Host memory allocation method (hugetlb, hugethp, malloc)\n"
+         "-D, --data_layout       Data layout (contig, iov). Default: contig\n"
+         "-C, --iov_count         Number of entries in IOV list, if used\n"
+         "-p, --flat_ppn          Number of process per node default:1\n"
+         "In the collective tester -s defaults to 4:256, -i to 1000 and -x to 100.\n"
          "\n"
          "xferbench: the link is measured as a loopback over UCX, never through shared memory (UCX_TLS=rc,ud for "
          "an RDMA device, else tcp, unless UCX_TLS is set); -d picks its network device (UCX_NET_DEVICES); cuda "
-         "means device memory of the preferred device backend.\n";
+         "means device memory of the preferred device backend. The collectives run through MPI (no SHARP offload "
+         "here); -m basic, complex and all run the perf mode, each size's result checked.\n";
 }
+
+namespace {
+
+// sharp_coll_test's long options, for getopt_long's prefixes.
+const std::vector<std::string> kLongOptions{"help",      "ib-dev",     "jobid",        "iters",      "skips",
+                                            "mem_type",  "size",       "stepfactor",   "mode",       "collectives",
+                                            "nbc_count", "group_type", "datatype",     "perf_with_barrier",
+                                            "root",      "host_alloc_type", "data_layout", "iov_count", "flat_ppn"};
+
+// The collective tester's own options: any of them selects it.
+struct CollectiveArgs {
+  std::string mode, collectives, nbc = "512", group, datatype, barrier, root, alloc, layout, iov, ppn;
+};
+
+std::uint64_t power_floor(std::uint64_t x) { return x == 0 ? 0 : std::bit_floor(x); }
+std::uint64_t power_ceil(std::uint64_t x) { return x <= 1 ? 1 : std::bit_ceil(x); }
+
+std::vector<Collective> parse_collectives(const std::string& text) {
+  std::vector<Collective> wanted;
+  const auto add = [&](Collective c) {
+    if (std::find(wanted.begin(), wanted.end(), c) == wanted.end()) wanted.push_back(c);
+  };
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name == "none") {
+      wanted.clear();
+    } else if (name == "all") {  // the tester's "all": allreduce, iallreduce and barrier
+      for (Collective c : {Collective::allreduce, Collective::iallreduce, Collective::barrier}) add(c);
+    } else if (name == "ireduce" || name == "ibarrier") {
+      // Accepted as the tester accepts them; its perf mode has no test of either.
+    } else if (const auto c = collective_from(name)) {
+      add(*c);
+    } else {
+      throw UsageError(fmt::format("-c {}: '{}' is not a collective (allreduce, iallreduce, reduce, ireduce, barrier, "
+                                   "ibarrier, bcast, reduce_scatter, allgather, all, none)",
+                                   text, name));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  // The perf mode's fixed order, whatever order -c names them in.
+  std::vector<Collective> ordered;
+  for (Collective c : {Collective::allreduce, Collective::iallreduce, Collective::reduce, Collective::barrier,
+                       Collective::bcast, Collective::reduce_scatter, Collective::allgather}) {
+    if (std::find(wanted.begin(), wanted.end(), c) != wanted.end()) ordered.push_back(c);
+  }
+  return ordered;
+}
+
+GroupLayout parse_group_type(const std::string& text) {
+  using K = GroupLayout::Kind;
+  const auto colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  const std::string arg = colon == std::string::npos ? "" : text.substr(colon + 1);
+  const auto parts = [&] {
+    return arg.empty() ? 2 : static_cast<int>(parse_count(arg, "-t split:N", 1, 1u << 20));
+  };
+  if (kind == "world" && arg.empty()) return {K::world, 2};
+  if (kind == "world-dup" && arg.empty()) return {K::world_dup, 2};
+  if (kind == "world-rev" && arg.empty()) return {K::world_rev, 2};
+  if (kind == "half" && arg.empty()) return {K::half, 2};
+  if (kind == "split" && arg == "ppn-comm") return {K::ppn_comm, 2};
+  if (kind == "split" && arg == "ppn-jobs") return {K::ppn_jobs, 2};
+  if (kind == "split" || kind == "slipt") return {K::split, parts()};  // the usage text spells it "slipt"
+  if (kind == "split-rev") return {K::split_rev, parts()};
+  throw UsageError(fmt::format("-t {}: expected world, world-dup, world-rev, half, split:N, split-rev:N, "
+                               "split:ppn-comm or split:ppn-jobs",
+                               text));
+}
+
+ElementType parse_datatype(const std::string& text) {
+  if (text == "int") return ElementType::int32;
+  if (text == "half_int") return ElementType::int16;
+  if (text == "long") return ElementType::int64;
+  if (text == "float") return ElementType::float32;
+  if (text == "double") return ElementType::float64;
+  if (text == "byte") return ElementType::int8;
+  if (text == "half_float") {
+    throw Unavailable("-T half_float: a 16-bit float is SHARP's own type; MPI, which runs the collectives here, "
+                      "has none");
+  }
+  throw UsageError(fmt::format("-T {}: expected half_int, half_float, int, float, long, double or byte", text));
+}
+
+HostAllocation parse_allocation(const std::string& text) {
+  if (text == "malloc") return HostAllocation::malloc;
+  if (text == "hugetlb") return HostAllocation::hugetlb;
+  if (text == "hugethp") return HostAllocation::hugethp;
+  throw UsageError(fmt::format("-H {}: expected malloc, hugetlb or hugethp", text));
+}
+
+SharpCollectives parse_collective_mode(const CLI::App& app, const CollectiveArgs& c, const std::string& size,
+                                       const std::string& iters, const std::string& skips, const std::string& mem,
+                                       const std::string& factor) {
+  SharpCollectives out;
+  CollPlan& p = out.plan;
+  if (app.count("-m") > 0) {
+    if (c.mode != "basic" && c.mode != "complex" && c.mode != "perf" && c.mode != "all") {
+      throw UsageError(fmt::format("-m {}: expected basic, complex, perf or all", c.mode));
+    }
+    out.mode = c.mode;
+  }
+  if (app.count("-c") > 0) p.collectives = parse_collectives(c.collectives);
+  p.outstanding = static_cast<unsigned>(parse_count(c.nbc, "-N", 1, kMaxOutstanding));
+  if (app.count("-t") > 0) out.layout = parse_group_type(c.group);
+  p.group = app.count("-t") > 0 ? c.group : "world";
+  if (app.count("-T") > 0) p.type = parse_datatype(c.datatype);
+  if (app.count("-B") > 0) p.line_up = parse_count(c.barrier, "-B", 0, INT32_MAX) != 0;
+  if (app.count("-r") > 0) p.root = static_cast<int>(parse_count(c.root, "-r", 0, INT32_MAX));
+  if (app.count("-H") > 0) out.allocation = parse_allocation(c.alloc);
+  if (app.count("-D") > 0) {
+    if (c.layout == "iov") {
+      throw Unavailable("-D iov: the iov data layout is SHARP's own (its collectives take an iov list); through MPI, "
+                        "which runs the collectives here, contig only");
+    }
+    if (c.layout != "contig") throw UsageError(fmt::format("-D {}: expected contig or iov", c.layout));
+  }
+  if (app.count("-C") > 0) (void)parse_count(c.iov, "-C", 0, 1024);  // used with -D iov only
+  if (app.count("-p") > 0) (void)parse_count(c.ppn, "-p", 0, INT32_MAX);  // SHARP's channels; MPI needs none
+  // The tester's -s: MAX alone keeps MIN 4; sizes become powers of two (MIN rounded up, MAX down).
+  if (app.count("-s") > 0) {
+    const SizeRange r = parse_size_range(size, "-s", 4);
+    p.min_bytes = power_ceil(r.min);
+    p.max_bytes = power_floor(r.max);
+  }
+  if (app.count("-i") > 0) p.iterations = parse_count(iters, "-i", 1, 100'000'000);
+  if (app.count("-x") > 0) p.warmup = parse_count(skips, "-x", 0, 100'000'000);
+  if (app.count("-f") > 0 && parse_count(factor, "-f", 2, kMaxSize) != 2) {
+    throw UsageError(fmt::format("-f {}: the collective tester doubles each size (factor 2 only)", factor));
+  }
+  if (app.count("-M") > 0) {
+    const auto [src, dst] = parse_link_memory(mem, "-M");
+    if (src == RegionPlace::null || dst == RegionPlace::null) {
+      throw UsageError(fmt::format("-M {}: null memory is the HCA-to-TOR test's; collectives take host or cuda", mem));
+    }
+    if (src == RegionPlace::device || dst == RegionPlace::device) {
+      throw Unavailable(fmt::format("-M {}: cuda buffers in the collectives need SHARP or a CUDA-aware MPI; the "
+                                    "collectives run through this build's MPI on host memory",
+                                    mem));
+    }
+  }
+  validate_coll_plan(p, sharp_coll_flag_names());
+  return out;
+}
+
+}  // namespace
+
+CollFlagNames sharp_coll_flag_names() { return CollFlagNames{}; }
 
 SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
                                            bool (*net_device_exists)(std::string_view name), bool rdma_here) {
   for (const auto& a : args) {
     if (a == "-h" || a == "--help") throw HelpRequested(sharp_coll_test_usage());
   }
-  CLI::App app{"NVIDIA SHARP sharp_coll_test: HCA <-> TOR bandwidth (xferbench dialect)", "sharp_coll_test"};
+  CLI::App app{"NVIDIA SHARP sharp_coll_test (xferbench dialect)", "sharp_coll_test"};
   app.set_help_flag();  // -h is sharp_coll_test's own usage text, above
+  // getopt_long: an option given twice takes its last value.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   std::string device, job, iters = "100", skips = "10", mem = "host", size = "4:32M", factor = "2";
+  CollectiveArgs c;
   app.add_option("-d,--ib-dev", device, "device <dev:port>");
   app.add_option("-j,--jobid", job, "explicit job id");
   app.add_option("-i,--iters", iters, "iterations");
@@ -105,22 +277,40 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.add_option("-M,--mem_type", mem, "memory type SRC[:DST]: host, cuda, null");
   app.add_option("-s,--size", size, "[MIN:]MAX");
   app.add_option("-f,--stepfactor", factor, "factor between sizes");
+  app.add_option("-m,--mode", c.mode, "basic, complex, perf, all");
+  app.add_option("-c,--collectives", c.collectives, "collectives");
+  app.add_option("-N,--nbc_count", c.nbc, "non-blocking operations outstanding");
+  app.add_option("-t,--group_type", c.group, "group type");
+  app.add_option("-T,--datatype", c.datatype, "datatype");
+  app.add_option("-B,--perf_with_barrier", c.barrier, "barrier before each iteration");
+  app.add_option("-r,--root", c.root, "root");
+  app.add_option("-H,--host_alloc_type", c.alloc, "host allocation");
+  app.add_option("-D,--data_layout", c.layout, "data layout");
+  app.add_option("-C,--iov_count", c.iov, "iov entries");
+  app.add_option("-p,--flat_ppn", c.ppn, "processes per node");
   // sharp_coll_test parses with getopt_long: a long option may be cut to any unambiguous prefix.
-  parse_args(app, expand_long_prefixes(args, {"help", "ib-dev", "jobid", "iters", "skips", "mem_type", "size",
-                                              "stepfactor"}));
+  parse_args(app, expand_long_prefixes(args, kLongOptions));
 
   SharpCollTestRequest req;
-  LinkPlan& p = req.plan;
-  const SizeRange sizes = parse_size_range(size, "-s", 4);  // MAX alone keeps the default MIN of 4
-  p.min_bytes = sizes.min;
-  p.max_bytes = sizes.max;
-  p.step = parse_count(factor, "-f", 0, kMaxSize);
-  p.iterations = parse_count(iters, "-i", 1, 100'000'000);
-  p.warmup = parse_count(skips, "-x", 0, 100'000'000);
-  std::tie(p.src, p.dst) = parse_link_memory(mem, "-M");
-  p.transport = preferred_transport();
-  p.token = default_session_token();
-  validate_link_plan(p, sharp_coll_test_flag_names());
+  bool collective_mode = false;
+  for (const char* flag : {"-m", "-c", "-N", "-t", "-T", "-B", "-r", "-H", "-D", "-C", "-p"}) {
+    collective_mode = collective_mode || app.count(flag) > 0;
+  }
+  if (collective_mode) {
+    req.collectives = parse_collective_mode(app, c, size, iters, skips, mem, factor);
+  } else {
+    LinkPlan& p = req.plan;
+    const SizeRange sizes = parse_size_range(size, "-s", 4);  // MAX alone keeps the default MIN of 4
+    p.min_bytes = sizes.min;
+    p.max_bytes = sizes.max;
+    p.step = parse_count(factor, "-f", 0, kMaxSize);
+    p.iterations = parse_count(iters, "-i", 1, 100'000'000);
+    p.warmup = parse_count(skips, "-x", 0, 100'000'000);
+    std::tie(p.src, p.dst) = parse_link_memory(mem, "-M");
+    p.transport = preferred_transport();
+    p.token = default_session_token();
+    validate_link_plan(p, sharp_coll_test_flag_names());
+  }
   // SHARP's job ids are unsigned 64-bit numbers.
   if (app.count("-j") > 0) job = std::to_string(parse_count(job, "-j", 0, UINT64_MAX));
   req.job_id = job;
@@ -136,6 +326,8 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
 std::vector<EnvSetting> sharp_coll_test_ucx_environment(const SharpCollTestRequest& req) {
   std::vector<EnvSetting> env;
   if (!req.net_devices.empty()) env.push_back({"UCX_NET_DEVICES", req.net_devices, true});
+  // MPI chooses its own transports for the collectives (shared memory between ranks of a node).
+  if (req.collectives) return env;
   env.push_back({"UCX_TLS", req.rdma ? "rc,ud" : "tcp", false});
   return env;
 }
@@ -169,6 +361,60 @@ std::string render_sharp_coll_test_row(const CaseResult& r) {
   return render_sharp_coll_test_row(bytes, metric_value(r, "latency_avg"), metric_value(r, "latency_min"),
                                     metric_value(r, "latency_max"), metric_value(r, "bandwidth"),
                                     static_cast<std::uint64_t>(metric_value(r, "iterations")));
+}
+
+
+std::string sharp_group_title(const GroupLayout& layout) {
+  using K = GroupLayout::Kind;
+  switch (layout.kind) {
+    case K::world: return "";
+    case K::world_dup: return "Comm World Dup";
+    case K::world_rev: return "Comm World Reverse";
+    case K::split: return "Comm split (default: Odd/even)";
+    case K::split_rev: return "Comm Split Reverse";
+    case K::half: return "Comm Split Half";
+    case K::ppn_comm: return "Comm per PPN Rank";
+    case K::ppn_jobs: return "Sharp job and Comm per PPN Rank";
+  }
+  return "";
+}
+
+std::string render_sharp_coll_header(const CaseResult& first) {
+  const std::string op = first.config.at("collective").get<std::string>();
+  const int n = first.config.at("ranks").get<int>();
+  std::string title;
+  if (op == "allreduce") title = fmt::format("Allreduce perf test. comm_size:{}", n);
+  if (op == "iallreduce") {
+    title = fmt::format("Non-Blocking Allreduce perf test. comm_size:{} #num_nonblock_ops:{}", n,
+                        first.config.at("outstanding").get<unsigned>());
+  }
+  if (op == "reduce") {
+    title = fmt::format("Reduce perf test. comm_size:{} reduce root:{}", n, first.config.at("root").get<int>());
+  }
+  if (op == "bcast") {
+    title = fmt::format("Bcast perf test. comm_size:{} bcast root:{}", n, first.config.at("root").get<int>());
+  }
+  if (op == "reduce_scatter") title = fmt::format("Reduce-scatter perf test. comm_size:{}", n);
+  if (op == "allgather") title = fmt::format("Allgather perf test. comm_size:{}", n);
+  if (op == "barrier") {
+    return fmt::format("\nBarrier perf test. comm_size:{}\n{:>10} {:>10} {:>10} {:>10}\n", n, "Avg", "Min", "Max",
+                       "iters");
+  }
+  if (title.empty()) throw std::logic_error("sharp_coll_test: a collective without a header: " + op);
+  return fmt::format("\n{}\n{:>15} {:>15} {:>15} {:>15} {:>15} {:>10}\n", title, "#size(bytes)", "Avg lat(us)",
+                     "Min lat(us)", "Max lat(us)", "Avg BW(Gb/s)", "iters");
+}
+
+std::string render_sharp_coll_row(const CaseResult& r) {
+  const auto iters = static_cast<std::uint64_t>(metric_value(r, "iterations"));
+  if (r.config.at("collective") == "barrier") {
+    return fmt::format("{:>10.2f} {:>10.2f} {:>10.2f} {:>10}\n", metric_value(r, "latency_avg"),
+                       metric_value(r, "latency_min"), metric_value(r, "latency_max"), iters);
+  }
+  return fmt::format("{:>15} {:>15.2f} {:>15.2f} {:>15.2f} {:>15.2f} {:>10}\n",
+                     r.config.at("size").get<std::uint64_t>(), metric_value(r, "latency_avg"),
+                     metric_value(r, "latency_min"), metric_value(r, "latency_max"), metric_value(r, "bandwidth"),
+                     iters);
 }
 
 }  // namespace xb

@@ -1,19 +1,34 @@
 #pragma once
-// The sharp_coll_test dialect (NVIDIA SHARP's HCA-to-TOR bandwidth test): its command line in, its
-// header and table out. A thin translator: argv -> LinkPlan, run the link job, each size's
-// CaseResult -> one row. No measurement here.
+// The sharp_coll_test dialect (NVIDIA SHARP's sharp_coll_test): its command line in, its headers
+// and tables out. Two tests behind one command line: the HCA-to-TOR bandwidth test (argv ->
+// LinkPlan, the link job) and, when a collective tester's option is given (-m, -c, -N, -t, -T, -B,
+// -r, -H, -D, -C, -p), the MPI collectives tester's perf mode (argv -> CollPlan, the coll job under
+// mpirun). Each size's CaseResult -> one row. No measurement here.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "transport/net_devices.hpp"
 #include "core/result.hpp"
+#include "jobs/coll/coll_plan.hpp"
 #include "jobs/link/link_plan.hpp"
+#include "runtime/mpi_collectives.hpp"
 
 namespace xb {
 
+// The collective tester's side of a request: the plan, how the ranks are grouped (-t) and how
+// the buffers are allocated (-H). `mode` is -m as given ("perf" unless told).
+struct SharpCollectives {
+  CollPlan plan;
+  GroupLayout layout;
+  HostAllocation allocation = HostAllocation::malloc;
+  std::string mode = "perf";
+};
+
 struct SharpCollTestRequest {
+  std::optional<SharpCollectives> collectives;  // the collective tester; none: the HCA-to-TOR test
   LinkPlan plan;            // a loopback sweep over the UCX transport (where built)
   std::string ib_device;    // -d DEV[:PORT] as given; empty: UCX's own choice of device
   std::string net_devices;  // what -d sets UCX_NET_DEVICES to ("lo", "mlx5_0:1"); empty without -d
@@ -24,7 +39,7 @@ struct SharpCollTestRequest {
 };
 
 // The UCX environment the run needs, as (name, value, overwrite): UCX_NET_DEVICES from -d
-// (overwriting: the flag is explicit), and, unless the user set UCX_TLS, a UCX_TLS that keeps the
+// (overwriting: the flag is explicit), and, for the HCA-to-TOR test unless the user set UCX_TLS, a UCX_TLS that keeps the
 // loopback link on a network device as sharp_coll_test's HCA-to-switch link is, never on shared
 // memory (posix, sysv, cma): "rc,ud" (verbs) for an RDMA link, "tcp" otherwise. A positive list,
 // as UCX warns (on stdout) about transports it lacks or options of ones excluded.
@@ -53,6 +68,20 @@ std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exis
 
 
 std::string sharp_coll_test_usage();
+
+// sharp_coll_test's collective tester flags as the coll job's messages name them.
+CollFlagNames sharp_coll_flag_names();
+
+// The "MPI COMM Type : …" title of a group layout ("Comm World Dup"); empty for MPI_COMM_WORLD,
+// which the tester does not announce.
+std::string sharp_group_title(const GroupLayout& layout);
+
+// A collective's block header, from its first case: the blank line, "Allreduce perf test.
+// comm_size:4" (with iallreduce's "#num_nonblock_ops:N", reduce's and bcast's root) and the columns.
+std::string render_sharp_coll_header(const CaseResult& first);
+// One row of a collective's case: "%15lu %15.2f %15.2f %15.2f %15.2f %10d" (barrier: "%10.2f %10.2f
+// %10.2f %10d", Avg Min Max iters).
+std::string render_sharp_coll_row(const CaseResult& result);
 
 // "HOST", "CUDA", "HCA" (null memory: data the HCA makes, in sharp_coll_test's words).
 std::string_view sharp_mem_type(RegionPlace place);

@@ -1,6 +1,7 @@
-// `xferbench sharp_coll_test …` (and a link named sharp_coll_test): parse, set the UCX device -d
-// names, run the link job on loopback, print sharp_coll_test's header and one row per size as each
-// size completes.
+// `xferbench sharp_coll_test …` (and the links sharp_coll_test, sharp_coll_test_mpi): parse, set the
+// UCX device -d names, then either run the link job on loopback (the HCA-to-TOR test) or, with the
+// collective tester's options, the coll job on this rank's MPI group; print sharp_coll_test's
+// headers and one row per size as each size completes.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -9,18 +10,73 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "dialects/sharp_coll_test.hpp"
+#include "jobs/coll/coll_job.hpp"
 #include "jobs/link/link_job.hpp"
+#include "runtime/mpi_collectives.hpp"
+#include "runtime/mpi_runtime.hpp"
 
 namespace xb {
 namespace {
 
+// The collective tester: every rank of the MPI job runs the plan on its group; each group's rank 0
+// prints its blocks (as the tester's rank 0 of each communicator does). Exit 1 where a result was
+// wrong. A rank that fails ends every rank (the others wait in a collective).
+int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
+  MpiSession session;
+  MpiRuntime world(session);
+  bool wrong = false;
+  try {
+    MpiCollectiveGroup group(session, coll.layout, coll.allocation);
+    const std::string title = sharp_group_title(coll.layout);
+    if (group.rank() == 0 && !title.empty()) ctx.out << "MPI COMM Type : " << title << "\n";
+    // One group prints as each size completes; several groups print at once, each collective's
+    // block written whole when it is done, so the groups' blocks do not mix line by line.
+    const bool whole_blocks = coll.layout.kind != GroupLayout::Kind::world;
+    std::string current, block;
+    const auto emit = [&] {
+      ctx.out << block << std::flush;
+      block.clear();
+    };
+    run_coll(coll.plan, group, [&](const CaseResult& c) {
+      if (c.name != current && whole_blocks) emit();
+      if (c.name != current) block += render_sharp_coll_header(c);
+      current = c.name;
+      block += render_sharp_coll_row(c);
+      if (!whole_blocks) emit();
+      if (c.status == CaseStatus::failed) {
+        wrong = true;
+        ctx.err << fmt::format("sharp_coll_test: wrong result: {}\n", c.status_reason) << std::flush;
+      }
+    });
+    emit();
+  } catch (const Unavailable& e) {
+    ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", world.rank(), e.what()) << std::flush;
+    MpiSession::abort(kExitUnavailable);
+  } catch (const std::exception& e) {
+    ctx.err << fmt::format("sharp_coll_test: rank {}: error: {}\n", world.rank(), e.what()) << std::flush;
+    MpiSession::abort(kExitFailure);
+  }
+  if (world.rank() == 0) {
+    ctx.out.flush();  // the tester's output first, then what xferbench adds
+    if (coll.mode != "perf") {
+      ctx.err << fmt::format("sharp_coll_test: -m {}: the functional tests are the perf run here, each size's "
+                             "result checked\n",
+                             coll.mode);
+    }
+    ctx.err << "sharp_coll_test: no SHARP offload here: each collective ran through MPI\n";
+  }
+  return wrong ? kExitFailure : kExitOk;
+}
+
 int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ctx) {
   const SharpCollTestRequest req = parse_sharp_coll_test(args, net_device_exists_here, rdma_devices_here());
   // UCX reads its configuration from the environment when a transport is made; this is the one
-  // place -d can reach it, before any transport or thread exists.
+  // place -d can reach it, before any transport or thread exists (or MPI starts: Open MPI's UCX
+  // layer reads UCX_NET_DEVICES too).
   for (const EnvSetting& e : sharp_coll_test_ucx_environment(req)) {
     if (setenv(e.name.c_str(), e.value.c_str(), e.overwrite ? 1 : 0) != 0) throw_errno("setenv(" + e.name + ")");
   }
+  if (req.collectives) return run_sharp_collectives(*req.collectives, ctx);
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   check_link_memory(req.plan, backend.capabilities().device_memory_in_host_ram, sharp_coll_test_flag_names());

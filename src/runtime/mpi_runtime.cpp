@@ -12,15 +12,6 @@
 namespace xb {
 namespace {
 
-// An MPI call that failed: its name and MPI's own words.
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int length = 0;
-  MPI_Error_string(rc, text, &length);
-  throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
-}
-
 // Waits for a nonblocking collective. MPI_Barrier and MPI_Allreduce busy-poll while they wait; a rank
 // of a p2p or fleet run waits in them while its own server thread (or another rank's process, on a
 // machine with fewer cores than ranks) moves the data, and a spinning waiter takes that CPU away.
@@ -32,7 +23,7 @@ void wait_politely(MPI_Request& request, const char* call) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     int done = 0;
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
+    check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
     if (done != 0) return;
     if (std::chrono::steady_clock::now() - start > 100us) std::this_thread::sleep_for(50us);
   }
@@ -74,9 +65,17 @@ std::vector<std::string> split_by(const std::string& all, const std::vector<int>
 
 }  // namespace
 
+void check_mpi(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(rc, text, &length);
+  throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
+}
+
 MpiSession::MpiSession() {
   int provided = 0;
-  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   // Errors come back as codes (and become exceptions with their text) instead of aborting inside MPI.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
@@ -96,23 +95,23 @@ bool MpiSession::launched() noexcept {
 }
 
 MpiRuntime::MpiRuntime(const MpiSession&) {
-  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
-  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
 }
 
 void MpiRuntime::barrier() {
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+  check_mpi(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
   wait_politely(request, "MPI_Ibarrier");
 }
 
 std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
   int length = checked_length(mine.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_));
-  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  check_mpi(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
   const GatherLayout layout = layout_of(lengths);
   std::string all(layout.total, '\0');
-  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR,
+  check_mpi(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR,
                        MPI_COMM_WORLD),
         "MPI_Allgatherv");
   return split_by(all, layout.offsets, lengths);
@@ -121,10 +120,10 @@ std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
 std::vector<std::string> MpiRuntime::gather(const std::string& mine, int root) {
   int length = checked_length(mine.size());
   std::vector<int> lengths(rank_ == root ? static_cast<std::size_t>(size_) : 0);
-  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
+  check_mpi(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
   const GatherLayout layout = layout_of(lengths);
   std::string all(layout.total, '\0');
-  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR, root,
+  check_mpi(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR, root,
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
   return split_by(all, layout.offsets, lengths);
@@ -132,16 +131,16 @@ std::vector<std::string> MpiRuntime::gather(const std::string& mine, int root) {
 
 std::string MpiRuntime::broadcast(const std::string& text, int root) {
   int length = rank_ == root ? checked_length(text.size()) : 0;
-  check(MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check_mpi(MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
   std::string out = rank_ == root ? text : std::string(static_cast<std::size_t>(length), '\0');
-  check(MPI_Bcast(out.data(), length, MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check_mpi(MPI_Bcast(out.data(), length, MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
   return out;
 }
 
 double MpiRuntime::max(double mine) {
   double out = 0;
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
+  check_mpi(MPI_Iallreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
   wait_politely(request, "MPI_Iallreduce");
   return out;
 }

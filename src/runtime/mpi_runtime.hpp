@@ -15,6 +15,10 @@
 
 namespace xb {
 
+// An MPI call's return code checked: std::runtime_error naming the call and MPI's own words for
+// the code (MPI_Error_string) unless it is MPI_SUCCESS.
+void check_mpi(int rc, const char* call);
+
 class MpiSession {
  public:
   // MPI_Init_thread (funneled: only the main thread calls MPI). Throws std::runtime_error when MPI

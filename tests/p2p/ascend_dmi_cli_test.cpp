@@ -130,8 +130,11 @@ TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
   const std::string pair = " --ip 10.9.0.2 --hip 10.9.0.1";
   const std::pair<std::string, std::string> cases[] = {
       {"-t p2p", "--bw: required"},
-      {"--bw", "-t: required"},
-      {"--bw -t hccs", "-t hccs: only p2p is supported"},
+      {"--bw -t hccs", "-t hccs: expected h2d, d2h, d2d or p2p"},
+      {"--bw -t h2d --ds 0 --dd 1", "--ds: only with -t p2p"},
+      {"--bw -m card", "-m: only with -t p2p"},
+      {"--bw -t d2d -s 0", "-s 0: expected a number of bytes from 1 to 4294967296"},
+      {"--bw -t h2d --fmt yaml", "--fmt yaml: expected normal or json"},
       {base + "-d 1 --ds 0 --dd 1", "-d: not with --ds"},
       {base + "--dd 1 -d 0", "-d: not with --dd"},
       {base + "--ds 0", "--ds: must be given together with --dd"},
@@ -168,7 +171,7 @@ TEST(AscendDmiCommand, EveryRuleOfTheTableIsBadInput) {
       {base + "--ds 2 --dd 2", "--dd 2: the same device as --ds"},
       {base + "--size 8 --size 9", "--size: given twice"},
       {base + "-s 8 --size 9", "--size: given twice (also as -s)"},
-      {base + "--bogus", "--bogus: not an option of ascend-dmi --bw -t p2p"},
+      {base + "--bogus", "--bogus: not an option of ascend-dmi --bw"},
       {"-t p2p --bw=1", "--bw: takes no value"},
   };
   for (const auto& [args, expected] : cases) {

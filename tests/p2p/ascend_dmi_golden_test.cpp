@@ -169,11 +169,19 @@ TEST(AscendDmiGolden, SeedCommandLines) {
   EXPECT_TRUE(d1.card);
   // Without --spp: the peer-IP rendezvous.
   EXPECT_EQ(parse_ascend_dmi(words("--bw -t p2p --sp 1 --ip ::1 --hip ::1")).meet, AscendDmiMeet::peer_ip);
-  // Without --sp: this node's pair, 0 -> 1 unless --ds/--dd name it.
-  const auto local = parse_ascend_dmi(words("--bw -t p2p"));
+  // Without --sp and --ds/--dd: every pair of this node (the tool's matrix), 128 MiB unless -s says.
+  const auto local = parse_ascend_dmi(words("--bw -t p2p -m card -q"));
   EXPECT_EQ(local.meet, AscendDmiMeet::local);
-  EXPECT_EQ(local.plan.pairs.at(0).src, 0);
-  EXPECT_EQ(local.plan.pairs.at(0).dst, 1);
+  EXPECT_TRUE(local.plan.all_pairs);
+  EXPECT_EQ(local.plan.size, 128u << 20);
+  EXPECT_EQ(local.plan.executions, 40u);
+  EXPECT_EQ(parse_ascend_dmi(words("--bw -t p2p -s 4096 --et 3")).plan.size, 4096u);
+  const auto json_matrix = parse_ascend_dmi(words("--bw -t p2p --fmt json"));
+  EXPECT_FALSE(json_matrix.json) << "the tool prints the matrix as text whatever --fmt says";
+  EXPECT_TRUE(json_matrix.json_ignored);
+  const auto pair = parse_ascend_dmi(words("--bw -t p2p --ds 0 --dd 1 --fmt json"));
+  EXPECT_FALSE(pair.plan.all_pairs);
+  EXPECT_TRUE(pair.json);
 }
 
 TEST(AscendDmiGolden, EverySpellingOfTheTable) {

@@ -79,7 +79,7 @@ struct RankSamples {
 
 std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
   const int rank = rt.rank();
-  auto dev = backend.open_device(rank);
+  auto dev = backend.open_device(plan.first_device + rank);
   const std::size_t bytes = plan.block_bytes * plan.blocks;
   const std::uint64_t seed = rank_seed(plan, rank);
   const HostMemoryKind kind = plan.host_kind;
@@ -216,6 +216,7 @@ nlohmann::json plan_json(const CopyPlan& plan, const Backend& backend, const std
           {"iterations", plan.iterations},
           {"warmup", plan.warmup},
           {"devices", plan.devices},
+          {"first_device", plan.first_device},
           {"fragments", plan.fragments},
           {"verify", plan.verify},
           {"seed", plan.seed},
@@ -259,6 +260,11 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNa
   if (plan.devices < 1 || plan.devices > max_devices) {
     throw UsageError(fmt::format("{} {}: expected a device count from 1 to {} (the {} backend{})", flags.devices,
                                  plan.devices, max_devices, backend.name(),
+                                 caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+  }
+  if (plan.first_device < 0 || plan.first_device > max_devices - plan.devices) {
+    throw UsageError(fmt::format("{} {}: expected a device from 0 to {} (the {} backend{})", flags.first_device,
+                                 plan.first_device, max_devices - plan.devices, backend.name(),
                                  caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
   }
   if (plan.fragments > plan.block_bytes) {

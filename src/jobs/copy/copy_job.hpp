@@ -21,7 +21,8 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 // UsageError naming the flag. `flag_names` lets a dialect word the message with its own flags.
 struct CopyFlagNames {
   std::string size = "-s", blocks = "-n", iterations = "-i", devices = "-d", fragments = "-f",
-              streams = "--streams", engine = "--engine", odirect_dir = "--odirect-dir";
+              streams = "--streams", engine = "--engine", odirect_dir = "--odirect-dir",
+              first_device = "--first-device";
 };
 void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {});
 

@@ -28,6 +28,7 @@ struct CopyPlan {
   std::uint64_t iterations = 32;
   std::uint64_t warmup = 4;
   int devices = 1;
+  int first_device = 0;  // the ranks use devices first_device .. first_device + devices - 1 (ascend-dmi -d)
   std::uint64_t fragments = 0;  // 0 or 1: each block is one copy; f > 1: f copies per block
   bool verify = false;
   std::filesystem::path odirect_dir = "/var/tmp";  // where O_DIRECT backing files are made

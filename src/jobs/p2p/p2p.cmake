@@ -10,7 +10,7 @@ target_sources(xferbench_lib PRIVATE
   jobs/p2p/p2p_two_nodes.cpp
   runtime/mpi_runtime.cpp
   cli/p2p_command.cpp cli/fleet_command.cpp
-  dialects/ascend_dmi.cpp dialects/ascend_dmi_command.cpp)
+  dialects/ascend_dmi.cpp dialects/ascend_dmi_output.cpp dialects/ascend_dmi_command.cpp)
 # Only mpi_runtime.cpp sees mpi.h: MPI's include directories and definitions go on that one file,
 # so adding MPI recompiles nothing else; the library links MPI for every program.
 set_property(SOURCE runtime/mpi_runtime.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${MPI_CXX_INCLUDE_DIRS})

@@ -1,0 +1,124 @@
+#include "jobs/coll/coll_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "jobs/link/link_plan.hpp"
+
+namespace xb {
+namespace {
+
+// The root of reduce (the last rank unless given) and of bcast (rank 0 unless given), within the
+// group: a root beyond the group is the default one.
+int root_of(const CollPlan& plan, Collective op, int group_size) {
+  if (plan.root && *plan.root >= 0 && *plan.root < group_size) return *plan.root;
+  return op == Collective::reduce ? group_size - 1 : 0;
+}
+
+struct Timing {
+  std::vector<double> samples;  // this rank's, us
+  double avg = 0, min = 0, max = 0;  // over the group
+};
+
+Timing time_operations(const CollPlan& plan, CollectiveGroup& group, Collective op) {
+  // barrier has no barrier before it: it would time itself twice.
+  const bool line_up = plan.line_up && op != Collective::barrier;
+  for (std::uint64_t i = 0; i < plan.warmup; ++i) {
+    if (line_up) group.line_up();
+    group.run_once();
+  }
+  Timing t;
+  t.samples.reserve(plan.iterations);
+  double sum = 0, fastest = std::numeric_limits<double>::infinity(), slowest = 0;
+  for (std::uint64_t i = 0; i < plan.iterations; ++i) {
+    if (line_up) group.line_up();
+    const std::uint64_t start = now_ns();
+    group.run_once();
+    const double us = ns_to_us(now_ns() - start);
+    t.samples.push_back(us);
+    sum += us;
+    fastest = std::min(fastest, us);
+    slowest = std::max(slowest, us);
+  }
+  t.avg = group.sum(sum / static_cast<double>(plan.iterations)) / group.size();
+  t.min = group.min(fastest);
+  t.max = group.max(slowest);
+  return t;
+}
+
+CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int group_size, Timing t) {
+  const std::uint64_t block = shape.count * element_size(shape.type);
+  const std::uint64_t row = coll_row_bytes(shape.op, block, group_size);
+  const std::uint64_t moved = coll_moved_bytes(plan, shape.op, block, group_size);
+  const std::string op(to_string(shape.op));
+  CaseResult c;
+  c.job = "coll";
+  c.name = op;
+  c.title = shape.op == Collective::barrier
+                ? fmt::format("barrier of {} ranks", group_size)
+                : fmt::format("{} of {} bytes per rank over {} ranks", op, block, group_size);
+  c.labels = {{"collective", op}, {"size", std::to_string(row)}, {"ranks", std::to_string(group_size)}};
+  c.config = {{"collective", op},
+              {"size", row},
+              {"block_bytes", block},
+              {"count", shape.count},
+              {"datatype", to_string(shape.type)},
+              {"ranks", group_size},
+              {"group", plan.group},
+              {"iterations", plan.iterations},
+              {"warmup", plan.warmup},
+              {"line_up", plan.line_up && shape.op != Collective::barrier},
+              {"path", "MPI"}};
+  if (shape.op == Collective::iallreduce) c.config["outstanding"] = shape.outstanding;
+  if (shape.op == Collective::reduce || shape.op == Collective::bcast) c.config["root"] = shape.root;
+  c.series.push_back(make_series("latency", "us", std::move(t.samples)));
+  c.metrics = {
+      {"latency_avg", t.avg, "us", "mean over ranks of each rank's mean"},
+      {"latency_min", t.min, "us", "fastest iteration of any rank"},
+      {"latency_max", t.max, "us", "slowest iteration of any rank"},
+      {"iterations", static_cast<double>(plan.iterations), "count", "timed operations per rank"},
+  };
+  if (shape.op != Collective::barrier) {
+    c.metrics.push_back({"bandwidth", link_bandwidth_gbps(moved, t.avg), "Gb/s",
+                         shape.op == Collective::iallreduce ? "size * outstanding * 8 / latency_avg / 1e3"
+                                                            : "size * 8 / latency_avg / 1e3"});
+  }
+  return c;
+}
+
+}  // namespace
+
+void run_coll(const CollPlan& plan, CollectiveGroup& group, const CollCaseSink& on_case) {
+  const int n = group.size();
+  for (const Collective op : plan.collectives) {
+    for (const std::uint64_t count : coll_counts(plan, op, n)) {
+      CollectiveShape shape;
+      shape.op = op;
+      shape.type = plan.type;
+      shape.count = count;
+      shape.outstanding = op == Collective::iallreduce ? plan.outstanding : 1;
+      shape.root = root_of(plan, op, n);
+      group.prepare(shape);
+      Timing t = time_operations(plan, group, op);
+      std::string wrong = plan.check ? group.check() : std::string();
+      // Every rank learns how many ranks saw a wrong result; each one's own words stay its own.
+      const double wrong_ranks = plan.check ? group.sum(wrong.empty() ? 0.0 : 1.0) : 0.0;
+      if (group.rank() != 0) continue;
+      CaseResult c = make_case(plan, shape, n, std::move(t));
+      c.config["checked"] = plan.check;
+      if (wrong_ranks > 0) {
+        c.status = CaseStatus::failed;
+        c.status_reason = wrong.empty() ? fmt::format("{}: the result was wrong at {} rank(s) of the group",
+                                                      to_string(op), static_cast<int>(wrong_ranks))
+                                        : wrong;
+      }
+      on_case(c);
+    }
+  }
+}
+
+}  // namespace xb

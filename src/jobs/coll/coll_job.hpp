@@ -1,0 +1,24 @@
+#pragma once
+// The coll job: each collective of the plan, over the size sweep, on a group of ranks. Every rank
+// of the group runs it; the group's rank 0 receives one CaseResult per (collective, size) as it
+// completes. Timing as SHARP's MPI tester times its perf mode, so the figures compare with it:
+// per size, `warmup` untimed operations, then `iterations` timed ones on the monotonic clock, each
+// after an untimed line-up (plan.line_up; never for barrier itself). Avg is the mean over ranks of
+// each rank's mean, Min the fastest iteration of any rank, Max the slowest; bandwidth in decimal
+// Gb/s of the row's bytes (iallreduce: every outstanding operation's) over Avg.
+#include <functional>
+
+#include "core/result.hpp"
+#include "jobs/coll/coll_plan.hpp"
+#include "runtime/collectives.hpp"
+
+namespace xb {
+
+using CollCaseSink = std::function<void(const CaseResult&)>;
+
+// Runs the plan (validated) on `group`. A result the check finds wrong is a failed case (its
+// reason names the collective, the size and the element), not an exception: every rank goes on,
+// so no rank is left waiting in a collective.
+void run_coll(const CollPlan& plan, CollectiveGroup& group, const CollCaseSink& on_case);
+
+}  // namespace xb
