@@ -13,6 +13,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "transport/address.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -87,6 +88,8 @@ std::string sharp_coll_test_usage() {
          "<src memtype>:<recv memtype>\n"
          "-s, --size              Set the minimum and/or the maximum message size. format:[MIN:]MAX Default:<4:32M>\n"
          "-f, --stepfactor        increment factor> multiplication factor between sizes. Default : 2\n"
+         "    --peer              HOST:PORT of the far end, an `xferbench link --listen` server (xferbench; also "
+         "$XFERBENCH_SHARP_PEER)\n"
          "Collective tester (under mpirun; any of these options selects it):\n"
          "-m, --mode              Test modes: <basic|complex|perf|all> . Default: perf\n"
          "-c, --collectives       Comma separated list of collectives:[allreduce|iallreduce|reduce|ireduce|barrier|"
@@ -103,8 +106,10 @@ std::string sharp_coll_test_usage() {
          "-p, --flat_ppn          Number of process per node default:1\n"
          "In the collective tester -s defaults to 4:256, -i to 1000 and -x to 100.\n"
          "\n"
-         "xferbench: the link is measured as a loopback over UCX, never through shared memory (UCX_TLS=rc,ud for "
-         "an RDMA device, else tcp, unless UCX_TLS is set); -d picks its network device (UCX_NET_DEVICES); cuda "
+         "xferbench: the link's far end is --peer, else under mpirun the next rank (ranks 0 -> 1, 2 -> 3, ...; rank 0 "
+         "prints), else a loopback server of this process; it says which after the table. The link runs over UCX, "
+         "never through shared memory (UCX_TLS=rc,ud for an RDMA device, else tcp, unless UCX_TLS is set); -d picks "
+         "its network device (UCX_NET_DEVICES); cuda "
          "means device memory of the preferred device backend. The collectives run through MPI (no SHARP offload "
          "here); -m basic, complex and all run the perf mode, each size's result checked.\n";
 }
@@ -112,7 +117,7 @@ std::string sharp_coll_test_usage() {
 namespace {
 
 // sharp_coll_test's long options, for getopt_long's prefixes.
-const std::vector<std::string> kLongOptions{"help",      "ib-dev",     "jobid",        "iters",      "skips",
+const std::vector<std::string> kLongOptions{"help", "peer",      "ib-dev",     "jobid",        "iters",      "skips",
                                             "mem_type",  "size",       "stepfactor",   "mode",       "collectives",
                                             "nbc_count", "group_type", "datatype",     "perf_with_barrier",
                                             "root",      "host_alloc_type", "data_layout", "iov_count", "flat_ppn"};
@@ -268,7 +273,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.set_help_flag();  // -h is sharp_coll_test's own usage text, above
   // getopt_long: an option given twice takes its last value.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  std::string device, job, iters = "100", skips = "10", mem = "host", size = "4:32M", factor = "2";
+  std::string device, job, iters = "100", skips = "10", mem = "host", size = "4:32M", factor = "2", peer;
   CollectiveArgs c;
   app.add_option("-d,--ib-dev", device, "device <dev:port>");
   app.add_option("-j,--jobid", job, "explicit job id");
@@ -288,6 +293,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.add_option("-D,--data_layout", c.layout, "data layout");
   app.add_option("-C,--iov_count", c.iov, "iov entries");
   app.add_option("-p,--flat_ppn", c.ppn, "processes per node");
+  app.add_option("--peer", peer, "the far end of the HCA-to-TOR link (xferbench)");
   // sharp_coll_test parses with getopt_long: a long option may be cut to any unambiguous prefix.
   parse_args(app, expand_long_prefixes(args, kLongOptions));
 
@@ -295,6 +301,9 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   bool collective_mode = false;
   for (const char* flag : {"-m", "-c", "-N", "-t", "-T", "-B", "-r", "-H", "-D", "-C", "-p"}) {
     collective_mode = collective_mode || app.count(flag) > 0;
+  }
+  if (collective_mode && app.count("--peer") > 0) {
+    throw UsageError("--peer: the far end of the HCA-to-TOR test; the collective tester's ranks are mpirun's");
   }
   if (collective_mode) {
     req.collectives = parse_collective_mode(app, c, size, iters, skips, mem, factor);
@@ -310,6 +319,12 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
     p.transport = preferred_transport();
     p.token = default_session_token();
     validate_link_plan(p, sharp_coll_test_flag_names());
+    // Data the HCA makes itself comes in messages of 16K at least (sharp_coll_test's own rule).
+    if ((p.src == RegionPlace::null || p.dst == RegionPlace::null) && p.min_bytes < kSharpNullMinBytes) {
+      throw UsageError(fmt::format("-M {}: with null memory the message size must be at least 16K (-s {} starts at {})",
+                                   mem, size, p.min_bytes));
+    }
+    if (app.count("--peer") > 0) p.peer = parse_address(peer, "--peer", true);
   }
   // SHARP's job ids are unsigned 64-bit numbers.
   if (app.count("-j") > 0) job = std::to_string(parse_count(job, "-j", 0, UINT64_MAX));

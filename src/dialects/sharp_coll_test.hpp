@@ -27,9 +27,18 @@ struct SharpCollectives {
   std::string mode = "perf";
 };
 
+// The smallest message of a null-memory (HCA-generated) run.
+inline constexpr std::uint64_t kSharpNullMinBytes = 16 * 1024;
+
+// Where the far end of the HCA-to-TOR link comes from when no --peer is given (HOST:PORT of an
+// `xferbench link --listen` server).
+inline constexpr const char* kSharpPeerVariable = "XFERBENCH_SHARP_PEER";
+
 struct SharpCollTestRequest {
   std::optional<SharpCollectives> collectives;  // the collective tester; none: the HCA-to-TOR test
-  LinkPlan plan;            // a loopback sweep over the UCX transport (where built)
+  // A sweep over the UCX transport (where built) to plan.peer (--peer), else to the other rank of
+  // an mpirun pair, else to a loopback server of this process.
+  LinkPlan plan;
   std::string ib_device;    // -d DEV[:PORT] as given; empty: UCX's own choice of device
   std::string net_devices;  // what -d sets UCX_NET_DEVICES to ("lo", "mlx5_0:1"); empty without -d
   std::string job_id;       // -j: accepted and kept (there is no SHARP job here to name)

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <cstdlib>
+#include <optional>
+
 #include <ostream>
 
 #include "cli/command.hpp"
@@ -12,8 +15,13 @@
 #include "dialects/sharp_coll_test.hpp"
 #include "jobs/coll/coll_job.hpp"
 #include "jobs/link/link_job.hpp"
+#include "jobs/link/link_server.hpp"
+#include "jobs/p2p/p2p_mpi_group.hpp"
+#include "jobs/p2p/p2p_remote.hpp"
 #include "runtime/mpi_collectives.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "transport/address.hpp"
+#include "transport/net_devices.hpp"
 
 namespace xb {
 namespace {
@@ -68,8 +76,67 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
   return wrong ? kExitFailure : kExitOk;
 }
 
+// Where this rank serves the far end of its pair: the address of the interface -d names, else
+// the first non-loopback IPv4 address (an RDMA device's traffic goes where UCX_NET_DEVICES says;
+// the address only carries the session's control connection).
+std::string serving_host(const SharpCollTestRequest& req) {
+  if (!req.net_devices.empty() && req.net_devices.find(':') == std::string::npos) {
+    if (auto ip = interface_ipv4(req.net_devices)) return *ip;
+    throw Unavailable(fmt::format("-d {}: the interface has no IPv4 address to serve the far end on", req.ib_device));
+  }
+  return p2p_default_host();
+}
+
+// Under mpirun: ranks in pairs, 0 -> 1, 2 -> 3, …, every pair at once (each even rank's HCA puts
+// into the next rank's, as many cables as pairs); an odd rank serves its partner (a link server
+// thread on serving_host()), an even rank measures. Rank 0 prints its own pair's table; the far
+// end it measured is named after it. A last rank without a partner waits.
+int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandContext& ctx) {
+  MpiSession session;
+  MpiRuntime world(session);
+  const int rank = world.rank(), size = world.size();
+  std::string far_end;
+  try {
+    MpiP2pGroup group(world);
+    req.plan.token = group_session_token(group, given_session_token(""));
+    const bool serves = rank % 2 == 1;
+    std::optional<LinkServerThread> server;
+    if (serves) {
+      server.emplace(serving_host(req), req.plan.transport, req.plan.token, req.plan.wait, req.plan.device, backend,
+                     exactly_the_plan(req.plan.max_bytes));
+    }
+    // Every rank's server address (empty where it serves none) and node, before any data moves: a
+    // rank waiting in MPI spins, and its partner's server thread needs the CPU meanwhile.
+    const std::vector<std::string> controls = world.allgather(server ? server->control().to_string() : "");
+    const std::vector<std::string> nodes = world.allgather(world.node());
+    if (!serves && rank + 1 < size) {
+      const auto partner = static_cast<std::size_t>(rank + 1);
+      req.plan.peer = parse_address(controls.at(partner), "the far end", true);
+      far_end = fmt::format("rank {} on {} ({})", partner, nodes.at(partner), req.plan.peer->to_string());
+      if (rank == 0) ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
+      run_link(req.plan, backend, [&](const CaseResult& r) {
+        if (rank == 0) ctx.out << render_sharp_coll_test_row(r) << std::flush;
+      });
+    }
+    if (server) server->join();
+    world.barrier();
+  } catch (const Unavailable& e) {
+    ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", rank, e.what()) << std::flush;
+    MpiSession::abort(kExitUnavailable);
+  } catch (const std::exception& e) {
+    ctx.err << fmt::format("sharp_coll_test: rank {}: error: {}\n", rank, e.what()) << std::flush;
+    MpiSession::abort(kExitFailure);
+  }
+  if (rank == 0) {
+    ctx.out.flush();
+    ctx.err << (size < 2 ? std::string("sharp_coll_test: far end: none (an MPI job of one rank); run with mpirun -n 2\n")
+                         : fmt::format("sharp_coll_test: far end: {}\n", far_end));
+  }
+  return kExitOk;
+}
+
 int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ctx) {
-  const SharpCollTestRequest req = parse_sharp_coll_test(args, net_device_exists_here, rdma_devices_here());
+  SharpCollTestRequest req = parse_sharp_coll_test(args, net_device_exists_here, rdma_devices_here());
   // UCX reads its configuration from the environment when a transport is made; this is the one
   // place -d can reach it, before any transport or thread exists (or MPI starts: Open MPI's UCX
   // layer reads UCX_NET_DEVICES too).
@@ -77,14 +144,30 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
     if (setenv(e.name.c_str(), e.value.c_str(), e.overwrite ? 1 : 0) != 0) throw_errno("setenv(" + e.name + ")");
   }
   if (req.collectives) return run_sharp_collectives(*req.collectives, ctx);
+  if (!req.plan.peer) {
+    if (const char* given = std::getenv(kSharpPeerVariable); given != nullptr && *given != '\0') {
+      req.plan.peer = parse_address(given, kSharpPeerVariable, true);
+    }
+  }
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   check_link_memory(req.plan, backend.capabilities().device_memory_in_host_ram, sharp_coll_test_flag_names());
   if (!why_cpu.empty() && (req.plan.src == RegionPlace::device || req.plan.dst == RegionPlace::device)) {
     ctx.err << fmt::format("sharp_coll_test: no GPU found ({}); cuda memory is a cpu backend arena\n", why_cpu);
   }
+  if (!req.plan.peer && MpiSession::launched()) return run_sharp_link_ranks(req, backend, ctx);
+  std::string far_end;
   ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
-  run_link(req.plan, backend, [&](const CaseResult& r) { ctx.out << render_sharp_coll_test_row(r) << std::flush; });
+  run_link(req.plan, backend, [&](const CaseResult& r) {
+    ctx.out << render_sharp_coll_test_row(r) << std::flush;
+    far_end = r.config.value("peer", "");
+  });
+  ctx.out.flush();  // the tool's table first, then what xferbench adds
+  ctx.err << fmt::format("sharp_coll_test: far end: {}{}\n", far_end,
+                         req.plan.peer ? ""
+                                       : fmt::format(" (a far end: --peer HOST:PORT or ${} naming an `xferbench link "
+                                                     "--listen` server, or mpirun -n 2)",
+                                                     kSharpPeerVariable));
   return kExitOk;
 }
 

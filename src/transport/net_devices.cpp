@@ -1,6 +1,11 @@
 #include "transport/net_devices.hpp"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
 namespace xb {
@@ -27,6 +32,19 @@ bool rdma_devices_here() {
   std::error_code ec;
   std::filesystem::directory_iterator it("/sys/class/infiniband", ec);
   return !ec && it != std::filesystem::directory_iterator();
+}
+
+std::optional<std::string> interface_ipv4(std::string_view name) {
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return std::nullopt;
+  const std::unique_ptr<ifaddrs, decltype(&freeifaddrs)> owned(list, freeifaddrs);
+  for (const ifaddrs* a = list; a != nullptr; a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET || name != a->ifa_name) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+    if (inet_ntop(AF_INET, &in->sin_addr, text, sizeof text) != nullptr) return std::string(text);
+  }
+  return std::nullopt;
 }
 
 }  // namespace xb

@@ -2,6 +2,8 @@
 // The machine's network devices as the kernel lists them: interfaces (/sys/class/net) and RDMA
 // devices (/sys/class/infiniband), for the dialects that pick a UCX device or path by name
 // (sharp_coll_test's -d, HIXL's HCCL_INTRA_ROCE_ENABLE).
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace xb {
@@ -13,5 +15,8 @@ bool is_rdma_device(std::string_view name);
 bool net_device_exists_here(std::string_view name);
 // Whether this machine has any RDMA device.
 bool rdma_devices_here();
+// The first IPv4 address of the network interface `name` (getifaddrs), none where it has none:
+// where a rank serves the far end of a link on the interface sharp_coll_test's -d names.
+std::optional<std::string> interface_ipv4(std::string_view name);
 
 }  // namespace xb

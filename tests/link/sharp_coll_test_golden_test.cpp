@@ -92,7 +92,7 @@ TEST(SharpCollTestGolden, SeedCommandLinesAndDefaults) {
   // [MIN:]MAX: MAX alone keeps the default minimum of 4 (or is the only size when smaller).
   EXPECT_EQ(parse_sharp_coll_test({"-s", "1M"}, any_device).plan.min_bytes, 4u);
   EXPECT_EQ(parse_sharp_coll_test({"-s", "2"}, any_device).plan.min_bytes, 2u);
-  EXPECT_NE(render_sharp_coll_test_header(parse_sharp_coll_test({"-M", "null:host"}, any_device).plan)
+  EXPECT_NE(render_sharp_coll_test_header(parse_sharp_coll_test({"-M", "null:host", "-s", "16K:1M"}, any_device).plan)
                 .find("\nHCA < -- > TOR Bandwidth test. mem_type: HCA:HOST\n"),
             std::string::npos);
 }
