@@ -30,7 +30,7 @@ namespace {
 // prints its blocks (as the tester's rank 0 of each communicator does). Exit 1 where a result was
 // wrong. A rank that fails ends every rank (the others wait in a collective).
 int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
-  MpiSession session;
+  MpiSession session(MpiThreads::single);  // this process has no other thread
   MpiRuntime world(session);
   bool wrong = false;
   try {

@@ -73,9 +73,11 @@ void check_mpi(int rc, const char* call) {
   throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
 }
 
-MpiSession::MpiSession() {
+MpiSession::MpiSession(MpiThreads threads) {
   int provided = 0;
-  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  check_mpi(MPI_Init_thread(nullptr, nullptr, threads == MpiThreads::single ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED,
+                            &provided),
+            "MPI_Init_thread");
   // Errors come back as codes (and become exceptions with their text) instead of aborting inside MPI.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
