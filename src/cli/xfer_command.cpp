@@ -24,7 +24,7 @@ namespace {
 struct XferArgs {
   std::string role, listen = "127.0.0.1", data_port = "0", peer, transport, mode = "h2h", op = "write",
               block = "1M,2M,4M,8M", total = "128M", pool_chunk = "4M", wait = "20", token, backend, device = "0",
-              iters = "1", warmup = "1", ready_file;
+              iters = "1", warmup = "1", ready_file, clients = "1";
   SessionCapFlags caps;
   std::string token_file;
   bool pool = false, verify = false, no_latency = false;
@@ -42,7 +42,8 @@ std::string default_transport() {
 void refuse_other_role_flags(const CLI::App& app, XferRole role) {
   static const char* const kClientOnly[] = {"--peer", "--mode",   "--op",    "--block",      "--total", "--pool",
                                             "--pool-chunk", "--iters", "--warmup", "--no-latency", "--verify"};
-  static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions"};
+  static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions",
+                                            "--clients"};
   const auto check = [&](const auto& flags, std::string_view owner) {
     for (const char* f : flags) {
       if (app.count(f) > 0) {
@@ -60,6 +61,26 @@ void refuse_other_role_flags(const CLI::App& app, XferRole role) {
 bool names_port(std::string_view text) {
   if (!text.empty() && text.front() == '[') return text.find("]:") != std::string_view::npos;
   return std::count(text.begin(), text.end(), ':') == 1;
+}
+
+// --peer HOST:PORT[,HOST:PORT…]: the servers a client moves to at once (the default port where
+// none is given).
+std::vector<SocketAddress> xfer_peers(const std::string& text) {
+  std::vector<SocketAddress> peers;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    SocketAddress a = parse_address(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
+                                    "--peer", false);
+    if (a.port == 0) a.port = kXferDefaultControlPort;
+    peers.push_back(std::move(a));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (peers.size() > kXferMaxFanOut) {
+    throw UsageError(fmt::format("--peer: {} servers, at most {} at once", peers.size(), kXferMaxFanOut));
+  }
+  return peers;
 }
 
 XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
@@ -81,11 +102,11 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
     p.token = server_session_token(a.token, p.control.host, "--listen");
     p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
     p.caps = parse_session_caps(a.caps);
+    p.clients = static_cast<unsigned>(parse_count(a.clients, "--clients", 1, kXferMaxFanOut));
     return p;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
-  p.control = parse_address(a.peer, "--peer", false);
-  if (p.control.port == 0) p.control.port = kXferDefaultControlPort;
+  p.control = xfer_peers(a.peer).front();
   const auto mode = xfer_mode_from(a.mode);
   if (!mode) throw UsageError(fmt::format("--mode {}: expected d2d, h2d, d2h or h2h (client memory 2 server memory)", a.mode));
   p.mode = *mode;
@@ -113,7 +134,8 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any, announced)");
   app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
   add_session_cap_flags(app, a.caps);
-  app.add_option("--peer", a.peer, "client: the server's control address HOST:PORT");
+  app.add_option("--peer", a.peer, "client: the server's control address HOST:PORT; a list A,B,…: every server at once");
+  app.add_option("--clients", a.clients, "server: clients served at once on --listen (default 1)");
   app.add_option("--transport", a.transport, "ucx or tcp (default ucx where built)");
   app.add_option("--mode", a.mode, "client memory 2 server memory: d2d, h2d, d2h or h2h (default h2h)");
   app.add_option("--op", a.op, "write (client into server, default) or read (server into client)");
@@ -149,21 +171,23 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   ResultDocument doc = new_result_document(ctx);
   if (plan.role == XferRole::server) {
     ReadyFile ready(a.ready_file);
-    doc.cases.push_back(run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
+    doc.cases = run_xfer_server_clients(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
       ready.write(control, data);
       if (!out.quiet) {
-        ctx.err << fmt::format("xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for a client\n",
+        ctx.err << fmt::format("xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
                                control.to_string(), plan.transport, data.to_string(),
-                               std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count())
+                               std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
+                               plan.clients == 1 ? std::string("a client") : fmt::format("{} clients", plan.clients))
                 << std::flush;
       }
-    }));
+    });
   } else {
     // The client only: a server already says on stderr that it waits, and then for whom.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     Progress::Step step(progress, fmt::format("xfer: {} {} over {}…", to_string(plan.op),
                                               to_string(plan.mode), plan.transport));
-    doc.cases = run_xfer_client(plan, backend);
+    const std::vector<SocketAddress> servers = xfer_peers(a.peer);
+    doc.cases = servers.size() == 1 ? run_xfer_client(plan, backend) : run_xfer_clients(plan, servers, backend);
   }
   deliver(doc, out, ctx);
   return kExitOk;

@@ -3,6 +3,7 @@
 #include "transport/session.hpp"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -136,6 +137,8 @@ struct SessionServer::State {
   std::ostream& log;
   UniqueFd control_fd;
   SocketAddress control_address;
+  // Handshakes read side by side: kMaxPendingHandshakes alone, 1 beside other servers.
+  std::size_t max_pending = kMaxPendingHandshakes;
   std::unique_ptr<Listener> data_listener;
   std::string job_description;
 
@@ -151,17 +154,40 @@ struct SessionServer::State {
   Deadline reply_deadline() const { return deadline_after(options.wait); }
 };
 
-SessionServer::SessionServer(Transport& transport, const SocketAddress& control, const SocketAddress& data,
-                             SessionOptions options, ExposedMemoryFactory factory, std::ostream& log) {
-  options.token = effective_token(options.token);
+namespace {
+
+void check_token_size(const SessionOptions& options) {
   if (options.token.size() > kMaxTokenBytes) {
     throw UsageError(fmt::format("--token: {} bytes, at most {}", options.token.size(), kMaxTokenBytes));
   }
+}
+
+}  // namespace
+
+SharedControlListener::SharedControlListener(const SocketAddress& control)
+    : fd_(listen_tcp(control, 64)), address_(local_address(fd_.get())) {}
+
+SessionServer::SessionServer(Transport& transport, const SocketAddress& control, const SocketAddress& data,
+                             SessionOptions options, ExposedMemoryFactory factory, std::ostream& log) {
+  options.token = effective_token(options.token);
+  check_token_size(options);
   UniqueFd fd = listen_tcp(control, 64);  // room for a burst of connections besides the real one
   SocketAddress bound = local_address(fd.get());
   auto listener = transport.listen(data);
   state_ = std::unique_ptr<State>(new State{transport, std::move(options), std::move(factory), log, std::move(fd),
-                                            std::move(bound), std::move(listener), {}});
+                                            std::move(bound), kMaxPendingHandshakes, std::move(listener), {}});
+}
+
+SessionServer::SessionServer(Transport& transport, const SharedControlListener& shared, const SocketAddress& data,
+                             SessionOptions options, ExposedMemoryFactory factory, std::ostream& log) {
+  options.token = effective_token(options.token);
+  check_token_size(options);
+  // A descriptor of its own for the one listening socket: accept() hands each connection to one.
+  UniqueFd fd(::fcntl(shared.fd(), F_DUPFD_CLOEXEC, 0));
+  if (!fd.valid()) throw_errno(fmt::format("dup(the control listener on {})", shared.address().to_string()));
+  auto listener = transport.listen(data);
+  state_ = std::unique_ptr<State>(new State{transport, std::move(options), std::move(factory), log, std::move(fd),
+                                            shared.address(), 1, std::move(listener), {}});
 }
 
 SessionServer::~SessionServer() = default;
@@ -188,7 +214,12 @@ SessionReport SessionServer::serve_one() {
                                        seconds_text(s.options.wait),
                                        failed == 0 ? "" : fmt::format(" ({} connections failed the handshake)", failed)));
     }
-    for (UniqueFd fd = accept_tcp(s.control_fd.get()); fd.valid(); fd = accept_tcp(s.control_fd.get())) {
+    // Alone, a server reads up to kMaxPendingHandshakes handshakes (the oldest goes past that);
+    // beside other servers it holds one, and leaves new connections to the others meanwhile.
+    const auto takes_more = [&] { return s.max_pending == kMaxPendingHandshakes || pending.size() < s.max_pending; };
+    while (takes_more()) {
+      UniqueFd fd = accept_tcp(s.control_fd.get());
+      if (!fd.valid()) break;
       if (pending.size() >= kMaxPendingHandshakes) drop(pending.begin(), "too many handshakes at once; the oldest goes");
       const std::string client = peer_address(fd.get()).to_string();
       pending.push_back(PendingHandshake{std::make_unique<ControlChannel>(std::move(fd), client),
@@ -222,7 +253,8 @@ SessionReport SessionServer::serve_one() {
     }
     // Sleep until a connection, a message of a pending handshake, or the nearest deadline.
     Deadline wake = deadline;
-    std::vector<pollfd> fds{{s.control_fd.get(), POLLIN, 0}};
+    std::vector<pollfd> fds;
+    if (takes_more()) fds.push_back({s.control_fd.get(), POLLIN, 0});
     for (const PendingHandshake& p : pending) {
       fds.push_back({p.channel->fd(), POLLIN, 0});
       wake = std::min(wake, p.deadline);

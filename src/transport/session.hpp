@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 
+#include "core/unique_fd.hpp"
 #include "transport/address.hpp"
 #include "transport/transport.hpp"
 
@@ -89,12 +90,31 @@ struct SessionReport {
   std::uint64_t exposed_bytes = 0;
 };
 
+// One control address that several SessionServers take clients from at once (one server, several
+// clients: xfer's many-to-one). Each server accepts from it only while it holds no handshake, so
+// the next client's connection stays for a server that is free.
+class SharedControlListener {
+ public:
+  // Binds and listens on `control` (port 0: the kernel picks). Throws SystemError naming it.
+  explicit SharedControlListener(const SocketAddress& control);
+  const SocketAddress& address() const { return address_; }
+  int fd() const { return fd_.get(); }
+
+ private:
+  UniqueFd fd_;
+  SocketAddress address_;
+};
+
 class SessionServer {
  public:
   // Binds the control address (port 0: the kernel picks) and the transport's listener on `data`
   // (port 0: ephemeral, announced to the client after the handshake). Throws SystemError naming
   // the address when it cannot bind.
   SessionServer(Transport& transport, const SocketAddress& control, const SocketAddress& data,
+                SessionOptions options, ExposedMemoryFactory factory, std::ostream& log);
+  // A server taking its client from `shared` (which must outlive it), beside others: it holds at
+  // most one handshake at a time (a silent connection holds it up to the handshake's deadline).
+  SessionServer(Transport& transport, const SharedControlListener& shared, const SocketAddress& data,
                 SessionOptions options, ExposedMemoryFactory factory, std::ostream& log);
   ~SessionServer();
   SessionServer(const SessionServer&) = delete;

@@ -28,4 +28,22 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
 CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
                            const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
 
+// Many to one: plan.clients clients served at once on the one control address plan.control, each
+// by a thread with its own transport, device and exposed memory (SessionServer beside the others
+// on a SharedControlListener). `on_ready` once every thread listens. One server case per client,
+// in the order they finished their handshake. Throws the first thread's error (naming it) after
+// every thread ended.
+std::vector<CaseResult> run_xfer_server_clients(
+    const XferPlan& plan, Backend& backend, std::ostream& log,
+    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
+
+// One to many: the client plan run against every server of `servers` at once, each by a thread
+// with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
+// (the server's index, a block size's case) as each completes, never from two threads at once.
+// The cases of every server in server order, each with config "server_index" and "servers".
+// Throws the first error after every thread ended.
+std::vector<CaseResult> run_xfer_clients(
+    const XferPlan& plan, const std::vector<SocketAddress>& servers, Backend& backend,
+    const std::function<void(std::size_t server, const CaseResult&)>& on_case = {});
+
 }  // namespace xb

@@ -119,6 +119,9 @@ void validate_xfer_plan(const XferPlan& plan, const XferFlagNames& flags) {
                                    flags.block, format_size(b), flags.total, format_size(plan.total)));
     }
   }
+  if (plan.clients < 1 || plan.clients > kXferMaxFanOut) {
+    throw UsageError(fmt::format("{} {}: expected 1 to {} clients at once", flags.clients, plan.clients, kXferMaxFanOut));
+  }
   if (plan.iters < 1 || plan.iters > kMaxIters) {
     throw UsageError(fmt::format("{} {}: expected 1 to {}", flags.iters, plan.iters, kMaxIters));
   }

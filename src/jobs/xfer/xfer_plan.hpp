@@ -32,6 +32,9 @@ inline constexpr std::chrono::seconds kXferDefaultWait{20};                     
 inline constexpr std::uint64_t kXferDefaultPoolChunk = std::uint64_t{4} << 20;
 // The staging pool's slots: two, so the copy of one chunk overlaps the transfer of the other.
 inline constexpr unsigned kXferPoolSlots = 2;
+// The most clients one server serves at once, and servers one client moves to at once: each is a
+// thread with its own transport and memory (HIXL's launcher bounds them by the node's devices).
+inline constexpr unsigned kXferMaxFanOut = 64;
 
 struct XferPlan {
   XferRole role = XferRole::client;
@@ -50,6 +53,8 @@ struct XferPlan {
   // Server: serve only a client whose mode, op and pool are this plan's (HIXL's server is started
   // with them); otherwise any client's.
   bool server_plan = false;
+  // Server: clients served at once on the one control address (many to one; HIXL's peer_count).
+  unsigned clients = 1;
 
   // Client (and a server with server_plan).
   XferMode mode;
@@ -69,7 +74,8 @@ struct XferPlan {
 struct XferFlagNames {
   std::string control_client = "--peer", control_server = "--listen", data = "--data-port",
               transport = "--transport", mode = "--mode", op = "--op", block = "--block", total = "--total",
-              pool_chunk = "--pool-chunk", wait = "--wait", iters = "--iters", device = "--device";
+              pool_chunk = "--pool-chunk", wait = "--wait", iters = "--iters", device = "--device",
+              clients = "--clients";
 };
 
 std::string_view to_string(XferRole role);

@@ -1,6 +1,14 @@
 // The server side of the xfer job: expose the memory one client asks for, in the place it asks
-// for, on this server's device, until the client says it is done.
+// for, on this server's device, until the client says it is done; several clients at once on one
+// control address, each by a thread of its own (many to one).
 #include <fmt/format.h>
+
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
 
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
@@ -8,10 +16,15 @@
 #include "transport/session.hpp"
 
 namespace xb {
+namespace {
 
-CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
-  validate_xfer_plan(plan);
+// The SessionServer of one serving thread, made on its transport with its memory factory.
+using ServerMaker = std::function<std::unique_ptr<SessionServer>(Transport&, ExposedMemoryFactory)>;
+
+// One server: its device, transport and session server (made by `make`), `ready` once it
+// listens, then one client served; its case.
+CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make,
+                 const std::function<void(const SessionServer&)>& ready) {
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   Device& dev = *device;
@@ -21,10 +34,10 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
     if (place == RegionPlace::device) require_registrable_device_memory(backend, tr);
     return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
-  SessionServer server(*transport, plan.control, plan.data, xfer_session_options(plan), factory, log);
-  server.set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device->info().name));
-  if (on_ready) on_ready(server.control_address(), server.data_address());
-  const SessionReport report = server.serve_one();
+  std::unique_ptr<SessionServer> server = make(tr, factory);
+  server->set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device->info().name));
+  if (ready) ready(*server);
+  const SessionReport report = server->serve_one();
 
   const TransportInfo info = transport->info();
   CaseResult r;
@@ -34,9 +47,10 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
                         report.exposed_bytes);
   r.labels = {{"role", "server"}, {"transport", info.name}, {"client", report.client}};
   r.config = {{"role", "server"},
-              {"listen", server.control_address().to_string()},
-              {"data", server.data_address().to_string()},
+              {"listen", server->control_address().to_string()},
+              {"data", server->data_address().to_string()},
               {"client", report.client},
+              {"clients", plan.clients},
               {"wait_ms", plan.wait.count()},
               {"transport",
                {{"name", info.name}, {"version", info.version}, {"lanes", info.lanes}, {"settings", info.settings}}},
@@ -47,6 +61,77 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
   r.metrics.push_back(
       {"exposed_bytes", static_cast<double>(report.exposed_bytes), "B", "sum of the sizes of those regions"});
   return r;
+}
+
+}  // namespace
+
+CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
+                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+  validate_xfer_plan(plan);
+  return serve(
+      plan, backend,
+      [&](Transport& tr, ExposedMemoryFactory factory) {
+        return std::make_unique<SessionServer>(tr, plan.control, plan.data, xfer_session_options(plan),
+                                               std::move(factory), log);
+      },
+      [&](const SessionServer& s) {
+        if (on_ready) on_ready(s.control_address(), s.data_address());
+      });
+}
+
+std::vector<CaseResult> run_xfer_server_clients(
+    const XferPlan& plan, Backend& backend, std::ostream& log,
+    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+  validate_xfer_plan(plan);
+  if (plan.clients == 1) return {run_xfer_server(plan, backend, log, on_ready)};
+  const SharedControlListener listener(plan.control);
+  std::mutex mutex;  // guards everything below it, and `log`
+  std::condition_variable listening;
+  unsigned ready = 0, ended = 0;
+  std::optional<SocketAddress> first_data;
+  std::vector<CaseResult> cases;
+  std::exception_ptr error;
+  // Each worker listens on its own data port (a client learns its server's after the handshake)
+  // and logs to its own stream, copied to `log` at the end.
+  std::vector<std::ostringstream> logs(plan.clients);
+  std::vector<std::thread> workers;
+  for (unsigned i = 0; i < plan.clients; ++i) {
+    workers.emplace_back([&, i] {
+      try {
+        CaseResult c = serve(
+            plan, backend,
+            [&](Transport& tr, ExposedMemoryFactory factory) {
+              return std::make_unique<SessionServer>(tr, listener, plan.data, xfer_session_options(plan),
+                                                     std::move(factory), logs[i]);
+            },
+            [&](const SessionServer& s) {
+              const std::lock_guard lock(mutex);
+              if (!first_data) first_data = s.data_address();
+              ++ready;
+              listening.notify_all();
+            });
+        const std::lock_guard lock(mutex);
+        cases.push_back(std::move(c));
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+      }
+      const std::lock_guard lock(mutex);
+      ++ended;
+      listening.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(mutex);
+    // Every worker listens, or one failed before it could (it ends): then no ready call.
+    listening.wait(lock, [&] { return ready + ended >= plan.clients; });
+    if (ready == plan.clients && on_ready) on_ready(listener.address(), *first_data);
+  }
+  for (auto& w : workers) w.join();
+  for (const auto& l : logs) log << l.str();
+  log << std::flush;
+  if (error) std::rethrow_exception(error);
+  return cases;
 }
 
 }  // namespace xb

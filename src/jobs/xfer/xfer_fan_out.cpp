@@ -1,0 +1,58 @@
+// One client moving to several servers at once (one to many): the client plan on a thread per
+// server, each with its own transport, device and memory, as HIXL's engine runs a worker per
+// remote.
+#include <fmt/format.h>
+
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "core/error.hpp"
+#include "jobs/xfer/xfer_job.hpp"
+
+namespace xb {
+
+std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
+                                         Backend& backend,
+                                         const std::function<void(std::size_t server, const CaseResult&)>& on_case) {
+  validate_xfer_plan(plan);
+  if (servers.empty() || servers.size() > kXferMaxFanOut) {
+    throw UsageError(fmt::format("--peer: 1 to {} servers, not {}", kXferMaxFanOut, servers.size()));
+  }
+  std::mutex mutex;  // one on_case at a time; guards `error`
+  std::exception_ptr error;
+  std::vector<std::vector<CaseResult>> per_server(servers.size());
+  std::vector<std::thread> workers;
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    workers.emplace_back([&, i] {
+      XferPlan mine = plan;
+      mine.control = servers[i];
+      try {
+        per_server[i] = run_xfer_client(mine, backend, [&](const CaseResult& c) {
+          if (!on_case) return;
+          CaseResult tagged = c;
+          tagged.config["server_index"] = i;
+          tagged.config["servers"] = servers.size();
+          const std::lock_guard lock(mutex);
+          on_case(i, tagged);
+        });
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  if (error) std::rethrow_exception(error);
+  std::vector<CaseResult> cases;
+  for (std::size_t i = 0; i < per_server.size(); ++i) {
+    for (CaseResult& c : per_server[i]) {
+      c.config["server_index"] = i;
+      c.config["servers"] = servers.size();
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+}  // namespace xb
