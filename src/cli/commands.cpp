@@ -15,6 +15,7 @@ extern const Command kDevicesCommand;
 extern const Command kFleetCommand;
 extern const Command kGdsioCommand;
 extern const Command kHixlCommand;
+extern const Command kHixlCommBenchCommand;
 extern const Command kIoCommand;
 extern const Command kKvCommand;
 extern const Command kLinkCommand;
@@ -26,9 +27,9 @@ extern const Command kUcmToolkitCommand;
 extern const Command kXferCommand;
 
 namespace {
-const std::array<const Command*, 17> kCommands{
+const std::array<const Command*, 18> kCommands{
     &kAscendDmiCommand, &kCompareCommand, &kCopyCommand,   &kDevSandboxCommand,    &kDevicesCommand, &kFleetCommand,
-    &kGdsioCommand,     &kHixlCommand,    &kIoCommand,     &kKvCommand,            &kLinkCommand,    &kP2pCommand,
+    &kGdsioCommand,     &kHixlCommand,    &kHixlCommBenchCommand,    &kIoCommand,     &kKvCommand,            &kLinkCommand,    &kP2pCommand,
     &kReportCommand,    &kSharpCollTestCommand, &kSurveyCommand, &kUcmToolkitCommand, &kXferCommand};
 
 // Link names (src/CMakeLists.txt makes them) -> the command they run.

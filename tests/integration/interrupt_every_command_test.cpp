@@ -56,6 +56,12 @@ const std::vector<Command>& commands() {
                       "100000000", "-q"}},
       {"sharp_coll_test", {"sharp_coll_test", "-M", "host", "-d", "lo", "-s", "1M:1M", "-i", "100000000"}},
       {"hixl_server_waiting", {"hixl", "0", "127.0.0.1:0", "127.0.0.2", "PORT", "h2h", "write", "false"}},
+      {"ascend_dmi_h2d", {"ascend-dmi", "--bw", "-t", "h2d", "-s", "67108864", "--et", "100000000", "-q"}},
+      {"xfer_server_clients_waiting",
+       {"xfer", "server", "--listen", "127.0.0.1:0", "--clients", "3", "--transport", "tcp", "--wait", "600", "-q"}},
+      {"hixl_comm_bench_target_waiting",
+       {"hixl_comm_bench", "--role=target", "--local_engine=127.0.0.1:PORT", "--peer_count=2", "--peer_wait_s=600"}},
+      {"sharp_collectives", {"sharp_coll_test", "-c", "allreduce", "-s", "4:64K", "-i", "100000000", "-x", "1"}},
       {"p2p_rank0_waiting", {"p2p", "--ip", "127.0.0.42", "--hip", "127.0.0.41", "--spp", "DIR", "--window", "600", "-q"}},
   };
   return list;
@@ -97,7 +103,8 @@ TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
   std::vector<std::string> args = commands()[c.command].args;
   for (auto& a : args) {
     if (a == "DIR") a = dir.path().string();
-    if (a == "PORT") a = std::to_string(xbtest::free_tcp_port());
+    // PORT, also inside key=value arguments (hixl_comm_bench's --local_engine=127.0.0.1:PORT).
+    if (const auto at = a.find("PORT"); at != std::string::npos) a.replace(at, 4, std::to_string(xbtest::free_tcp_port()));
   }
   xbtest::Process p = xbtest::start_binary(XB_BINARY, args);
   // The points count from the moment the program catches SIGINT, SIGTERM and SIGHUP (core/cleanup's
