@@ -148,7 +148,8 @@ std::string render_dev_sandbox(const CaseResult& result, const DevSandboxCase& w
   text += fmt::format(kRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Submit(us)-(Min/Max/Avg/P50/P90)",
                       "Copy(us)-(Min/Max/Avg/P50/P90)", "BW(GB/s)");
   text += '\n';
-  text += fmt::format(kRowFormat, result.label("from"), result.label("to"), which.method, size_kb(block),
+  text += fmt::format(kRowFormat, which.from.empty() ? result.label("from") : which.from,
+                      which.to.empty() ? result.label("to") : which.to, which.method, size_kb(block),
                       result.label("count"), five_stats(submit->summary), five_stats(copy->summary),
                       fmt::format("{:.3f}", bw->value));
   text += '\n';

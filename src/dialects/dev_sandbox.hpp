@@ -14,6 +14,9 @@ struct DevSandboxCase {
   std::string name;    // "all_host_to_all_device_ce_multi_stream"
   std::string title;   // "memcpy from all host to all device with ce using multi stream and fork submit"
   std::string method;  // "CE-MS-FORK"
+  // The From / To columns where the case names its ends itself (trans: "cpu::registered"); empty:
+  // the copy job's labels ("cpu::host::all").
+  std::string from = {}, to = {};
 };
 
 struct DevSandboxRequest {

@@ -8,6 +8,8 @@
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "dialects/hixl.hpp"
@@ -64,14 +66,26 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   // benchmark has no token argument) on both sides, or a loopback local_engine.
   if (plan.role == XferRole::server) plan.token = server_session_token("", plan.data.host, "local_engine", "");
   validate_xfer_plan(plan, hixl_flag_names());
+  // HIXL prints lines only; the passes behind each median (their spread) go to a result document
+  // where XFERBENCH_HIXL_JSON names one, checked before anything runs.
+  const char* json_env = std::getenv("XFERBENCH_HIXL_JSON");
+  const std::string json_path = json_env == nullptr ? "" : json_env;
+  if (const std::string why = json_path.empty() ? "" : why_not_writable(json_path); !why.empty()) {
+    throw UsageError(fmt::format("XFERBENCH_HIXL_JSON={}: {}", json_path, why));
+  }
   Backend& backend = ctx.registry.preferred();
   check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram, hixl_flag_names());
   if (plan.role == XferRole::client) {
     std::optional<CaseResult> last;
-    run_xfer_client(plan, backend, [&](const CaseResult& c) {
+    const std::vector<CaseResult> cases = run_xfer_client(plan, backend, [&](const CaseResult& c) {
       ctx.out << render_hixl_line(c) << std::flush;
       last = c;
     });
+    if (!json_path.empty()) {
+      ResultDocument doc = new_result_document(ctx);
+      doc.cases = cases;
+      write_file_atomically(json_path, to_json(doc).dump(2) + "\n");
+    }
     // After HIXL's own lines: which path moved the data, as the transport reports its lanes.
     if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;
     return kExitOk;

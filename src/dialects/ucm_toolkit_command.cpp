@@ -1,5 +1,5 @@
 // `ucm-toolkit run dev-sandbox …` (and a link named ucm-toolkit): UCM's toolkit front end, as its
-// documents run dev-sandbox. `run dev-sandbox ARGS` is `dev-sandbox ARGS` (the quick mode, `copy`,
+// documents run dev-sandbox. `run dev-sandbox ARGS` is `dev-sandbox ARGS` (the quick mode, `copy`, `trans`,
 // `aio`); `build dev-sandbox` has nothing to build (dev-sandbox is part of this program) and says so.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// libFuzzer target: each dialect's argument parser (dev-sandbox, dev-sandbox aio, gdsio, hixl,
+// libFuzzer target: each dialect's argument parser (dev-sandbox, its trans and aio, gdsio, hixl,
 // ascend-dmi, sharp_coll_test). The first byte picks the dialect, the rest is its command line.
 // A parser either returns a request or refuses with UsageError / HelpRequested, or says that what the
 // arguments name is absent here (Unavailable: a -d device this machine lacks, HIXL's UB protocols
@@ -12,6 +12,7 @@
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/dev_sandbox.hpp"
 #include "dialects/dev_sandbox_aio.hpp"
+#include "dialects/dev_sandbox_trans.hpp"
 #include "dialects/gdsio.hpp"
 #include "dialects/hixl.hpp"
 #include "dialects/sharp_coll_test.hpp"
@@ -27,7 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto args = xb::fuzz::split_arguments(data + 1, size - 1);
   try {
     switch (data[0] % 6) {
-      case 0: (void)xb::parse_dev_sandbox(args); break;
+      case 0:
+        if ((data[0] & 0x80) != 0) {
+          // trans: its filters, then the matrix of a fixed backend (the cpu's, as without a device).
+          std::vector<std::string> skipped;
+          (void)xb::dev_sandbox_trans_cases(xb::parse_dev_sandbox_trans(args), {"cpu", {"memcpy", "nt"}, false}, skipped);
+        } else {
+          (void)xb::parse_dev_sandbox(args);
+        }
+        break;
       case 1: (void)xb::parse_dev_sandbox_aio(args); break;
       case 2: (void)xb::parse_gdsio(args); break;
       case 3: (void)xb::parse_hixl(args, xb::HixlSettings{}); break;

@@ -260,4 +260,83 @@ TEST(DevSandboxCopy, AnUnknownCaseListsTheCasesAndTheToolkitSaysWhatItSpeaks) {
                    "xferbench speaks is dev-sandbox)\n");
 }
 
+// UCM's trans module: the matrix of directions x host types x device types x methods that this
+// backend has (the cpu's only method is memcpy, as UCM's simulation backend), every case the copy
+// table's three lines in the matrix's order, through `ucm-toolkit run dev-sandbox trans`.
+TEST(DevSandboxTrans, EveryMatchingCaseInMatrixOrderThroughTheToolkitLink) {
+  const std::string toolkit = (std::filesystem::path(XB_BINARY).parent_path() / "ucm-toolkit").string();
+  xbtest::LeftoverWatch watch;
+  const auto r = xbtest::run_binary(
+      toolkit, {"run", "dev-sandbox", "trans", "-s", "4096", "-n", "4", "-d", "2", "-i", "3", "--verify"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto lines = split_lines(r.out);
+  struct Row {
+    const char *name, *from, *to;
+  };
+  const Row rows[] = {
+      {"h2d_normal_host_normal_device_memcpy", "cpu::normal", "cpu::device::all"},
+      {"h2d_anonymous_host_normal_device_memcpy", "cpu::anonymous", "cpu::device::all"},
+      {"h2d_registered_host_normal_device_memcpy", "cpu::registered", "cpu::device::all"},
+      {"d2h_normal_host_normal_device_memcpy", "cpu::device::all", "cpu::normal"},
+      {"d2h_anonymous_host_normal_device_memcpy", "cpu::device::all", "cpu::anonymous"},
+      {"d2h_registered_host_normal_device_memcpy", "cpu::device::all", "cpu::registered"},
+  };
+  ASSERT_EQ(lines.size(), 3 * std::size(rows)) << r.out;
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    SCOPED_TRACE(rows[i].name);
+    EXPECT_EQ(lines[3 * i].rfind(std::string("[[ ") + rows[i].name + " ]] ", 0), 0u) << lines[3 * i];
+    EXPECT_EQ(lines[3 * i + 1], kHeader);
+    const std::string& row = lines[3 * i + 2];
+    ASSERT_GT(row.size(), kOffsets.back()) << row;
+    const auto column = [&](std::size_t k) {
+      return rtrim(row.substr(kOffsets[k], k + 1 < kOffsets.size() ? kOffsets[k + 1] - kOffsets[k] : std::string::npos));
+    };
+    EXPECT_EQ(column(0), rows[i].from);
+    EXPECT_EQ(column(1), rows[i].to);
+    EXPECT_EQ(column(2), "memcpy");
+    EXPECT_EQ(column(3), "4");   // 4096 bytes in KB
+    EXPECT_EQ(column(4), "8");   // 4 transfers on each of 2 devices
+    check_stats(kColumnNames[5], column(5));
+    check_stats(kColumnNames[6], column(6));
+    EXPECT_GT(std::stod(column(7)), 0.0) << row;
+  }
+  EXPECT_TRUE(watch.leftovers().empty()) << xbtest::join(watch.leftovers());
+}
+
+// Filters narrow the matrix; a method this backend lacks is skipped and named after the table, and
+// when nothing is left the run is exit 3 listing the cases this backend has; a value no backend has
+// is bad input (exit 2), one line naming the flag.
+TEST(DevSandboxTrans, FiltersNarrowAbsentMethodsAreNamedUnknownValuesRefused) {
+  auto r = xbtest::run_binary(kLink, {"trans", "-t", "D2H", "-H", "registered", "-M", "memcpy", "-M", "sm", "-s", "8K",
+                                      "-n", "2", "-d", "1", "-i", "2"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("[[ d2h_registered_host_normal_device_memcpy ]] ", 0), 0u) << lines[0];
+  EXPECT_NE(r.err.find("trans: -M sm needs another backend than cpu"), std::string::npos) << r.err;
+
+  r = xbtest::run_binary(kLink, {"trans", "-M", "ce", "-M", "batch_ce", "-s", "8K", "-n", "2", "-d", "1", "-i", "2"});
+  ASSERT_TRUE(r.exited && r.exit_code == 3) << r.describe();
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("no case matches on the cpu backend (ce, batch_ce needs another backend); its cases are "
+                       "h2d_normal_host_normal_device_memcpy, "),
+            std::string::npos)
+      << r.err;
+
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"trans", "-H", "pinned"},
+                                              std::vector<std::string>{"trans", "-M", "dma"},
+                                              std::vector<std::string>{"trans", "-t", "D2D"},
+                                              std::vector<std::string>{"trans", "-s", "0"}}) {
+    r = xbtest::run_binary(kLink, bad);
+    ASSERT_TRUE(r.exited && r.exit_code == 2) << r.describe();
+    EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(bad[1]), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  r = xbtest::run_binary(kLink, {"trans", "-h"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NE(r.out.find("-M"), std::string::npos) << r.out;
+}
+
 }  // namespace

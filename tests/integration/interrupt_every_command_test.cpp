@@ -47,6 +47,8 @@ const std::vector<Command>& commands() {
                            "-n", "4", "-i", "100000", "-d", "2"}},
       {"dev_sandbox_odirect", {"dev-sandbox", "--model-type", "gqa", "--iodirect", "true", "--sdma", "false", "-s",
                                "64M", "-n", "4", "-i", "100000", "-d", "2"}},
+      {"dev_sandbox_trans", {"dev-sandbox", "trans", "-t", "H2D", "-H", "registered", "-s", "16M", "-n", "4", "-i",
+                             "1000000", "-d", "2"}},
       {"dev_sandbox_aio", {"dev-sandbox", "aio", "--dir", "DIR", "-s", "1M", "-n", "64", "-w", "4", "-i", "100000"}},
       {"kv_dump", {"kv", "dump", "--store", "DIR", "-n", "4096", "--block", "256K", "--passes", "1000", "-q"}, true},
       {"p2p", {"p2p", "-s", "64M", "--times", "100000000", "-q"}},

@@ -4,12 +4,16 @@
 // keeps the runs small (HIXL's kTransferMemSize, set without a rebuild).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
 #include "transport/transport.hpp"
 #include "xfer_processes.hpp"
 
@@ -161,6 +165,61 @@ TEST(HixlPath, RoceEnableForcesTheNetworkPathAndTheNoteSaysWhichMovedTheData) {
     const auto served = server.wait_for(std::chrono::seconds(60));
     ASSERT_TRUE(served.has_value() && served->exited && served->exit_code == 0);
   }
+}
+
+// HIXL prints one median per block size; XFERBENCH_HIXL_JSON=PATH keeps every pass behind it: the
+// result document with one case per block size and each case's `time` series holding one sample per
+// pass (XFERBENCH_HIXL_PASSES). A path that cannot be written is refused before anything runs.
+TEST(HixlJson, TheResultDocumentHoldsEveryPassBehindEachLine) {
+  test::TempDir dir;
+  const std::string json_path = (dir.path() / "hixl.json").string();
+  xbtest::RunOptions options = xbtest::default_options();
+  options.env = {"XFERBENCH_HIXL_TOTAL=8M", "XFERBENCH_HIXL_WAIT=20", "XFERBENCH_HIXL_TRANSPORT=tcp",
+                 "XFERBENCH_HIXL_PASSES=3", "XFERBENCH_HIXL_JSON=" + json_path};
+  const std::string port = std::to_string(test::free_tcp_port());
+  auto server = xbtest::start_binary(XB_BINARY, {"hixl", "1", "127.0.0.1:0", "127.0.0.1", port, "h2h", "write", "false"},
+                                     options);
+  const auto client =
+      xbtest::run_binary(XB_BINARY, {"hixl", "0", "127.0.0.1", "127.0.0.1:16000", port, "h2h", "write", "false"}, options);
+  ASSERT_TRUE(client.exited && client.exit_code == 0) << client.describe();
+  const auto served = server.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(served.has_value() && served->exited && served->exit_code == 0);
+  const auto lines = xbtest::split_lines(client.out);
+  ASSERT_EQ(lines.size(), 6u) << client.out;
+
+  std::ifstream in(json_path);
+  ASSERT_TRUE(in.good()) << "no document at " << json_path;
+  const auto doc = nlohmann::json::parse(in);
+  const auto& cases = doc.at("cases");
+  ASSERT_EQ(cases.size(), 6u);
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const auto& c = cases[k];
+    EXPECT_EQ(c.at("job"), "xfer");
+    EXPECT_EQ(c.at("config").at("block"), (256ull << 10) << k);
+    const nlohmann::json* time = nullptr;
+    for (const auto& s : c.at("series")) {
+      if (s.at("name") == "time") time = &s;
+    }
+    ASSERT_NE(time, nullptr) << "case " << k << " has no time series";
+    EXPECT_EQ(time->at("unit"), "us");
+    ASSERT_EQ(time->at("samples").size(), 3u) << "case " << k;
+    for (const auto& v : time->at("samples")) EXPECT_GT(v.get<double>(), 0.0);
+    EXPECT_EQ(time->at("summary").at("count"), 3u);
+    // The printed time cost is the median pass, rounded to whole microseconds.
+    std::vector<double> samples = time->at("samples").get<std::vector<double>>();
+    std::sort(samples.begin(), samples.end());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(lines[k], m, std::regex(R"(time cost: (\d+) us)"))) << lines[k];
+    EXPECT_NEAR(std::stod(m[1]), samples[1], 1.0) << lines[k];
+  }
+
+  // Where the document cannot go, the client says so naming the variable, exit 2, before connecting.
+  options.env.back() = "XFERBENCH_HIXL_JSON=" + (dir.path() / "no-such-dir" / "hixl.json").string();
+  const auto refused =
+      xbtest::run_binary(XB_BINARY, {"hixl", "0", "127.0.0.1", "127.0.0.1:16000", port, "h2h", "write", "false"}, options);
+  EXPECT_TRUE(refused.exited && refused.exit_code == 2) << refused.describe();
+  EXPECT_NE(refused.err.find("XFERBENCH_HIXL_JSON="), std::string::npos) << refused.err;
+  EXPECT_TRUE(refused.out.empty()) << refused.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
