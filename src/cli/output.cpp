@@ -8,6 +8,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
+#include "core/run_environment.hpp"
 #include "core/version.hpp"
 
 namespace xb {
@@ -44,6 +45,7 @@ ResultDocument new_result_document(const CommandContext& ctx) {
   doc.started_at = utc_timestamp();
   doc.machine = collect_machine_info();
   doc.command_line = ctx.command_line;
+  doc.environment = run_environment();
   return doc;
 }
 

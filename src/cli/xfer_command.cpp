@@ -30,14 +30,6 @@ struct XferArgs {
   bool pool = false, verify = false, no_latency = false;
 };
 
-std::string default_transport() {
-  const auto names = transport_names();
-  for (const auto& n : names) {
-    if (n == "ucx") return n;
-  }
-  return names.empty() ? "tcp" : names.front();
-}
-
 // The flags that only one role takes, so a misplaced one is named instead of silently ignored.
 void refuse_other_role_flags(const CLI::App& app, XferRole role) {
   static const char* const kClientOnly[] = {"--peer", "--mode",   "--op",    "--block",      "--total", "--pool",
@@ -91,7 +83,7 @@ XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
   else throw UsageError(fmt::format("xfer {}: expected server or client", a.role));
   refuse_other_role_flags(app, p.role);
 
-  p.transport = a.transport.empty() ? default_transport() : a.transport;
+  p.transport = a.transport.empty() ? default_transport_name() : a.transport;
   p.token = a.token.empty() ? default_session_token() : a.token;
   p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
   p.backend = a.backend;

@@ -86,6 +86,8 @@ CaseStatus status_from(const std::string& s) {
 }  // namespace
 
 json to_json(const ResultDocument& doc) {
+  json environment = json::object();
+  for (const auto& [name, value] : doc.environment) environment[name] = value;
   json cases = json::array();
   for (const auto& c : doc.cases) {
     json labels = json::array();
@@ -125,6 +127,7 @@ json to_json(const ResultDocument& doc) {
             {"numa_nodes", doc.machine.numa_nodes},
             {"memory_bytes", doc.machine.memory_bytes}}},
           {"command_line", doc.command_line},
+          {"environment", environment},
           {"cases", cases}};
 }
 
@@ -146,6 +149,12 @@ ResultDocument result_from_json(const json& j) {
   doc.machine = {m.value("hostname", ""), m.value("kernel", ""), m.value("cpu_model", ""),
                  m.value("logical_cpus", 0u), m.value("numa_nodes", 1), m.value("memory_bytes", std::uint64_t{0})};
   doc.command_line = j.value("command_line", std::vector<std::string>{});
+  // Documents written before issue 16 have no "environment": read as empty.
+  if (const auto it = j.find("environment"); it != j.end() && it->is_object()) {
+    for (const auto& [name, value] : it->items()) {
+      if (value.is_string()) doc.environment.emplace_back(name, value.get<std::string>());
+    }
+  }
   for (const auto& jc : j.at("cases")) {
     CaseResult c;
     c.job = jc.at("job").get<std::string>();

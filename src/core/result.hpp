@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/stats.hpp"
@@ -72,6 +73,8 @@ struct ResultDocument {
   std::string started_at;  // UTC, ISO 8601
   MachineInfo machine;
   std::vector<std::string> command_line;
+  // The variables that change what a run does (core/run_environment), sorted by name.
+  std::vector<std::pair<std::string, std::string>> environment;
   std::vector<CaseResult> cases;
 };
 

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace xb {
 namespace {

@@ -10,7 +10,6 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "storage/file_set.hpp"
-#include "storage/io_engine.hpp"
 
 namespace xb {
 namespace {
@@ -212,21 +211,6 @@ GdsioRequest parse_gdsio(const std::vector<std::string>& args) {
     p.verify = verify;
   }
   return r;
-}
-
-std::string best_gdsio_engine() {
-  // Ask each engine for a one-deep instance without files or buffers: the kernel interface is all
-  // that is probed, and an Unavailable means the next one down.
-  for (std::string_view name : {"io_uring", "libaio", "psync"}) {
-    const IoEngineInfo* info = find_io_engine(name);
-    if (info == nullptr) continue;
-    try {
-      info->make(IoEngineSetup{{}, {}, IoEngineOptions{1, false, false}});
-      return std::string(name);
-    } catch (const Unavailable&) {
-    }
-  }
-  return "psync";  // pread/pwrite: every kernel has them
 }
 
 IoPlan gdsio_readback_plan(const IoPlan& write_plan) {

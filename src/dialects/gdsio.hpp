@@ -31,7 +31,7 @@ struct GdsioRequest {
 IoFlagNames gdsio_flag_names();
 
 // Parses gdsio arguments (after the program/subcommand name): UsageError naming the flag. The
-// engine is left empty for the caller (best_gdsio_engine), as it is a property of the machine.
+// engine is left empty for the caller (best_io_engine: gdsio's threads keep one IO each in flight), as it is a property of the machine.
 // The defaults where an option is left out: -x 0 (GPUD), -I 0 (read), -i 4K, -w 1, -d 0, -o 0, -T
 // one pass; -s the existing file's size for a read (required to write).
 GdsioRequest parse_gdsio(const std::vector<std::string>& args);
@@ -43,10 +43,6 @@ std::vector<GdsioRequest> parse_gdsio_job_file(std::string_view text, const std:
 // Whether gdsio's only argument is a job file rather than an option (a readable regular file whose
 // name does not start with '-').
 bool is_gdsio_job_file(const std::vector<std::string>& args);
-
-// gdsio's engine here: the best this kernel allows (io_uring, else libaio, else psync), at queue
-// depth 1 per thread as gdsio's threads keep one IO each in flight.
-std::string best_gdsio_engine();
 
 // The read-back run of -V after a write: the same files, sizes and transfer type, read (randread
 // after randwrite) with verification; the same seed, so independent random offsets (-a, -U) read

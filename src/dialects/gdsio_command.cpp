@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "dialects/gdsio.hpp"
 #include "jobs/io/io_job.hpp"
+#include "storage/io_engine.hpp"
 
 namespace xb {
 namespace {
@@ -32,7 +33,7 @@ PreparedJob prepare(GdsioRequest req, CommandContext& ctx) {
   // The device types move data to and from device memory: the preferred backend's (an accelerator
   // where there is one; here the cpu backend's arenas, which have no GPU-direct storage).
   if (uses_device(j.req.plan.transfer)) j.backend = &ctx.registry.preferred(&j.why_cpu);
-  j.req.plan.engine = best_gdsio_engine();
+  j.req.plan.engine = best_io_engine();
   validate_io_plan(j.req.plan, gdsio_flag_names(), j.backend);
   if (!j.req.missing.empty()) throw Unavailable(j.req.missing);
   if (!j.why_cpu.empty() && is_bounce(j.req.plan.transfer)) {

@@ -25,14 +25,6 @@
 namespace xb {
 namespace {
 
-std::string preferred_transport() {
-  const auto names = transport_names();
-  for (const auto& n : names) {
-    if (n == "ucx") return n;
-  }
-  return names.empty() ? "tcp" : names.front();
-}
-
 // Appends `rows` to `path` (with `header` first where the file is new), the whole file written
 // anew through a temporary: a run killed half-way leaves the old file, never half a row.
 void append_rows(const std::filesystem::path& path, const std::string& header, const std::vector<std::string>& rows) {
@@ -52,7 +44,7 @@ int run_hixl_comm_bench(const std::vector<std::string>& args, CommandContext& ct
   HixlCommBenchRequest req = parse_hixl_comm_bench(args);
   XferPlan& plan = req.plan;
   HixlSettings path;
-  path.transport = plan.transport = preferred_transport();
+  path.transport = plan.transport = default_transport_name();
   path.roce = req.network_path;
   // UCX reads UCX_TLS when the transport is made: set before any exists (never over the user's).
   if (const std::string tls = hixl_ucx_tls(path, rdma_devices_here()); !tls.empty()) {

@@ -37,11 +37,7 @@ HixlSettings settings_from_environment() {
   if (transport != nullptr && *transport != '\0') {
     s.transport = transport;
   } else {
-    const auto names = transport_names();
-    s.transport = names.empty() ? "tcp" : names.front();
-    for (const auto& n : names) {
-      if (n == "ucx") s.transport = n;
-    }
+    s.transport = default_transport_name();
   }
   s.token = default_session_token();
   const char* roce = std::getenv("HCCL_INTRA_ROCE_ENABLE");

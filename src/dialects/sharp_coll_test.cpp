@@ -30,15 +30,6 @@ bool is_plain_name(std::string_view name) {
   return !name.empty() && name.find('/') == std::string_view::npos && name != "." && name != "..";
 }
 
-std::string preferred_transport() {
-  // sharp_coll_test speaks UCX (or verbs) to the HCA: UCX where built, else the plain TCP baseline.
-  const auto names = transport_names();
-  for (const auto& n : names) {
-    if (n == "ucx") return n;
-  }
-  return names.front();
-}
-
 }  // namespace
 
 LinkFlagNames sharp_coll_test_flag_names() {
@@ -316,7 +307,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
     p.iterations = parse_count(iters, "-i", 1, 100'000'000);
     p.warmup = parse_count(skips, "-x", 0, 100'000'000);
     std::tie(p.src, p.dst) = parse_link_memory(mem, "-M");
-    p.transport = preferred_transport();
+    p.transport = default_transport_name();  // sharp_coll_test speaks UCX (or verbs) to the HCA
     p.token = default_session_token();
     validate_link_plan(p, sharp_coll_test_flag_names());
     // Data the HCA makes itself comes in messages of 16K at least (sharp_coll_test's own rule).

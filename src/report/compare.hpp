@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "report/metric_units.hpp"
+#include "core/metric_units.hpp"
 
 namespace xb {
 

@@ -3,7 +3,7 @@
 // named, values in the table's number format, "-" where a cell was not measured.
 #include <ostream>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace xb {
 

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/size.hpp"
-#include "report/metric_units.hpp"
+#include "core/metric_units.hpp"
 
 namespace xb {
 namespace {

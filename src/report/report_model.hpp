@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "report/result_files.hpp"
 
 namespace xb {

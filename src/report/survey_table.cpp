@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/size.hpp"
-#include "jobs/survey/survey_row.hpp"
+#include "core/survey_row.hpp"
 #include "report/renderer.hpp"
 
 namespace xb {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "report/plot_axis.hpp"
 
 namespace xb {

@@ -38,6 +38,24 @@ void throw_end_of_file(std::string_view call, const IoFile& file, const IoUnit& 
 
 std::span<const IoEngineInfo> io_engines() { return kEngines; }
 
+std::span<const std::string_view> io_engine_preference() {
+  static constexpr std::string_view kPreference[] = {"io_uring", "libaio", "psync"};
+  return kPreference;
+}
+
+std::string best_io_engine() {
+  for (std::string_view name : io_engine_preference()) {
+    const IoEngineInfo* info = find_io_engine(name);
+    if (info == nullptr) continue;
+    try {
+      info->make(IoEngineSetup{{}, {}, IoEngineOptions{1, false, false}});
+      return std::string(name);
+    } catch (const Unavailable&) {
+    }
+  }
+  return "psync";  // pread/pwrite: every kernel has them
+}
+
 const IoEngineInfo* find_io_engine(std::string_view name) {
   for (const auto& e : kEngines) {
     if (e.name == name) return &e;

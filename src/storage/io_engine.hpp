@@ -86,4 +86,11 @@ const IoEngineInfo* find_io_engine(std::string_view name);
 // "psync, libaio or io_uring", for error messages.
 std::string io_engine_names();
 
+// Where a run names no engine, the order to try them in: io_uring, libaio, then psync (pread and
+// pwrite, which every kernel has). Written once for the survey and gdsio.
+std::span<const std::string_view> io_engine_preference();
+// The first engine of that order this kernel lets start: a one-deep instance without files or
+// buffers is made, so only the kernel interface is probed; an Unavailable means the next one down.
+std::string best_io_engine();
+
 }  // namespace xb

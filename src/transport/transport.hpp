@@ -141,5 +141,9 @@ class TransportError : public std::runtime_error {
 // --transport for an unknown name, Unavailable when UCX cannot start here.
 std::vector<std::string> transport_names();
 std::unique_ptr<Transport> make_transport(std::string_view name);
+// The transport a run uses when none is named: the table's first row, UCX where this build has it
+// (RDMA, shared memory and TCP behind one API), else the plain TCP baseline. Every command and
+// dialect asks here, so the choice is written once.
+std::string default_transport_name();
 
 }  // namespace xb

@@ -17,6 +17,7 @@ struct TransportRow {
   std::unique_ptr<Transport> (*make)();
 };
 
+// In order of preference: the first row is the default (default_transport_name).
 constexpr TransportRow kTransports[] = {
 #ifdef XB_HAVE_UCX
     {"ucx", make_ucx_transport},
@@ -31,6 +32,8 @@ std::vector<std::string> transport_names() {
   for (const auto& row : kTransports) names.emplace_back(row.name);
   return names;
 }
+
+std::string default_transport_name() { return kTransports[0].name; }
 
 std::unique_ptr<Transport> make_transport(std::string_view name) {
   for (const auto& row : kTransports) {

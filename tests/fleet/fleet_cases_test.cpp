@@ -10,7 +10,7 @@
 
 #include "core/histogram.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 

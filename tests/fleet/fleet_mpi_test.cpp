@@ -8,7 +8,7 @@
 #include <set>
 
 #include "core/result.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
 #include "support/mpi_run.hpp"

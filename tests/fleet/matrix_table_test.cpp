@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "report/renderer.hpp"
 #include "run_binary.hpp"
 

@@ -194,6 +194,26 @@ TEST_P(CopyDirection, VerifiesAndWritesTheResultDocument) {
   EXPECT_TRUE(left.empty()) << "left behind: " << xbtest::join(left);
 }
 
+// The document records the variables that change what a run does, as this run saw them, and never
+// a secret's value (anywhere in what the run prints).
+TEST(CopyCommand, TheDocumentRecordsTheRunsSwitchesButNoSecret) {
+  auto args = copy_args({"--format", "json"});
+  xbtest::RunOptions options = xbtest::default_options();
+  options.env = {"UCX_TLS=tcp", "XFERBENCH_TOKEN=zq-secret-token-value", "XFERBENCH_PROGRESS_AFTER_MS=60000"};
+  options.unset_env = {"CUDA_VISIBLE_DEVICES", "XFERBENCH_CUDA_BATCH"};
+  const auto r = xbtest::run_binary(kBinary, args, options);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(r.out)) << r.out;
+  const auto& env = doc.at("environment");
+  EXPECT_EQ(env.at("UCX_TLS"), "tcp");
+  EXPECT_EQ(env.at("XFERBENCH_PROGRESS_AFTER_MS"), "60000");
+  EXPECT_EQ(env.at("XFERBENCH_TOKEN"), "(set; a secret, not recorded)");
+  EXPECT_FALSE(env.contains("XFERBENCH_CUDA_BATCH"));
+  EXPECT_FALSE(env.contains("PATH"));
+  EXPECT_EQ((r.out + r.err).find("zq-secret-token-value"), std::string::npos);
+}
+
 std::vector<DirectionCase> direction_cases() {
   std::vector<DirectionCase> v{
       {"pinned_to_device", {"--from", "pinned", "--to", "device"},

@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "run_binary.hpp"
 
 namespace xb {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/result.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"

@@ -1,5 +1,5 @@
 // The matrix convention (config["matrix"]): what p2p and fleet write and the report reads.
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include <regex>
 #include <string>
 
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 #include "report_fixtures.hpp"
 #include "support/temp_dir.hpp"
 

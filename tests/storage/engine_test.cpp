@@ -63,6 +63,34 @@ TEST(Engines, RegistryListsThreeEngines) {
   EXPECT_EQ(find_io_engine("nope"), nullptr);
 }
 
+// Where a run names no engine (gdsio, the survey): io_uring, libaio, psync in that order, and the
+// best is the first this kernel lets start (each before it refuses a one-deep instance).
+TEST(Engines, PreferenceIsIoUringLibaioPsyncAndTheBestIsTheFirstThatStarts) {
+  const auto order = io_engine_preference();
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[0], "io_uring");
+  EXPECT_EQ(order[1], "libaio");
+  EXPECT_EQ(order[2], "psync");
+  const std::string best = best_io_engine();
+  bool found = false;
+  for (std::string_view name : order) {
+    ASSERT_NE(find_io_engine(name), nullptr) << name;
+    bool starts = true;
+    try {
+      find_io_engine(name)->make(IoEngineSetup{{}, {}, IoEngineOptions{1, false, false}});
+    } catch (const Unavailable&) {
+      starts = false;
+    }
+    if (starts) {
+      EXPECT_EQ(best, name) << "the first engine that starts here";
+      found = true;
+      break;
+    }
+    EXPECT_NE(best, name) << name << " cannot start here";
+  }
+  EXPECT_TRUE(found);
+}
+
 TEST(Engines, ReadAcrossTheEndOfFileIsReportedWithFileAndOffset) {
   TempDir dir;
   const std::string path = (dir.path() / "f").string();

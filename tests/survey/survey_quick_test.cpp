@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "backends/registry.hpp"
-#include "jobs/survey/survey_row.hpp"
+#include "core/survey_row.hpp"
 #include "support/temp_dir.hpp"
 #include "test_mount.hpp"
 #include "survey_test_support.hpp"

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "jobs/survey/survey_row.hpp"
+#include "core/survey_row.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb::test {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "core/run_environment.hpp"
 
 namespace xb {
 namespace {
@@ -31,6 +32,7 @@ ResultDocument sample_document() {
   doc.started_at = "2026-11-29T19:49:33Z";
   doc.machine = {"node17", "Linux 6.18.0 x86_64", "Some CPU @ 2.0GHz", 96, 2, std::uint64_t{1} << 40};
   doc.command_line = {"xferbench", "copy", "-s", "16K", "--label", "a,b \"c\""};
+  doc.environment = {{"UCX_TLS", "rc,sm"}, {"XFERBENCH_CUDA_BATCH", "0"}};
 
   CaseResult ok;
   ok.job = "copy";
@@ -76,6 +78,7 @@ TEST(ResultJson, RoundTripPreservesEveryField) {
   EXPECT_EQ(out.machine.numa_nodes, in.machine.numa_nodes);
   EXPECT_EQ(out.machine.memory_bytes, in.machine.memory_bytes);
   EXPECT_EQ(out.command_line, in.command_line);
+  EXPECT_EQ(out.environment, in.environment);
 
   ASSERT_EQ(out.cases.size(), in.cases.size());
   for (std::size_t i = 0; i < in.cases.size(); ++i) {
@@ -120,6 +123,38 @@ TEST(ResultJson, RoundTripPreservesEveryField) {
   EXPECT_EQ(c.label("to"), "cpu::device::all");
   EXPECT_EQ(c.label("nope"), "");
   EXPECT_EQ(c.find_series("nope"), nullptr);
+}
+
+// What a run records of its environment: the variables that change what it does, sorted, a secret
+// as set but never its value; everything else left out. A document without the key reads as empty.
+TEST(RunEnvironment, RecordsTheSwitchesSortedAndNeverASecret) {
+  const char* env[] = {"PATH=/usr/bin",
+                       "XFERBENCH_TOKEN=s3cret-value",
+                       "UCX_TLS=tcp",
+                       "XFERBENCH_CUDA_BATCH=0",
+                       "CUDA_VISIBLE_DEVICES=1,0",
+                       "HOME=/root",
+                       "UCXX_NOT_UCX=1",
+                       "XFERBENCH_TOKEN_FILE=/etc/xferbench/token",
+                       "HCCL_INTRA_ROCE_ENABLE=1",
+                       "NO_EQUALS_SIGN",
+                       "=value-without-name",
+                       nullptr};
+  const auto got = run_environment(env);
+  const std::vector<std::pair<std::string, std::string>> want{{"CUDA_VISIBLE_DEVICES", "1,0"},
+                                                              {"HCCL_INTRA_ROCE_ENABLE", "1"},
+                                                              {"UCX_TLS", "tcp"},
+                                                              {"XFERBENCH_CUDA_BATCH", "0"},
+                                                              {"XFERBENCH_TOKEN", kSecretNotRecorded},
+                                                              {"XFERBENCH_TOKEN_FILE", "/etc/xferbench/token"}};
+  EXPECT_EQ(got, want);
+  for (const auto& [name, value] : got) EXPECT_EQ(value.find("s3cret"), std::string::npos) << name;
+  EXPECT_TRUE(run_environment(nullptr).empty());
+
+  json j = to_json(sample_document());
+  EXPECT_EQ(j.at("environment").at("UCX_TLS"), "rc,sm");
+  j.erase("environment");
+  EXPECT_TRUE(result_from_json(j).environment.empty());
 }
 
 TEST(ResultJson, DocumentNamesItsSchemaAndVersion) {

@@ -7,7 +7,7 @@
 
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace xb {
 

@@ -153,7 +153,7 @@ std::vector<FleetStep> steps_of(const LinkSet& links) {
 
 FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, P2pGroup& group) {
   FleetPlan plan = plan_in;
-  if (plan.transport.empty()) plan.transport = transport_names().front();
+  if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();
   const int rank = group.rank();
   const int ranks = group.size();

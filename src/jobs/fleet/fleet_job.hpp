@@ -33,7 +33,7 @@ struct FleetPlan {
   std::size_t max_pairs = 0;  // pairs running at once at most (0: every pair of a round)
   double threshold = 0.8;     // a link below threshold x the median link is flagged (0: none)
   bool confirm = true;        // measure a slow link again, alone, before naming it
-  std::string transport;      // "" = the first of transport_names()
+  std::string transport;      // "" = default_transport_name()
   std::string host;           // this rank's address (listen and announce); "" = p2p_default_host()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush

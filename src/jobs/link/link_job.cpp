@@ -17,11 +17,6 @@
 namespace xb {
 namespace {
 
-std::string default_transport() {
-  const auto names = transport_names();
-  return names.empty() ? "tcp" : names.front();  // the registry lists ucx first where it is built
-}
-
 // What "cuda" meant in this run, for the result: the preferred backend's device memory, which on a
 // machine without a GPU backend is a cpu backend arena (host memory), and the result must say so.
 std::string cuda_meaning(const Backend& backend) {
@@ -120,7 +115,7 @@ struct Sweep {
 std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
                                  const std::function<void(const CaseResult&)>& on_size) {
   LinkPlan plan = plan_in;
-  if (plan.transport.empty()) plan.transport = default_transport();
+  if (plan.transport.empty()) plan.transport = default_transport_name();
   validate_link_plan(plan);
   const std::vector<std::uint64_t> sizes = link_sizes(plan);
 

@@ -24,7 +24,7 @@ struct LinkPlan {
   RegionPlace src = RegionPlace::host;             // this side's memory (put from)
   RegionPlace dst = RegionPlace::host;             // the peer's memory (put into)
   std::optional<SocketAddress> peer;               // a `link --listen` server; none: loopback
-  std::string transport;                           // "ucx", "tcp"; empty: the first of transport_names()
+  std::string transport;                           // "ucx", "tcp"; empty: default_transport_name()
   bool check = false;                              // verify the data of every size at the peer
   std::string token;                               // the session token (default_session_token())
   std::chrono::milliseconds wait{20000};           // for the peer (and each flush)

@@ -8,7 +8,7 @@
 
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace xb {
 namespace {

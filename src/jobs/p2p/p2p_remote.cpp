@@ -79,7 +79,7 @@ std::string p2p_default_host() {
 
 std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& backend, P2pGroup& group) {
   P2pRemotePlan plan = plan_in;
-  if (plan.transport.empty()) plan.transport = transport_names().front();
+  if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();
   const int rank = group.rank();
   const int ranks = group.size();

@@ -39,7 +39,7 @@ struct P2pRemotePlan {
   P2pPlan base;        // size, executions, warmup, verify, seed (pairs and all_pairs unused)
   int even_device = 0; // --ds: the device of rank 0 (and every even rank)
   int odd_device = 1;  // --dd: the device of rank 1 (and every odd rank)
-  std::string transport;  // "" = the first of transport_names()
+  std::string transport;  // "" = default_transport_name()
   std::string host;       // this rank's address (listen and announce); "" = p2p_default_host()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush

@@ -12,7 +12,7 @@
 #include "core/result.hpp"
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/survey_plan.hpp"
-#include "jobs/survey/survey_row.hpp"
+#include "core/survey_row.hpp"
 #include "jobs/survey/survey_scratch.hpp"
 
 namespace xb {

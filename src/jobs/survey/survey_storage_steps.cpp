@@ -13,13 +13,12 @@
 #include "jobs/io/io_job.hpp"
 #include "jobs/survey/survey_steps.hpp"
 #include "storage/file_set.hpp"
+#include "storage/io_engine.hpp"
 
 namespace xb {
 namespace {
 
 constexpr std::uint64_t kSeqIo = 1u << 20, kRandIo = 4096;
-// The engines in the order the survey tries them: the first the kernel allows is used for every step.
-constexpr const char* kEngines[] = {"io_uring", "libaio", "psync"};
 
 nlohmann::json storage_json(const StorageInfo& s) {
   return {{"directory", s.directory.string()},
@@ -89,7 +88,8 @@ std::vector<CaseResult> finish(CaseResult c, const SurveyState& st, const Survey
 std::vector<CaseResult> run_write(SurveyState& st, const SurveyRow& row) {
   if (!st.storage_unavailable.empty()) throw Unavailable(st.storage_unavailable);
   std::string why_not;
-  for (const char* engine : kEngines) {
+  // The engines in order of preference: the first the kernel allows is used for every step.
+  for (std::string_view engine : io_engine_preference()) {
     st.io_engine = engine;
     const IoPlan plan = io_plan(st, IoPattern::write, kSeqIo, st.plan.budget.storage_seq_qd);
     try {

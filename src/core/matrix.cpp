@@ -1,11 +1,11 @@
-#include "report/matrix.hpp"
+#include "core/matrix.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "report/metric_units.hpp"
+#include "core/metric_units.hpp"
 
 namespace xb {
 namespace {

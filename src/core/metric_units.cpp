@@ -1,4 +1,4 @@
-#include "report/metric_units.hpp"
+#include "core/metric_units.hpp"
 
 #include <array>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "jobs/survey/survey_row.hpp"
+#include "core/survey_row.hpp"
 
 namespace xb {
 
