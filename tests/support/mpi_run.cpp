@@ -15,7 +15,9 @@ std::vector<std::string> mpirun_args(const std::vector<std::string>& args) {
   return a;
 }
 
-xbtest::RunOptions mpirun_options() {
+}  // namespace
+
+xbtest::RunOptions mpi_options() {
   xbtest::RunOptions o = xbtest::default_options();
   const char* lsan = std::getenv("LSAN_OPTIONS");
   o.env.push_back(std::string("LSAN_OPTIONS=") + (lsan ? std::string(lsan) + ":" : "") +
@@ -23,16 +25,14 @@ xbtest::RunOptions mpirun_options() {
   return o;
 }
 
-}  // namespace
-
 xbtest::RunResult run_mpirun(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
-  xbtest::RunOptions o = mpirun_options();
+  xbtest::RunOptions o = mpi_options();
   o.timeout = timeout;
   return xbtest::run_binary(kMpirun, mpirun_args(args), o);
 }
 
 xbtest::Process start_mpirun(const std::vector<std::string>& args) {
-  return xbtest::start_binary(kMpirun, mpirun_args(args), mpirun_options());
+  return xbtest::start_binary(kMpirun, mpirun_args(args), mpi_options());
 }
 
 }  // namespace xb::test

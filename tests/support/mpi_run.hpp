@@ -17,6 +17,10 @@ inline constexpr const char* kMpirun = "/usr/bin/mpirun";
 // Whether Open MPI's mpirun is installed (scripts/setup.sh installs openmpi-bin).
 bool have_mpirun();
 
+// The options of any run that starts Open MPI, under mpirun or as a singleton (a binary that calls
+// MPI_Init without mpirun): Open MPI's own leaks suppressed for LSan, as above.
+xbtest::RunOptions mpi_options();
+
 // Runs `mpirun --allow-run-as-root --oversubscribe ARGS…` to completion.
 xbtest::RunResult run_mpirun(const std::vector<std::string>& args,
                              std::chrono::milliseconds timeout = std::chrono::minutes(2));
