@@ -31,7 +31,8 @@ struct GdsioRequest {
 IoFlagNames gdsio_flag_names();
 
 // Parses gdsio arguments (after the program/subcommand name): UsageError naming the flag. The
-// engine is left empty for the caller (best_io_engine: gdsio's threads keep one IO each in flight), as it is a property of the machine.
+// engine is left empty for the caller (best_io_engine, at gdsio's one IO in flight per thread), as
+// it is a property of the machine.
 // The defaults where an option is left out: -x 0 (GPUD), -I 0 (read), -i 4K, -w 1, -d 0, -o 0, -T
 // one pass; -s the existing file's size for a read (required to write).
 GdsioRequest parse_gdsio(const std::vector<std::string>& args);

@@ -80,7 +80,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
     if (!json_path.empty()) {
       ResultDocument doc = new_result_document(ctx);
       doc.cases = cases;
-      write_file_atomically(json_path, to_json(doc).dump(2) + "\n");
+      deliver(doc, OutputOptions{"json", json_path}, ctx);  // as `--format json --output PATH` writes it
     }
     // After HIXL's own lines: which path moved the data, as the transport reports its lanes.
     if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;

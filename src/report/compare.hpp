@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/result.hpp"
 #include "core/metric_units.hpp"
+#include "core/result.hpp"
 
 namespace xb {
 

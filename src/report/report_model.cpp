@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "core/error.hpp"
-#include "core/size.hpp"
 #include "core/metric_units.hpp"
+#include "core/size.hpp"
 
 namespace xb {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/histogram.hpp"
-#include "jobs/fleet/fleet_cases.hpp"
 #include "core/matrix.hpp"
+#include "jobs/fleet/fleet_cases.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/result.hpp"
 #include "core/matrix.hpp"
+#include "core/result.hpp"
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
 #include "support/mpi_run.hpp"

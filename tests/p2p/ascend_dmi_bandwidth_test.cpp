@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/matrix.hpp"
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
-#include "core/matrix.hpp"
 #include "run_binary.hpp"
 
 namespace xb {

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/result.hpp"
 #include "core/matrix.hpp"
+#include "core/result.hpp"
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"

@@ -14,9 +14,9 @@
 
 #include "backends/registry.hpp"
 #include "core/error.hpp"
+#include "core/matrix.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "core/matrix.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 #include "support/wrapped_cpu_backend.hpp"

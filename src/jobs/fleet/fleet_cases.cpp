@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/matrix.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "core/matrix.hpp"
 
 namespace xb {
 

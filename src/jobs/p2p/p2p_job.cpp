@@ -6,9 +6,9 @@
 #include <map>
 #include <optional>
 
+#include "core/matrix.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
-#include "core/matrix.hpp"
 
 namespace xb {
 namespace {

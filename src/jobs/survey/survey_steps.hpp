@@ -10,9 +10,9 @@
 
 #include "backends/registry.hpp"
 #include "core/result.hpp"
+#include "core/survey_row.hpp"
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/survey_plan.hpp"
-#include "core/survey_row.hpp"
 #include "jobs/survey/survey_scratch.hpp"
 
 namespace xb {
