@@ -15,8 +15,8 @@
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "cli/token_flags.hpp"
-#include "jobs/p2p/p2p_mpi_group.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "runtime/session_token.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -114,11 +114,10 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
     throw UsageError(fmt::format("needs 2 ranks or more, one per node; this job has {}{}", runtime.size(),
                                  MpiSession::launched() ? "" : " (start it with mpirun -n N)"));
   }
-  MpiP2pGroup group(runtime);
   FleetOutcome outcome;
   try {
-    plan.token = group_session_token(group, given_session_token(a.meet.token));
-    outcome = run_fleet(plan, backend, group);
+    plan.token = shared_session_token(runtime, given_session_token(a.meet.token));
+    outcome = run_fleet(plan, backend, runtime);
   } catch (const std::exception& e) {
     // The others wait in a collective: end every rank.
     ctx.err << fmt::format("xferbench fleet: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;

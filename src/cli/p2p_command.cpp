@@ -19,12 +19,12 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "jobs/p2p/p2p_mpi_group.hpp"
 #include "cli/token_flags.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
-#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "runtime/shared_dir_rendezvous.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "runtime/session_token.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -52,7 +52,7 @@ void check_two_nodes(const P2pArgs& a) {
   }
   check_p2p_address_pair(a.peer, a.net.host);
   parse_count(a.window, "--window", 1, 3600);
-  if (!a.shared_dir.empty()) check_p2p_shared_dir(a.shared_dir, "--spp");
+  if (!a.shared_dir.empty()) check_shared_dir(a.shared_dir, "--spp");
 }
 
 P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
@@ -157,11 +157,10 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
                                  "{}{}",
                                  runtime.size(), MpiSession::launched() ? "" : " (start it with mpirun -n 2)"));
   }
-  MpiP2pGroup group(runtime);
   std::vector<CaseResult> cases;
   try {
-    remote.token = group_session_token(group, given_session_token(a.net.token));
-    cases = run_p2p_remote(remote, backend, group);
+    remote.token = shared_session_token(runtime, given_session_token(a.net.token));
+    cases = run_p2p_remote(remote, backend, runtime);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     MpiSession::abort(kExitFailure);

@@ -12,7 +12,7 @@
 
 #include "cli/args.hpp"
 #include "core/error.hpp"
-#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "runtime/shared_dir_rendezvous.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 
 namespace xb {
@@ -268,7 +268,7 @@ AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args) {
     r.host_ip = ip_address(*hip);
     if (d) r.device = static_cast<int>(number(*d, 0, kMaxId, "a device ID"));
     if (spp) {
-      check_p2p_shared_dir(spp->value, spp->flag);
+      check_shared_dir(spp->value, spp->flag);
       r.shared_dir = spp->value;
     }
     r.meet = spp ? AscendDmiMeet::shared_dir : AscendDmiMeet::peer_ip;

@@ -62,7 +62,7 @@ inline constexpr std::uint64_t kAscendDmiMatrixSize = std::uint64_t{128} << 20;
 // Parses ascend-dmi arguments (after the program/subcommand name): every spelling of the seed's
 // table (-bw/--bw/--bandwidth, -sp/--sp/--super-pod, …, also --flag=value), and every rule of it,
 // as a UsageError naming the flag as typed and the rule. -h/--help throws HelpRequested.
-// Touches nothing but --spp's directory, which it inspects (check_p2p_shared_dir, p2p_shared_dir.hpp).
+// Touches nothing but --spp's directory, which it inspects (check_shared_dir, runtime/shared_dir_rendezvous.hpp).
 AscendDmiRequest parse_ascend_dmi(const std::vector<std::string>& args);
 
 std::string ascend_dmi_usage();

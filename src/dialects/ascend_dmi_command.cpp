@@ -15,7 +15,6 @@
 #include "dialects/ascend_dmi_output.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 #include "runtime/fork_launcher.hpp"
@@ -140,10 +139,9 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
     throw UsageError(fmt::format("--sp 2: needs an MPI job of 2 ranks (mpirun -n 2 ascend-dmi …); this one has {}",
                                  runtime.size()));
   }
-  MpiP2pGroup group(runtime);
   std::vector<CaseResult> cases;
   try {
-    cases = run_p2p_remote(plan, backend, group);
+    cases = run_p2p_remote(plan, backend, runtime);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("ascend-dmi: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     MpiSession::abort(kExitFailure);
@@ -163,7 +161,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
 // --sp 0/1 --ip PEER --hip SELF: two nodes started by hand within the start window (10 s, the
 // seed's). The --sp 0 node is rank 0 (its device is the source of the unidirectional test); both
 // print the same two blocks, each naming its own address first, as the seed's figures 1 and 2.
-// With --spp DIR the rendezvous address travels through DIR/ascend_check (P2pSharedDir) instead of
+// With --spp DIR the rendezvous address travels through DIR/ascend_check (SharedDirRendezvous) instead of
 // a fixed port.
 int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();

@@ -16,10 +16,10 @@
 #include "jobs/coll/coll_job.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
-#include "jobs/p2p/p2p_mpi_group.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "runtime/mpi_collectives.hpp"
 #include "runtime/mpi_runtime.hpp"
+#include "runtime/session_token.hpp"
 #include "transport/address.hpp"
 #include "transport/net_devices.hpp"
 
@@ -97,8 +97,7 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandCont
   const int rank = world.rank(), size = world.size();
   std::string far_end;
   try {
-    MpiP2pGroup group(world);
-    req.plan.token = group_session_token(group, given_session_token(""));
+    req.plan.token = shared_session_token(world, given_session_token(""));
     const bool serves = rank % 2 == 1;
     std::optional<LinkServerThread> server;
     if (serves) {

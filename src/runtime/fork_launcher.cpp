@@ -26,17 +26,26 @@ struct SharedHeader {
   pthread_barrier_t barrier;
 };
 
+// Each rank's part of the collectives' exchange area: what it passes to allgather (and the
+// collectives built on it), read by every rank between two barriers.
+struct ExchangeSlot {
+  std::uint32_t length;
+  char data[kForkExchangeBytes];
+};
+
 struct SlotHeader {
   std::atomic<std::uint32_t> state;
   std::uint32_t length;
 };
 
-// The shared mapping: header, then `ranks` slots of (SlotHeader + max_result_bytes).
+// The shared mapping: header, `ranks` exchange slots, then `ranks` result slots of
+// (SlotHeader + max_result_bytes).
 class SharedArea {
  public:
   SharedArea(int ranks, std::size_t max_bytes)
       : slot_bytes_(sizeof(SlotHeader) + (max_bytes + 7) / 8 * 8) {
-    bytes_ = sizeof(SharedHeader) + slot_bytes_ * static_cast<std::size_t>(ranks);
+    results_at_ = sizeof(SharedHeader) + sizeof(ExchangeSlot) * static_cast<std::size_t>(ranks);
+    bytes_ = results_at_ + slot_bytes_ * static_cast<std::size_t>(ranks);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_errno("mmap of the fork launcher's shared area");
     base_ = static_cast<std::byte*>(p);
@@ -45,7 +54,10 @@ class SharedArea {
     pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
     pthread_barrier_init(&header()->barrier, &attr, static_cast<unsigned>(ranks));
     pthread_barrierattr_destroy(&attr);
-    for (int r = 0; r < ranks; ++r) new (slot(r)) SlotHeader{kPending, 0};
+    for (int r = 0; r < ranks; ++r) {
+      new (exchange(r)) ExchangeSlot{};
+      new (slot(r)) SlotHeader{kPending, 0};
+    }
   }
   // No pthread_barrier_destroy: a rank killed while it waited at the barrier leaves it counted as
   // in use, and glibc's destroy then waits for that rank for ever. Every rank has exited by now;
@@ -55,8 +67,11 @@ class SharedArea {
   SharedArea& operator=(const SharedArea&) = delete;
 
   SharedHeader* header() const { return reinterpret_cast<SharedHeader*>(base_); }
+  ExchangeSlot* exchange(int r) const {
+    return reinterpret_cast<ExchangeSlot*>(base_ + sizeof(SharedHeader)) + r;
+  }
   SlotHeader* slot(int r) const {
-    return reinterpret_cast<SlotHeader*>(base_ + sizeof(SharedHeader) + slot_bytes_ * static_cast<std::size_t>(r));
+    return reinterpret_cast<SlotHeader*>(base_ + results_at_ + slot_bytes_ * static_cast<std::size_t>(r));
   }
   char* slot_data(int r) const { return reinterpret_cast<char*>(slot(r) + 1); }
   std::size_t slot_capacity() const { return slot_bytes_ - sizeof(SlotHeader); }
@@ -70,21 +85,41 @@ class SharedArea {
 
  private:
   std::size_t slot_bytes_;
+  std::size_t results_at_ = 0;
   std::size_t bytes_ = 0;
   std::byte* base_ = nullptr;
 };
 
 class ForkRuntime final : public Runtime {
  public:
-  ForkRuntime(int rank, int size, pthread_barrier_t* barrier) : rank_(rank), size_(size), barrier_(barrier) {}
+  ForkRuntime(int rank, int size, const SharedArea& area) : rank_(rank), size_(size), area_(area) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void barrier() override { pthread_barrier_wait(barrier_); }
+  void barrier() override { pthread_barrier_wait(&area_.header()->barrier); }
+  // Each rank writes its slot, all meet, each reads every slot, all meet again (so no rank
+  // overwrites its slot for the next collective while another still reads it).
+  std::vector<std::string> allgather(const std::string& mine) override {
+    if (mine.size() > kForkExchangeBytes) {
+      // Every rank must still take part, or the others wait at the barrier for ever: the parent
+      // sees this rank fail and stops them.
+      throw std::runtime_error(fmt::format("fork runtime: rank {} passed {} bytes to a collective, more than its {}",
+                                           rank_, mine.size(), kForkExchangeBytes));
+    }
+    ExchangeSlot* own = area_.exchange(rank_);
+    std::memcpy(own->data, mine.data(), mine.size());
+    own->length = static_cast<std::uint32_t>(mine.size());
+    barrier();
+    std::vector<std::string> all;
+    all.reserve(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) all.emplace_back(area_.exchange(r)->data, area_.exchange(r)->length);
+    barrier();
+    return all;
+  }
 
  private:
   int rank_;
   int size_;
-  pthread_barrier_t* barrier_;
+  const SharedArea& area_;
 };
 
 [[noreturn]] void child_main(int rank, int ranks, const SharedArea& area, const Launcher::Body& body,
@@ -94,7 +129,7 @@ class ForkRuntime final : public Runtime {
   if (getppid() != parent) _exit(1);
   int code = 0;
   try {
-    ForkRuntime rt(rank, ranks, &area.header()->barrier);
+    ForkRuntime rt(rank, ranks, area);
     std::string result = body(rt);
     if (result.size() > area.slot_capacity()) {
       throw std::runtime_error(fmt::format("result of {} bytes exceeds the slot of {}", result.size(),

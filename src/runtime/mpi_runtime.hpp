@@ -50,13 +50,13 @@ class MpiRuntime final : public Runtime {
   // sleeps): a waiting rank leaves the CPU to the threads that move data.
   void barrier() override;  // MPI_Ibarrier
   // Every rank's `mine`, in rank order, at every rank (MPI_Allgather of lengths, MPI_Allgatherv).
-  std::vector<std::string> allgather(const std::string& mine);
+  std::vector<std::string> allgather(const std::string& mine) override;
   // Every rank's `mine` in rank order at `root`; empty elsewhere (MPI_Gather, MPI_Gatherv).
-  std::vector<std::string> gather(const std::string& mine, int root);
+  std::vector<std::string> gather(const std::string& mine, int root) override;
   // The root's `text` at every rank (MPI_Bcast of the length, then the bytes).
-  std::string broadcast(const std::string& text, int root);
+  std::string broadcast(const std::string& text, int root) override;
   // The largest of every rank's `mine`, at every rank (MPI_Iallreduce, MPI_MAX).
-  double max(double mine);
+  double max(double mine) override;
   // The processor name (MPI_Get_processor_name): the node a rank runs on.
   std::string node() const;
 

@@ -1,8 +1,15 @@
 #pragma once
-// How ranks meet and line up. A job body sees a Runtime (its rank, the rank count, a barrier that
-// releases every rank together); a Launcher runs one body per rank and gathers what each returns
-// to the root. The local fork launcher is here; MPI and TCP rendezvous implement the same two
-// interfaces (as UCX perftest's ucx_perf_rte_t does for its runtimes).
+// How ranks meet and line up: the one abstraction every multi-rank job sees (as UCX perftest's
+// ucx_perf_rte_t is for its runtimes). A job body sees a Runtime: its rank, the rank count, a
+// barrier that releases every rank together, and the few collectives jobs need (every rank's
+// string to every rank or to the root, the root's string to every rank, the largest of a number).
+// Implementations: forked processes (fork_launcher), threads (thread_launcher), MPI
+// (mpi_runtime), a TCP pair (tcp_pair_runtime: the peer-IP rendezvous) and the shared directory
+// (shared_dir_runtime). A Launcher runs one body per rank and gathers what each returns to the
+// root, for the runtimes that start their own ranks (fork, threads).
+//
+// Every collective is called by every rank, in the same order; a rank that cannot take part
+// throws, and the caller ends the others (they would wait in the collective).
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,6 +23,14 @@ class Runtime {
   virtual int size() const = 0;
   // Returns once every rank has called it.
   virtual void barrier() = 0;
+  // Every rank's `mine`, in rank order, at every rank.
+  virtual std::vector<std::string> allgather(const std::string& mine) = 0;
+  // Every rank's `mine`, in rank order, at `root`; empty elsewhere. By default an allgather.
+  virtual std::vector<std::string> gather(const std::string& mine, int root);
+  // The root's `text` at every rank (what the others pass is ignored). By default an allgather.
+  virtual std::string broadcast(const std::string& text, int root);
+  // The largest of every rank's `mine`, at every rank. By default an allgather.
+  virtual double max(double mine);
 };
 
 class Launcher {

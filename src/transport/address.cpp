@@ -143,4 +143,15 @@ std::uint16_t parse_port(std::string_view text, std::string_view flag, bool allo
   return *port;
 }
 
+bool same_ip(const std::string& a, const std::string& b) {
+  const auto bytes_of = [](const std::string& text, unsigned char (&out)[16]) -> int {
+    if (inet_pton(AF_INET, text.c_str(), out) == 1) return 4;
+    if (inet_pton(AF_INET6, text.c_str(), out) == 1) return 16;
+    return 0;
+  };
+  unsigned char x[16] = {}, y[16] = {};
+  const int n = bytes_of(a, x);
+  return n != 0 && n == bytes_of(b, y) && std::memcmp(x, y, static_cast<std::size_t>(n)) == 0;
+}
+
 }  // namespace xb

@@ -21,6 +21,9 @@ struct SocketAddress {
 // with getaddrinfo (numeric results only).
 SocketAddress parse_address(std::string_view text, std::string_view flag, bool port_required,
                             bool allow_any_port = false);
+// Whether two literal IPv4 or IPv6 addresses are the same address (byte by byte, so "::1" and
+// "0:0:0:0:0:0:0:1" are); false when either is not a literal address.
+bool same_ip(const std::string& a, const std::string& b);
 // A bare port: "20000". Throws UsageError naming `flag`.
 std::uint16_t parse_port(std::string_view text, std::string_view flag, bool allow_zero = false);
 

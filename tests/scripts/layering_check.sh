@@ -15,7 +15,7 @@ declare -A allowed=(
   [storage]="core memory storage"
   [backends]="core memory backends"
   [transport]="core memory backends transport"
-  [runtime]="core memory runtime"
+  [runtime]="core memory transport runtime"
   [report]="core report"
   [jobs]="core memory storage backends transport runtime jobs"
 )

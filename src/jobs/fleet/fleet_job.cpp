@@ -36,7 +36,7 @@ using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to
 // One rank's part of measuring links: its put source, made once, and the steps it takes part in.
 class LinkMeter {
  public:
-  LinkMeter(const FleetPlan& plan, Backend& backend, P2pGroup& group, std::vector<std::string> addresses)
+  LinkMeter(const FleetPlan& plan, Backend& backend, Runtime& group, std::vector<std::string> addresses)
       : plan_(plan),
         backend_(backend),
         group_(group),
@@ -111,14 +111,14 @@ class LinkMeter {
 
   const FleetPlan& plan_;
   Backend& backend_;
-  P2pGroup& group_;
+  Runtime& group_;
   const std::vector<std::string> addresses_;
   PutSource source_;
   SessionOptions options_;
 };
 
 // Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
-std::vector<CaseResult> gather_links(P2pGroup& group, std::vector<CaseResult> mine) {
+std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> mine) {
   ResultDocument doc;
   doc.cases = std::move(mine);
   std::vector<CaseResult> links;
@@ -131,7 +131,7 @@ std::vector<CaseResult> gather_links(P2pGroup& group, std::vector<CaseResult> mi
 }
 
 // Rank 0's set of links at every rank.
-LinkSet share_links(P2pGroup& group, const LinkSet& at_root) {
+LinkSet share_links(Runtime& group, const LinkSet& at_root) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& [from, to] : at_root) j.push_back({from, to});
   const std::string text = group.allgather(group.rank() == 0 ? j.dump() : "").at(0);
@@ -151,7 +151,7 @@ std::vector<FleetStep> steps_of(const LinkSet& links) {
 
 }  // namespace
 
-FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, P2pGroup& group) {
+FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, Runtime& group) {
   FleetPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();

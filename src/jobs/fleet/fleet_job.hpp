@@ -51,6 +51,6 @@ struct FleetOutcome {
 // Runs the plan on this rank (every rank of the group calls it). The ranks first compare their
 // plans: a mismatch is an error naming both. Throws naming the call and the peer on a transport,
 // device or verification error; the caller must then end every rank (MPI_Abort).
-FleetOutcome run_fleet(const FleetPlan& plan, Backend& backend, P2pGroup& group);
+FleetOutcome run_fleet(const FleetPlan& plan, Backend& backend, Runtime& group);
 
 }  // namespace xb

@@ -6,7 +6,7 @@ set(MPI_CXX_SKIP_MPICXX ON)
 find_package(MPI REQUIRED COMPONENTS CXX)
 target_sources(xferbench_lib PRIVATE
   jobs/p2p/p2p_plan.cpp jobs/p2p/p2p_metrics.cpp jobs/p2p/p2p_copy.cpp jobs/p2p/p2p_job.cpp
-  jobs/p2p/p2p_remote.cpp jobs/p2p/p2p_tcp_group.cpp jobs/p2p/p2p_shared_dir.cpp
+  jobs/p2p/p2p_remote.cpp
   jobs/p2p/p2p_two_nodes.cpp
   runtime/mpi_runtime.cpp
   cli/p2p_command.cpp cli/fleet_command.cpp

@@ -53,12 +53,6 @@ struct RankSide {
 
 }  // namespace
 
-std::string group_session_token(P2pGroup& group, const std::string& given) {
-  // Every rank takes part in the collective, even when a token was given, so none waits alone.
-  const std::vector<std::string> drawn = group.allgather(group.rank() == 0 && given.empty() ? random_token() : "");
-  return given.empty() ? drawn.at(0) : given;
-}
-
 int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
 
 std::string p2p_default_host() {
@@ -77,7 +71,7 @@ std::string p2p_default_host() {
   return found;
 }
 
-std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& backend, P2pGroup& group) {
+std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& backend, Runtime& group) {
   P2pRemotePlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();

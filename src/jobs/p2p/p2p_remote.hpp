@@ -1,7 +1,7 @@
 #pragma once
 // The p2p job across nodes: device memory of one rank put into device memory of another over a
 // transport (transport.hpp: one-sided put + flush), ranks paired (0,1), (2,3), … and lined up by a
-// P2pGroup (MPI, or two nodes started by hand: p2p_two_nodes). Even ranks use --ds's device, odd
+// Runtime (MPI, or two nodes started by hand: p2p_two_nodes). Even ranks use --ds's device, odd
 // ranks --dd's.
 //
 // Every rank serves its own device memory on a thread (P2pPeerServer) and drives a client to its
@@ -20,20 +20,9 @@
 #include "backends/device.hpp"
 #include "core/result.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
+#include "runtime/runtime.hpp"
 
 namespace xb {
-
-// How the ranks of a cross-node run meet: MPI (MpiP2pGroup) or one TCP connection (P2pTcpGroup).
-class P2pGroup {
- public:
-  virtual ~P2pGroup() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
-  virtual void barrier() = 0;
-  virtual std::vector<std::string> allgather(const std::string& mine) = 0;
-  virtual std::vector<std::string> gather(const std::string& mine, int root) = 0;  // empty but at root
-  virtual double max(double mine) = 0;                                             // over all ranks
-};
 
 struct P2pRemotePlan {
   P2pPlan base;        // size, executions, warmup, verify, seed (pairs and all_pairs unused)
@@ -60,13 +49,7 @@ std::string p2p_default_host();
 // names its ranks and devices in config (from_rank, from_device, to_rank, to_device, from_node…).
 // Throws (naming the call and the peer) on a transport, device or verification error; the caller
 // must then end every rank (MPI_Abort), since the others wait in a collective.
-std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan, Backend& backend, P2pGroup& group);
-
-// The session token of ranks that share a trusted channel (MPI, started by mpirun over its own
-// launcher): `given` when the user gave one, else a fresh random token drawn by rank 0 and sent to
-// every rank over the group, so servers off loopback never run on the public built-in token.
-// Every rank calls it.
-std::string group_session_token(P2pGroup& group, const std::string& given);
+std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan, Backend& backend, Runtime& group);
 
 // The device a rank uses.
 int p2p_remote_device(const P2pRemotePlan& plan, int rank);

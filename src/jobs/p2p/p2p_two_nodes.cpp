@@ -9,9 +9,8 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "jobs/p2p/p2p_shared_dir.hpp"
-#include "jobs/p2p/p2p_tcp_group.hpp"
-#include "transport/transport.hpp"
+#include "runtime/shared_dir_runtime.hpp"
+#include "runtime/tcp_pair_runtime.hpp"
 
 namespace xb {
 namespace {
@@ -61,29 +60,17 @@ std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2
   P2pRemotePlan plan = plan_in;
   plan.host = meet.self;
   plan.results_everywhere = true;  // each node prints the run
-  std::unique_ptr<P2pSharedDir> shared;
-  P2pRendezvousHooks hooks;
-  if (!meet.shared_dir.empty()) {
-    shared = std::make_unique<P2pSharedDir>(meet.shared_dir, meet.rank, meet.self, meet.peer, plan.even_device,
-                                            plan.odd_device, meet.card);
-    if (meet.rank == 0) {
-      hooks.listening = [&](const SocketAddress& a) { shared->publish(a); };
-    } else {
-      hooks.find_peer = [&](std::chrono::steady_clock::time_point deadline) {
-        const SocketAddress found = shared->await_peer(deadline, meet.window, meet.self, meet.listener);
-        // The shared directory says which port; the address must still be the peer's own.
-        const RawAddress at = raw_address(found.host), expected = raw_address(meet.peer);
-        if (at.family != expected.family || at.bytes != expected.bytes) {
-          throw TransportError(fmt::format("the shared directory {} names {} for the peer, not --ip {}: not connecting "
-                                           "there",
-                                           meet.shared_dir, found.to_string(), meet.peer));
-        }
-        return found;
-      };
-    }
+  const PairMeet pair{.rank = meet.rank, .self = meet.self, .peer = meet.peer, .window = meet.window,
+                      .wait = plan.wait, .token = plan.token, .listener = meet.listener};
+  const bool shared = !meet.shared_dir.empty();
+  std::unique_ptr<Runtime> runtime;
+  if (shared) {
+    runtime = std::make_unique<SharedDirRuntime>(meet.shared_dir, pair, plan.even_device, plan.odd_device, meet.card);
+  } else {
+    runtime = std::make_unique<TcpPairRuntime>(meet.rank, meet.self, meet.peer, kPairRendezvousPort, meet.window,
+                                               plan.wait, plan.token);
   }
-  P2pTcpGroup group(meet.rank, meet.self, meet.peer, kP2pRendezvousPort, meet.window, plan.wait, plan.token, hooks);
-  std::vector<CaseResult> cases = run_p2p_remote(plan, backend, group);
+  std::vector<CaseResult> cases = run_p2p_remote(plan, backend, *runtime);
   for (CaseResult& c : cases) c.config["launcher"] = shared ? "shared-dir" : "peer-ip";
   return cases;
 }

@@ -5,8 +5,8 @@
 // how a node learns its rank: the dialect is told (--sp), the native command derives it from the
 // two addresses (p2p_rank_by_address), so both nodes run the same command line mirrored.
 //
-// Rank 0 listens, rank 1 connects: on kP2pRendezvousPort of rank 0's address (peer IP), or on a
-// port rank 0 publishes in the shared directory (P2pSharedDir). Both must start within the start
+// Rank 0 listens, rank 1 connects: on kPairRendezvousPort of rank 0's address (peer IP), or on a
+// port rank 0 publishes in the shared directory (SharedDirRendezvous). Both must start within the start
 // window; past it, a TransportError naming the address (or file) and the window, never a hang.
 #include <chrono>
 #include <string>

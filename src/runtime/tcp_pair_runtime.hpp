@@ -1,5 +1,5 @@
 #pragma once
-// The P2pGroup of two nodes started by hand (ascend-dmi --sp 0/1 --ip PEER --hip SELF): one TCP
+// The Runtime of two nodes started by hand (ascend-dmi --sp 0/1 --ip PEER --hip SELF): one TCP
 // connection between them carries the group's few small messages. Rank 0 (the --sp 0 node, whose
 // unidirectional bandwidth is tested first) listens on its own address; rank 1 connects to its
 // peer's, retrying. Both must start within the start window (10 s by default, as the seed says):
@@ -19,33 +19,32 @@
 #include <vector>
 
 #include "core/unique_fd.hpp"
-#include "jobs/p2p/p2p_remote.hpp"
+#include "runtime/runtime.hpp"
 #include "transport/address.hpp"
 
 namespace xb {
 
-inline constexpr std::uint16_t kP2pRendezvousPort = 20005;
+inline constexpr std::uint16_t kPairRendezvousPort = 20005;
 
 // How the connection's address is found other than by a fixed port (the shared directory): rank 0
 // listens on port 0 and `listening` publishes the bound address; rank 1 asks `find_peer` (which may
 // wait until the deadline) where to connect.
-struct P2pRendezvousHooks {
+struct PairRendezvousHooks {
   std::function<void(const SocketAddress&)> listening;
   std::function<SocketAddress(std::chrono::steady_clock::time_point deadline)> find_peer;
 };
 
-class P2pTcpGroup final : public P2pGroup {
+class TcpPairRuntime final : public Runtime {
  public:
   // rank 0: listens on self:port for the peer; rank 1: connects to peer:port.
-  P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
+  TcpPairRuntime(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
               std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
-              const P2pRendezvousHooks& hooks = {});
+              const PairRendezvousHooks& hooks = {});
   int rank() const override { return rank_; }
   int size() const override { return 2; }
   void barrier() override;
+  // One exchange; gather, broadcast and max are the Runtime's, built on it.
   std::vector<std::string> allgather(const std::string& mine) override;
-  std::vector<std::string> gather(const std::string& mine, int root) override;
-  double max(double mine) override;
   // The peer's string for ours (both send, then both read).
   std::string exchange(const std::string& mine);
 

@@ -1,4 +1,4 @@
-#include "jobs/p2p/p2p_tcp_group.hpp"
+#include "runtime/tcp_pair_runtime.hpp"
 
 #include <fmt/format.h>
 #include <netinet/in.h>
@@ -28,14 +28,7 @@ using Clock = std::chrono::steady_clock;
 bool comes_from(int fd, const std::string& expected, std::string& from) {
   const SocketAddress peer = peer_address(fd);
   from = peer.host == "?" ? "" : peer.host;  // peer_address's "?": gone before we asked (an unknown address)
-  const auto bytes_of = [](const std::string& text, unsigned char (&out)[16]) -> int {
-    if (inet_pton(AF_INET, text.c_str(), out) == 1) return 4;
-    if (inet_pton(AF_INET6, text.c_str(), out) == 1) return 16;
-    return 0;
-  };
-  unsigned char got[16] = {}, want[16] = {};
-  const int n = bytes_of(peer.host, got);
-  return n != 0 && n == bytes_of(expected, want) && std::memcmp(got, want, static_cast<std::size_t>(n)) == 0;
+  return same_ip(peer.host, expected);
 }
 
 // Connects from `self` (bound, so the peer sees the address it was told of as --ip) to `peer`.
@@ -65,9 +58,9 @@ constexpr std::chrono::milliseconds kAuthWait{5000};
 // The longest message of the challenge–response (a nonce, a proof: 32 bytes).
 constexpr std::uint32_t kAuthMessageLimit = 64;
 
-P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
+TcpPairRuntime::TcpPairRuntime(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
                          std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
-                         const P2pRendezvousHooks& hooks)
+                         const PairRendezvousHooks& hooks)
     : rank_(rank), wait_(wait) {
   const auto deadline = Clock::now() + start_window;
   if (rank == 0) {
@@ -108,7 +101,7 @@ P2pTcpGroup::P2pTcpGroup(int rank, const std::string& self, const std::string& p
   set_low_latency(fd_.get());
 }
 
-bool P2pTcpGroup::authenticate(const std::string& token, Clock::time_point deadline) {
+bool TcpPairRuntime::authenticate(const std::string& token, Clock::time_point deadline) {
   constexpr const char* kPurpose = "xferbench p2p rendezvous";
   const auto as_bytes = [](const std::string& s) { return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); };
   const auto as_text = [](const AuthBytes& b) { return std::string(b.begin(), b.end()); };
@@ -135,7 +128,7 @@ bool P2pTcpGroup::authenticate(const std::string& token, Clock::time_point deadl
   return true;
 }
 
-void P2pTcpGroup::send_message(const std::string& bytes, Clock::time_point deadline) {
+void TcpPairRuntime::send_message(const std::string& bytes, Clock::time_point deadline) {
   // A 4-byte length, then the bytes (small messages: the kernel buffers them whole).
   std::string out(4, '\0');
   const auto n = static_cast<std::uint32_t>(bytes.size());
@@ -149,7 +142,7 @@ void P2pTcpGroup::send_message(const std::string& bytes, Clock::time_point deadl
   }
 }
 
-std::string P2pTcpGroup::receive_message(Clock::time_point deadline, std::uint32_t limit) {
+std::string TcpPairRuntime::receive_message(Clock::time_point deadline, std::uint32_t limit) {
   const auto read_exact = [&](std::size_t bytes) {
     std::string in(bytes, '\0');
     for (std::size_t got = 0; got < bytes;) {
@@ -170,27 +163,17 @@ std::string P2pTcpGroup::receive_message(Clock::time_point deadline, std::uint32
   return read_exact(length);
 }
 
-std::string P2pTcpGroup::exchange(const std::string& mine) {
+std::string TcpPairRuntime::exchange(const std::string& mine) {
   const auto deadline = Clock::now() + wait_;
   send_message(mine, deadline);
   return receive_message(deadline);
 }
 
-void P2pTcpGroup::barrier() { exchange({}); }
+void TcpPairRuntime::barrier() { exchange({}); }
 
-std::vector<std::string> P2pTcpGroup::allgather(const std::string& mine) {
+std::vector<std::string> TcpPairRuntime::allgather(const std::string& mine) {
   std::string theirs = exchange(mine);
   return rank_ == 0 ? std::vector<std::string>{mine, theirs} : std::vector<std::string>{theirs, mine};
-}
-
-std::vector<std::string> P2pTcpGroup::gather(const std::string& mine, int root) {
-  auto all = allgather(mine);
-  return rank_ == root ? all : std::vector<std::string>{};
-}
-
-double P2pTcpGroup::max(double mine) {
-  const double theirs = std::stod(exchange(fmt::format("{}", mine)));
-  return std::max(mine, theirs);
 }
 
 }  // namespace xb

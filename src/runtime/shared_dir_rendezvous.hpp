@@ -9,7 +9,7 @@
 //                                             made by the rank 0 node
 //       procInfo                              the --sp 0 node's rendezvous address and pid
 //       procInfoBi                            the --sp 1 node's answer (its address and pid)
-// Safety (the seed's rules and the issue's): DIR was checked by check_p2p_shared_dir (no '*', a
+// Safety (the seed's rules and the issue's): DIR was checked by check_shared_dir (no '*', a
 // real directory, this user's, no group/other access); every file is created with O_CREAT | O_EXCL |
 // O_NOFOLLOW, mode 0600, every directory with mkdir 0700 and then opened with O_NOFOLLOW and
 // checked to be this user's; a file that exists already (another run, or one that was killed) is
@@ -29,18 +29,18 @@ namespace xb {
 // existing directory reached without following a symbolic link, owned by this user, with no
 // permission for group or others, and readable, writable and searchable by this user. UsageError
 // naming `flag` (as the user typed it) and the rule otherwise.
-void check_p2p_shared_dir(const std::string& path, const std::string& flag);
+void check_shared_dir(const std::string& path, const std::string& flag);
 
-class P2pSharedDir {
+class SharedDirRendezvous {
  public:
   // Makes ascend_check (if needed) and this node's flag file; the rank 0 node also makes the pair's
   // directory. `device0`/`device1`: the devices of rank 0 and rank 1 (the ascend-dmi dialect: -d on
   // both). Throws std::runtime_error naming the path when anything is in the way.
-  P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip, int device0,
+  SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip, int device0,
                int device1, bool card);
-  ~P2pSharedDir();
-  P2pSharedDir(const P2pSharedDir&) = delete;
-  P2pSharedDir& operator=(const P2pSharedDir&) = delete;
+  ~SharedDirRendezvous();
+  SharedDirRendezvous(const SharedDirRendezvous&) = delete;
+  SharedDirRendezvous& operator=(const SharedDirRendezvous&) = delete;
 
   // Rank 0: writes procInfo with the address it listens on.
   void publish(const SocketAddress& listening);

@@ -1,4 +1,4 @@
-#include "jobs/p2p/p2p_shared_dir.hpp"
+#include "runtime/shared_dir_rendezvous.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -82,7 +82,7 @@ std::string untrusted_ancestor(const std::string& path) {
 
 }  // namespace
 
-void check_p2p_shared_dir(const std::string& path, const std::string& flag) {
+void check_shared_dir(const std::string& path, const std::string& flag) {
   if (path.empty()) throw UsageError(fmt::format("{}: an empty path", flag));
   if (path.find('*') != std::string::npos) {
     throw UsageError(fmt::format("{} {}: the path may not contain a wildcard (*)", flag, path));
@@ -122,7 +122,7 @@ void check_p2p_shared_dir(const std::string& path, const std::string& flag) {
   }
 }
 
-P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
+SharedDirRendezvous::SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
                            int device0, int device1, bool card)
     : rank_(rank), check_dir_(dir + "/ascend_check") {
   const char* mode = card ? "card" : "device";
@@ -158,9 +158,9 @@ P2pSharedDir::P2pSharedDir(const std::string& dir, int rank, const std::string& 
   }
 }
 
-P2pSharedDir::~P2pSharedDir() { remove_created(); }
+SharedDirRendezvous::~SharedDirRendezvous() { remove_created(); }
 
-void P2pSharedDir::remove_created() noexcept {
+void SharedDirRendezvous::remove_created() noexcept {
   for (auto it = files_.rbegin(); it != files_.rend(); ++it) unlink(it->c_str());
   files_.clear();
   cleanups_.clear();
@@ -175,7 +175,7 @@ void P2pSharedDir::remove_created() noexcept {
   rmdir(check_dir_.c_str());
 }
 
-void P2pSharedDir::create_file(const std::string& path, const std::string& content) {
+void SharedDirRendezvous::create_file(const std::string& path, const std::string& content) {
   // Made and registered in one bracket (core/cleanup): a file that exists already is another run's,
   // never registered.
   const CreatingNames bracket(NameRegistered::after);
@@ -192,11 +192,11 @@ void P2pSharedDir::create_file(const std::string& path, const std::string& conte
   }
 }
 
-void P2pSharedDir::publish(const SocketAddress& listening) {
+void SharedDirRendezvous::publish(const SocketAddress& listening) {
   create_file(pair_dir_ + "/procInfo", fmt::format("{} {}\n", listening.to_string(), getpid()));
 }
 
-SocketAddress P2pSharedDir::await_peer(std::chrono::steady_clock::time_point deadline,
+SocketAddress SharedDirRendezvous::await_peer(std::chrono::steady_clock::time_point deadline,
                                        std::chrono::milliseconds window, const std::string& own_address,
                                        const std::string& listener) {
   const std::string info = pair_dir_ + "/procInfo";
