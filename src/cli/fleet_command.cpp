@@ -9,9 +9,11 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
 #include "cli/transport_flags.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "cli/token_flags.hpp"
@@ -106,7 +108,8 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   if (const Support s = backend.availability(); !s.ok) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
-  validate_p2p_plan(plan.base, backend, P2pFlagNames{.src = "--device", .dst = "--device"});
+  worded_by(native_flag_words().with({{"p2p.src", "--device"}, {"p2p.dst", "--device"}}),
+            [&] { validate_p2p_plan(plan.base, backend); });
 
   MpiSession session;
   MpiRuntime runtime(session);

@@ -92,7 +92,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   } else if (!a.backend.empty()) {
     throw UsageError(fmt::format("--backend {}: only used with a device transfer type (--xfer cpu-gpu, ...)", a.backend));
   }
-  validate_io_plan(plan, {}, backend);
+  validate_io_plan(plan, backend);
   if (!why_cpu.empty() && is_bounce(plan.transfer) && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }

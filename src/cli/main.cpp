@@ -8,8 +8,10 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/version.hpp"
 
 namespace {
@@ -62,9 +64,17 @@ int main(int argc, char** argv) {
   } catch (const xb::HelpRequested& h) {
     std::cout << h.what();
     return xb::kExitOk;
+  } catch (const xb::PlanError& e) {
+    // A job's rule that no command worded: the native flags (a dialect words its own before this).
+    std::cerr << prog << ": " << xb::printable_line(e.text().worded(xb::native_flag_words())) << '\n';
+    return xb::kExitUsage;
   } catch (const xb::UsageError& e) {
     std::cerr << prog << ": " << xb::printable_line(e.what()) << '\n';
     return xb::kExitUsage;
+  } catch (const xb::MachineLimit& e) {
+    std::cerr << prog << ": not available on this machine: "
+              << xb::printable_line(e.text().worded(xb::native_flag_words())) << '\n';
+    return xb::kExitUnavailable;
   } catch (const xb::Unavailable& e) {
     std::cerr << prog << ": not available on this machine: " << xb::printable_line(e.what()) << '\n';
     return xb::kExitUnavailable;

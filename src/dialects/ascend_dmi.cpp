@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cli/args.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "runtime/shared_dir_rendezvous.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -155,26 +156,15 @@ std::vector<std::uint64_t> ascend_dmi_step_sizes() {
   return sizes;
 }
 
-CopyFlagNames ascend_dmi_copy_flag_names() {
-  CopyFlagNames f;
-  f.size = "-s";
-  f.iterations = "--et";
-  f.devices = "-d";
-  f.first_device = "-d";
-  return f;
+FlagWords ascend_dmi_flag_words() {
+  return native_flag_words().with({
+      {"copy.size", "-s"}, {"copy.iterations", "--et"}, {"copy.devices", "-d"}, {"copy.first_device", "-d"},
+      {"p2p.size", "-s"}, {"p2p.executions", "--et"},
+      {"p2p.warmup", "--et"},  // never asked for: the dialect keeps the default warm-up
+      {"p2p.src", "--ds"}, {"p2p.dst", "--dd"}, {"p2p.devices", "-d"}, {"p2p.engine", "-m"},
+  });
 }
 
-P2pFlagNames ascend_dmi_flag_names() {
-  P2pFlagNames f;
-  f.size = "-s";
-  f.executions = "--et";
-  f.warmup = "--et";  // never asked for: the dialect keeps the default warm-up
-  f.src = "--ds";
-  f.dst = "--dd";
-  f.devices = "-d";
-  f.engine = "-m";
-  return f;
-}
 
 std::string ascend_dmi_usage() {
   return "Usage: ascend-dmi --bw [-t h2d|d2h|d2d] [-d ID] [-s SIZE] [--et TIMES] [--fmt normal|json] [-q]\n"

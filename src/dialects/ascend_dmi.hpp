@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/plan_error.hpp"
 #include "core/result.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
@@ -52,8 +53,7 @@ struct AscendDmiRequest {
 };
 
 // ascend-dmi's flags as the p2p and copy jobs' messages name them.
-P2pFlagNames ascend_dmi_flag_names();
-CopyFlagNames ascend_dmi_copy_flag_names();
+FlagWords ascend_dmi_flag_words();
 
 // The step mode's sizes: 2 B to 32 MiB, doubling.
 std::vector<std::uint64_t> ascend_dmi_step_sizes();

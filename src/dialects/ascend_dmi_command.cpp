@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
+#include "core/plan_error.hpp"
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
 #include "jobs/copy/copy_job.hpp"
@@ -60,7 +61,7 @@ void notes_after(const AscendDmiRequest& req, const std::string& why_cpu, Comman
 int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
-  validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
+  worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
   BlockPrinter printer(req, ctx.out);
@@ -100,7 +101,9 @@ int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
   };
   // Every size of every direction checked before the first runs.
   for (const CopyDirection d : copies.directions) {
-    for (const std::uint64_t size : copies.sizes) validate_copy_plan(plan_for(d, size), backend, ascend_dmi_copy_flag_names());
+    for (const std::uint64_t size : copies.sizes) {
+      worded_by(ascend_dmi_flag_words(), [&] { validate_copy_plan(plan_for(d, size), backend); });
+    }
   }
   AscendDmiJson doc;
   for (const CopyDirection d : copies.directions) {
@@ -127,7 +130,7 @@ int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
 // blocks in the seed's order (rank 1 -> rank 0 first).
 int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
-  validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
+  worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   P2pRemotePlan plan;
   plan.base = req.plan;
   plan.even_device = req.plan.pairs.front().src;
@@ -165,7 +168,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
 // a fixed port.
 int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
-  validate_p2p_plan(req.plan, backend, ascend_dmi_flag_names());
+  worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   P2pRemotePlan plan;
   plan.base = req.plan;
   plan.even_device = req.device;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/args.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 
@@ -95,7 +96,9 @@ DevSandboxAioRequest parse_dev_sandbox_aio(const std::vector<std::string>& args)
   }
   r.load.verify = verify;
   r.keep = keep;
-  r.flags = KvFlagNames{ucm ? "--workspace" : "--dir", blocks_flag, size_flag, "-w", passes_flag};
+  r.words = native_flag_words().with(
+      {{"kv.store", ucm ? "--workspace" : "--dir"}, {"kv.blocks", blocks_flag}, {"kv.block", size_flag},
+       {"kv.threads", "-w"}, {"kv.passes", passes_flag}});
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "core/plan_error.hpp"
 #include "core/result.hpp"
 #include "jobs/kv/kv_job.hpp"
 #include "jobs/kv/kv_plan.hpp"
@@ -18,7 +19,7 @@ struct DevSandboxAioRequest {
   bool keep = false;  // leave the blocks in --dir (by default the run removes what it wrote)
   // The flags as the user spelled them (the seed's --dir -s -n -i, or UCM's --workspace --io-size
   // --io-number --epoch-number), so the kv job's messages name what was typed.
-  KvFlagNames flags{"--dir", "-n", "-s", "-w", "-i"};
+  FlagWords words;
 };
 
 // Parses `dev-sandbox aio` arguments (after "aio"): the seed's spelling (--dir -s -n -i, defaults

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/cleanup.hpp"
+#include "core/plan_error.hpp"
 #include "dialects/dev_sandbox_aio.hpp"
 #include "jobs/kv/kv_job.hpp"
 #include "storage/kv_store.hpp"
@@ -43,7 +44,7 @@ int run_dev_sandbox_aio(const std::vector<std::string>& args, CommandContext& ct
   }
   // The load's own check (every block present) can only pass after the dump; its flags are the
   // dump's, which this validates before anything is written.
-  validate_kv_plan(req.dump, nullptr, req.flags);
+  worded_by(req.words, [&] { validate_kv_plan(req.dump, nullptr); });
   BlockRemover remover(req.dump, !req.keep);
   ctx.out << render_dev_sandbox_aio(run_kv(req.dump, nullptr));
   ctx.out.flush();

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/args.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "storage/file_set.hpp"
@@ -72,26 +73,24 @@ std::uint64_t existing_size(const IoPlan& p) {
 
 }  // namespace
 
-IoFlagNames gdsio_flag_names() {
-  IoFlagNames f;
-  f.directory = "-D";
-  f.file = "-f";
-  f.threads = "-w";
-  f.size = "-s";
-  f.io_size = "-i";
-  f.seconds = "-T";
-  f.transfer = "-x";
-  f.device = "-d";
-  f.offset = "-o";
-  f.read_percent = "-M";
-  f.alignment = "-a";
-  f.numa = "-n";
-  f.verify = "-V";
-  f.transfer_value = gdsio_transfer_value;
-  // Not gdsio flags: the dialect fixes them (best engine, depth 1), so a message never names them.
-  f.engine = "engine";
-  f.queue_depth = "queue depth";
-  return f;
+FlagWords gdsio_flag_words() {
+  FlagWords w = native_flag_words().with({
+      {"files.directory", "-D"}, {"files.file", "-f"}, {"io.threads", "-w"}, {"io.size", "-s"}, {"io.io_size", "-i"},
+      {"io.seconds", "-T"}, {"io.transfer", "-x"}, {"io.device", "-d"}, {"io.offset", "-o"},
+      {"io.read_percent", "-M"}, {"io.alignment", "-a"}, {"io.numa", "-n"}, {"io.verify", "-V"},
+      {"io.buffered", "-I 3 (O_DIRECT off)"},
+      // Not gdsio flags: the dialect fixes them (best engine, depth 1), so a message never names them.
+      {"io.engine", "engine"}, {"io.queue_depth", "queue depth"},
+  });
+  // -x's values as gdsio numbers them: "6 (GPU_BATCH)".
+  w.values = [](std::string_view field, std::string_view value) -> std::optional<std::string> {
+    if (field != "io.transfer") return std::nullopt;
+    for (const IoTransfer t : kIoTransfers) {
+      if (to_string(t) == value) return gdsio_transfer_value(t);
+    }
+    return std::nullopt;
+  };
+  return w;
 }
 
 GdsioRequest parse_gdsio(const std::vector<std::string>& args) {

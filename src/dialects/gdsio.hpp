@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/plan_error.hpp"
 #include "core/result.hpp"
 #include "jobs/io/io_job.hpp"
 #include "jobs/io/io_plan.hpp"
@@ -28,7 +29,7 @@ struct GdsioRequest {
 };
 
 // gdsio's flags as the io job's messages name them (-w, -s, -i, -x, -d, …).
-IoFlagNames gdsio_flag_names();
+FlagWords gdsio_flag_words();
 
 // Parses gdsio arguments (after the program/subcommand name): UsageError naming the flag. The
 // engine is left empty for the caller (best_io_engine, at gdsio's one IO in flight per thread), as

@@ -13,6 +13,7 @@
 #include "cli/command.hpp"
 #include "cli/job_progress.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "dialects/gdsio.hpp"
 #include "jobs/io/io_job.hpp"
 #include "storage/io_engine.hpp"
@@ -34,7 +35,7 @@ PreparedJob prepare(GdsioRequest req, CommandContext& ctx) {
   // where there is one; here the cpu backend's arenas, which have no GPU-direct storage).
   if (uses_device(j.req.plan.transfer)) j.backend = &ctx.registry.preferred(&j.why_cpu);
   j.req.plan.engine = best_io_engine();
-  validate_io_plan(j.req.plan, gdsio_flag_names(), j.backend);
+  worded_by(gdsio_flag_words(), [&] { validate_io_plan(j.req.plan, j.backend); });
   if (!j.req.missing.empty()) throw Unavailable(j.req.missing);
   if (!j.why_cpu.empty() && is_bounce(j.req.plan.transfer)) {
     j.req.notes.push_back(fmt::format("gdsio: no GPU found ({}); device memory is a cpu backend arena", j.why_cpu));

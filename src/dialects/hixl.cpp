@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/args.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 
@@ -69,20 +70,13 @@ const Metric& metric_of(const CaseResult& r, std::string_view name) {
 
 }  // namespace
 
-XferFlagNames hixl_flag_names() {
-  XferFlagNames f;
-  f.control_client = "tcp_port";
-  f.control_server = "tcp_port";
-  f.data = "local_engine";
-  f.transport = "XFERBENCH_HIXL_TRANSPORT";
-  f.mode = "transfer_mode";
-  f.op = "transfer_op";
-  f.block = "block size";
-  f.total = "XFERBENCH_HIXL_TOTAL (kTransferMemSize)";
-  f.wait = "XFERBENCH_HIXL_WAIT (kWaitTransTime)";
-  f.iters = "iters";
-  f.device = "device_id";
-  return f;
+FlagWords hixl_flag_words() {
+  return native_flag_words().with({
+      {"xfer.control_client", "tcp_port"}, {"xfer.control_server", "tcp_port"}, {"xfer.data", "local_engine"},
+      {"xfer.transport", "XFERBENCH_HIXL_TRANSPORT"}, {"xfer.mode", "transfer_mode"}, {"xfer.op", "transfer_op"},
+      {"xfer.block", "block size"}, {"xfer.total", "XFERBENCH_HIXL_TOTAL (kTransferMemSize)"},
+      {"xfer.wait", "XFERBENCH_HIXL_WAIT (kWaitTransTime)"}, {"xfer.iters", "iters"}, {"xfer.device", "device_id"},
+  });
 }
 
 XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& settings, HixlForm* form) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/plan_error.hpp"
 #include "core/result.hpp"
 #include "jobs/xfer/xfer_plan.hpp"
 
@@ -41,7 +42,7 @@ std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here);
 std::string render_hixl_path_note(const CaseResult& client_case, std::string_view network_reason);
 
 // HIXL's argument names, as the xfer job's messages name them.
-XferFlagNames hixl_flag_names();
+FlagWords hixl_flag_words();
 
 // What the arguments said beyond the plan: the HIXL-CS form's protocol.
 struct HixlForm {

@@ -11,6 +11,7 @@
 #include "cli/output.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "dialects/hixl.hpp"
 #include "jobs/xfer/xfer_job.hpp"
@@ -61,7 +62,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   // A server others can reach never runs on the public built-in token: XFERBENCH_TOKEN (the
   // benchmark has no token argument) on both sides, or a loopback local_engine.
   if (plan.role == XferRole::server) plan.token = server_session_token("", plan.data.host, "local_engine", "");
-  validate_xfer_plan(plan, hixl_flag_names());
+  worded_by(hixl_flag_words(), [&] { validate_xfer_plan(plan); });
   // HIXL prints lines only; the passes behind each median (their spread) go to a result document
   // where XFERBENCH_HIXL_JSON names one, checked before anything runs.
   const char* json_env = std::getenv("XFERBENCH_HIXL_JSON");
@@ -70,7 +71,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
     throw UsageError(fmt::format("XFERBENCH_HIXL_JSON={}: {}", json_path, why));
   }
   Backend& backend = ctx.registry.preferred();
-  check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram, hixl_flag_names());
+  worded_by(hixl_flag_words(), [&] { check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram); });
   if (plan.role == XferRole::client) {
     std::optional<CaseResult> last;
     const std::vector<CaseResult> cases = run_xfer_client(plan, backend, [&](const CaseResult& c) {

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "cli/args.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "transport/address.hpp"
@@ -32,15 +33,11 @@ bool is_plain_name(std::string_view name) {
 
 }  // namespace
 
-LinkFlagNames sharp_coll_test_flag_names() {
-  LinkFlagNames f;
-  f.size = "-s";
-  f.step = "-f";
-  f.iterations = "-i";
-  f.warmup = "-x";
-  f.memory = "-M";
-  f.check = "-M";  // no data check in sharp_coll_test; never asked for
-  return f;
+FlagWords sharp_coll_test_flag_words() {
+  return native_flag_words().with({
+      {"link.size", "-s"}, {"link.step", "-f"}, {"link.iterations", "-i"}, {"link.warmup", "-x"}, {"link.memory", "-M"},
+      {"link.check", "-M"},  // no data check in sharp_coll_test; never asked for
+  });
 }
 
 std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exists)(std::string_view name)) {
@@ -247,13 +244,12 @@ SharpCollectives parse_collective_mode(const CLI::App& app, const CollectiveArgs
                                     mem));
     }
   }
-  validate_coll_plan(p, sharp_coll_flag_names());
+  worded_by(sharp_coll_test_flag_words(), [&] { validate_coll_plan(p); });
   return out;
 }
 
 }  // namespace
 
-CollFlagNames sharp_coll_flag_names() { return CollFlagNames{}; }
 
 SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
                                            bool (*net_device_exists)(std::string_view name), bool rdma_here) {
@@ -309,7 +305,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
     std::tie(p.src, p.dst) = parse_link_memory(mem, "-M");
     p.transport = default_transport_name();  // sharp_coll_test speaks UCX (or verbs) to the HCA
     p.token = default_session_token();
-    validate_link_plan(p, sharp_coll_test_flag_names());
+    worded_by(sharp_coll_test_flag_words(), [&] { validate_link_plan(p); });
     // Data the HCA makes itself comes in messages of 16K at least (sharp_coll_test's own rule).
     if ((p.src == RegionPlace::null || p.dst == RegionPlace::null) && p.min_bytes < kSharpNullMinBytes) {
       throw UsageError(fmt::format("-M {}: with null memory the message size must be at least 16K (-s {} starts at {})",

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/plan_error.hpp"
 #include "transport/net_devices.hpp"
 #include "core/result.hpp"
 #include "jobs/coll/coll_plan.hpp"
@@ -58,8 +59,8 @@ struct EnvSetting {
 };
 std::vector<EnvSetting> sharp_coll_test_ucx_environment(const SharpCollTestRequest& req);
 
-// sharp_coll_test's flags as the link job's messages name them.
-LinkFlagNames sharp_coll_test_flag_names();
+// sharp_coll_test's flags as the link and coll jobs' messages name them.
+FlagWords sharp_coll_test_flag_words();
 
 // Parses sharp_coll_test arguments (after the program/subcommand name). -h/--help throws
 // HelpRequested with sharp_coll_test's usage text. Bad input: UsageError naming the flag. Long
@@ -77,9 +78,6 @@ std::string sharp_net_devices(std::string_view ib_device, bool (*net_device_exis
 
 
 std::string sharp_coll_test_usage();
-
-// sharp_coll_test's collective tester flags as the coll job's messages name them.
-CollFlagNames sharp_coll_flag_names();
 
 // The "MPI COMM Type : …" title of a group layout ("Comm World Dup"); empty for MPI_COMM_WORLD,
 // which the tester does not announce.

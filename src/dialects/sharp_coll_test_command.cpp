@@ -12,6 +12,7 @@
 
 #include "cli/command.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "dialects/sharp_coll_test.hpp"
 #include "jobs/coll/coll_job.hpp"
 #include "jobs/link/link_job.hpp"
@@ -150,7 +151,8 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   }
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
-  check_link_memory(req.plan, backend.capabilities().device_memory_in_host_ram, sharp_coll_test_flag_names());
+  worded_by(sharp_coll_test_flag_words(),
+            [&] { check_link_memory(req.plan, backend.capabilities().device_memory_in_host_ram); });
   if (!why_cpu.empty() && (req.plan.src == RegionPlace::device || req.plan.dst == RegionPlace::device)) {
     ctx.err << fmt::format("sharp_coll_test: no GPU found ({}); cuda memory is a cpu backend arena\n", why_cpu);
   }

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "storage/manifest.hpp"
 
@@ -73,39 +74,39 @@ void validate_file_set_paths(const FileSetSpec& spec) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (spec.directory.empty() == spec.file.empty()) {
-    throw UsageError(fmt::format("{} / {}: give exactly one: a directory ({} DIR, one file per thread) or a file ({} FILE)",
-                                 spec.directory_flag, spec.file_flag, spec.directory_flag, spec.file_flag));
+    throw PlanError(fmt::format("{} / {}: give exactly one: a directory ({} DIR, one file per thread) or a file ({} FILE)",
+                                 flag("files.directory"), flag("files.file"), flag("files.directory"), flag("files.file")));
   }
   if (!spec.directory.empty()) {
     const auto& d = spec.directory;
     const auto st = fs::status(d, ec);
     if (st.type() == fs::file_type::not_found) {
-      throw UsageError(fmt::format("{} {}: the directory does not exist", spec.directory_flag, d.string()));
+      throw PlanError(fmt::format("{} {}: the directory does not exist", flag("files.directory"), d.string()));
     }
     if (st.type() != fs::file_type::directory) {
-      throw UsageError(fmt::format("{} {}: not a directory (use {} for a single file)", spec.directory_flag, d.string(),
-                                   spec.file_flag));
+      throw PlanError(fmt::format("{} {}: not a directory (use {} for a single file)", flag("files.directory"), d.string(),
+                                   flag("files.file")));
     }
     if (spec.write && access(d.c_str(), W_OK | X_OK) != 0) {
-      throw UsageError(fmt::format("{} {}: the directory is not writable", spec.directory_flag, d.string()));
+      throw PlanError(fmt::format("{} {}: the directory is not writable", flag("files.directory"), d.string()));
     }
   } else {
     const auto& f = spec.file;
     const auto st = fs::status(f, ec);
     if (st.type() == fs::file_type::directory) {
-      throw UsageError(fmt::format("{} {}: is a directory (use {} for a directory)", spec.file_flag, f.string(),
-                                   spec.directory_flag));
+      throw PlanError(fmt::format("{} {}: is a directory (use {} for a directory)", flag("files.file"), f.string(),
+                                   flag("files.directory")));
     }
     const auto parent = fs::absolute(f).parent_path();
     if (!fs::is_directory(parent, ec)) {
-      throw UsageError(fmt::format("{} {}: the directory {} does not exist", spec.file_flag, f.string(), parent.string()));
+      throw PlanError(fmt::format("{} {}: the directory {} does not exist", flag("files.file"), f.string(), parent.string()));
     }
     // Block devices are left out on purpose for now: a write run would overwrite a disk.
     if (st.type() != fs::file_type::not_found && st.type() != fs::file_type::regular) {
-      throw UsageError(fmt::format("{} {}: not a regular file", spec.file_flag, f.string()));
+      throw PlanError(fmt::format("{} {}: not a regular file", flag("files.file"), f.string()));
     }
     if (spec.write && st.type() == fs::file_type::not_found && access(parent.c_str(), W_OK | X_OK) != 0) {
-      throw UsageError(fmt::format("{} {}: the directory {} is not writable", spec.file_flag, f.string(), parent.string()));
+      throw PlanError(fmt::format("{} {}: the directory {} is not writable", flag("files.file"), f.string(), parent.string()));
     }
   }
 }

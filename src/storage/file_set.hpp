@@ -26,13 +26,13 @@ struct FileSetSpec {
   std::uint64_t seed = 0;  // the pattern seed of file 0; file i uses seed + i (the io job's rule)
   std::uint64_t offset = 0;  // where the regions start in every file (gdsio's -o)
   std::string name_prefix = "xferbench-io";  // -D's files are PREFIX.0 ... PREFIX.N-1
-  std::string directory_flag = "-D", file_flag = "-f";
 };
 
 // The paths the run will use, in file-index order (nothing is touched).
 std::vector<std::filesystem::path> file_set_paths(const FileSetSpec& spec);
 
-// Checks the paths without creating anything: UsageError naming the flag for a missing directory, a
+// Checks the paths without creating anything: PlanError naming the field (files.directory or
+// files.file, core/plan_error.hpp) for a missing directory, a
 // file where a directory is expected (and the reverse), an unwritable directory for a write run.
 void validate_file_set_paths(const FileSetSpec& spec);
 // A read run needs every file to exist and to hold its whole region: runtime_error naming the file

@@ -236,8 +236,8 @@ TEST(KvJob, BadPlansAreUsageErrorsNamingTheFlag) {
   const auto usage = [&](KvPlan p) {
     try {
       validate_kv_plan(p, nullptr);
-    } catch (const UsageError& e) {
-      return std::string(e.what());
+    } catch (const PlanError& e) {
+      return e.text().worded(native_flag_words());
     } catch (const std::exception& e) {
       return std::string("not a usage error: ") + e.what();
     }

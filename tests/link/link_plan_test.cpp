@@ -92,9 +92,15 @@ TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
     EXPECT_THROW(validate_link_plan(c.plan), UsageError);
   }
   // A dialect's flag names appear instead.
-  LinkFlagNames sharp;
-  sharp.step = "-f";
-  EXPECT_EQ(error_of([&] { validate_link_plan(sweep(4, 8, 1), sharp); }).rfind("-f 1:", 0), 0u);
+  const FlagWords sharp = native_flag_words().with({{"link.step", "-f"}});
+  EXPECT_EQ(error_of([&] { validate_link_plan(sweep(4, 8, 1)); }, sharp).rfind("-f 1:", 0), 0u);
+  // The job names the field, not a flag: the rule reads the same whoever words it.
+  try {
+    validate_link_plan(sweep(4, 8, 1));
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.text().fields().front(), "link.step");
+    EXPECT_EQ(e.text().rule().rfind("<link.step> 1:", 0), 0u) << e.text().rule();
+  }
   EXPECT_NO_THROW(validate_link_plan(LinkPlan{}));
 }
 
@@ -106,9 +112,10 @@ TEST(LinkPlan, SizesBeyondMemoryAreRefusedNamingTheSizeFlag) {
   const std::string e = error_of([&] { check_link_memory(p, true); });
   EXPECT_EQ(e.rfind("-s " + format_size(half) + ": the largest size needs ", 0), 0u) << e;
   EXPECT_NE(e.find("(2 buffer(s) of "), std::string::npos) << e;
-  LinkFlagNames sharp;
-  sharp.size = "--size";
-  EXPECT_EQ(error_of([&] { check_link_memory(p, true, sharp); }).rfind("--size ", 0), 0u);
+  const FlagWords sharp = native_flag_words().with({{"link.size", "--size"}});
+  EXPECT_EQ(error_of([&] { check_link_memory(p, true); }, sharp).rfind("--size ", 0), 0u);
+  // A limit of this machine, not a usage error: exit 3, and the survey waives it.
+  EXPECT_THROW(check_link_memory(p, true), MachineLimit);
   // One buffer of it fits: a remote peer holds the destination; null memory is never counted.
   p.peer = SocketAddress{"10.0.0.2", 20001};
   EXPECT_NO_THROW(check_link_memory(p, true));
@@ -118,7 +125,7 @@ TEST(LinkPlan, SizesBeyondMemoryAreRefusedNamingTheSizeFlag) {
   // Device memory counts where it is host RAM (the cpu backend), with its staging where it is not.
   p.src = RegionPlace::device;
   p.dst = RegionPlace::host;
-  EXPECT_THROW(check_link_memory(p, true), UsageError);
+  EXPECT_THROW(check_link_memory(p, true), MachineLimit);
   p.peer = SocketAddress{"10.0.0.2", 20001};
   EXPECT_NO_THROW(check_link_memory(p, false));  // staging alone: one buffer
   EXPECT_NO_THROW(check_link_memory(sweep(4, 32 << 20, 2), true));

@@ -246,11 +246,10 @@ TEST(P2pJob, PlanRulesNameTheirFlag) {
   EXPECT_EQ(rejected(p).rfind("--devices 129: a matrix of at most 128 devices (16256 ordered pairs)", 0), 0u)
       << rejected(p);
   // Names as a dialect words them.
-  P2pFlagNames names;
-  names.size = "--size";
+  const FlagWords names = native_flag_words().with({{"p2p.size", "--size"}});
   p = small_plan();
   p.size = 0;
-  EXPECT_EQ(error_of([&] { validate_p2p_plan(p, cpu.get(), names); }).rfind("--size 0:", 0), 0u);
+  EXPECT_EQ(error_of([&] { validate_p2p_plan(p, cpu.get()); }, names).rfind("--size 0:", 0), 0u);
   EXPECT_TRUE(rejected(small_plan()).empty());
 }
 

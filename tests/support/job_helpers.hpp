@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "cli/native_flag_words.hpp"
+#include "core/plan_error.hpp"
 #include "core/result.hpp"
 
 namespace xb::test {
@@ -20,11 +22,16 @@ inline double metric(const CaseResult& r, std::string_view name) {
   return m ? m->value : -1;
 }
 
-// The message of what `f` throws (any std::exception); "" if it does not throw.
+// The message of what `f` throws (any std::exception); "" if it does not throw. A job's rule
+// (PlanError, MachineLimit) is worded as a command with `words` prints it: by default the native one.
 template <typename F>
-std::string error_of(F&& f) {
+std::string error_of(F&& f, const FlagWords& words = native_flag_words()) {
   try {
     f();
+  } catch (const PlanError& e) {
+    return e.text().worded(words);
+  } catch (const MachineLimit& e) {
+    return e.text().worded(words);
   } catch (const std::exception& e) {
     return e.what();
   }

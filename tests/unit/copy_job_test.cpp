@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
@@ -38,11 +40,14 @@ CopyPlan tiny_plan() {
   return p;
 }
 
-std::string usage_error(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {}) {
+// What a command with `words` prints for the plan: its first rule broken, or "<accepted>".
+std::string usage_error(const CopyPlan& plan, Backend& backend, const FlagWords& words = native_flag_words()) {
   try {
-    validate_copy_plan(plan, backend, flags);
-  } catch (const UsageError& e) {
-    return e.what();
+    validate_copy_plan(plan, backend);
+  } catch (const PlanError& e) {
+    return e.text().worded(words);
+  } catch (const MachineLimit& e) {
+    return e.text().worded(words);
   }
   return "<accepted>";
 }
@@ -108,9 +113,7 @@ TEST_F(CopyJobTest, RejectsPlanNeedingMoreMemoryThanTheMachineHas) {
 }
 
 TEST_F(CopyJobTest, MessagesUseTheCallersFlagNames) {
-  CopyFlagNames flags;
-  flags.streams = "--nstreams";
-  flags.devices = "--cards";
+  const FlagWords flags = native_flag_words().with({{"copy.streams", "--nstreams"}, {"copy.devices", "--cards"}});
   CopyPlan p = tiny_plan();
   p.streams = 0;
   EXPECT_EQ(usage_error(p, *backend, flags).rfind("--nstreams 0", 0), 0u);

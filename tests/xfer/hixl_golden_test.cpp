@@ -102,7 +102,7 @@ TEST(HixlGolden, SeedClientCommandLine) {
   EXPECT_EQ(p.wait, std::chrono::milliseconds(20000));
   // HIXL's kBaseBlockSize (256K) << i, i = 0..5.
   EXPECT_EQ(p.blocks, (std::vector<std::uint64_t>{256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 8 << 20}));
-  EXPECT_NO_THROW(validate_xfer_plan(p, hixl_flag_names()));
+  EXPECT_NO_THROW(validate_xfer_plan(p));
 }
 
 TEST(HixlGolden, SeedServerCommandLine) {

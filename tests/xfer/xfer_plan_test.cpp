@@ -101,10 +101,8 @@ TEST(XferPlan, ValidationNamesTheFlagAndTheRule) {
     XferPlan p = client_plan();
     p.total = 4 << 20;
     p.blocks = {8 << 20};
-    XferFlagNames names;
-    names.block = "block size";
-    names.total = "kTransferMemSize";
-    const std::string e = error_of([&] { validate_xfer_plan(p, names); });
+    const FlagWords names = native_flag_words().with({{"xfer.block", "block size"}, {"xfer.total", "kTransferMemSize"}});
+    const std::string e = error_of([&] { validate_xfer_plan(p); }, names);
     EXPECT_NE(e.find("block size 8M: larger than kTransferMemSize 4M"), std::string::npos) << e;
   }
 }
@@ -178,7 +176,7 @@ TEST(XferPlan, ATotalBeyondMemoryIsRefusedNamingTheFlag) {
   // Device memory off host RAM (a GPU's) takes none of it; a server sizes by its client's asks.
   p.mode.local = RegionPlace::device;
   EXPECT_NO_THROW(check_xfer_memory(p, false));
-  EXPECT_THROW(check_xfer_memory(p, true), UsageError);
+  EXPECT_THROW(check_xfer_memory(p, true), MachineLimit);  // a limit of this machine: exit 3
   p.role = XferRole::server;
   EXPECT_NO_THROW(check_xfer_memory(p, true));
   EXPECT_NO_THROW(check_xfer_memory(XferPlan{}, true));

@@ -5,27 +5,28 @@
 #include <bit>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 
 namespace xb {
 
-void validate_coll_plan(const CollPlan& p, const CollFlagNames& f) {
-  if (p.collectives.empty()) throw UsageError(fmt::format("{}: no collective to run", f.collectives));
+void validate_coll_plan(const CollPlan& p) {
+  if (p.collectives.empty()) throw PlanError(fmt::format("{}: no collective to run", flag("coll.collectives")));
   const std::uint64_t e = element_size(p.type);
   if (!std::has_single_bit(p.min_bytes) || !std::has_single_bit(p.max_bytes)) {
-    throw UsageError(fmt::format("{} {}:{}: the sizes must be powers of two", f.size, p.min_bytes, p.max_bytes));
+    throw PlanError(fmt::format("{} {}:{}: the sizes must be powers of two", flag("coll.size"), p.min_bytes, p.max_bytes));
   }
   if (p.min_bytes > p.max_bytes) {
-    throw UsageError(fmt::format("{} {}:{}: MIN is above MAX", f.size, p.min_bytes, p.max_bytes));
+    throw PlanError(fmt::format("{} {}:{}: MIN is above MAX", flag("coll.size"), p.min_bytes, p.max_bytes));
   }
   if (p.max_bytes > kMaxCollBlock) {
-    throw UsageError(fmt::format("{} {}: at most {} bytes per rank", f.size, p.max_bytes, kMaxCollBlock));
+    throw PlanError(fmt::format("{} {}: at most {} bytes per rank", flag("coll.size"), p.max_bytes, kMaxCollBlock));
   }
   if (p.max_bytes < e) {
-    throw UsageError(fmt::format("{} {}: smaller than one {}-byte element", f.size, p.max_bytes, e));
+    throw PlanError(fmt::format("{} {}: smaller than one {}-byte element", flag("coll.size"), p.max_bytes, e));
   }
-  if (p.iterations == 0) throw UsageError(fmt::format("{} 0: at least one iteration", f.iterations));
+  if (p.iterations == 0) throw PlanError(fmt::format("{} 0: at least one iteration", flag("coll.iterations")));
   if (p.outstanding == 0 || p.outstanding > kMaxOutstanding) {
-    throw UsageError(fmt::format("{} {}: from 1 to {} operations outstanding", f.outstanding, p.outstanding,
+    throw PlanError(fmt::format("{} {}: from 1 to {} operations outstanding", flag("coll.outstanding"), p.outstanding,
                                  kMaxOutstanding));
   }
 }

@@ -26,17 +26,13 @@ struct CollPlan {
   bool check = true;            // each size's result checked once after its timed iterations
 };
 
-// The flags validate_coll_plan names, so a dialect words the messages with its own.
-struct CollFlagNames {
-  std::string size = "-s", iterations = "-i", warmup = "-x", outstanding = "-N", collectives = "-c";
-};
 
 inline constexpr unsigned kMaxOutstanding = 512;  // SHARP's tester's bound on -N
 inline constexpr std::uint64_t kMaxCollBlock = std::uint64_t{1} << 30;
 
-// UsageError naming the flag and the rule: sizes not powers of two or MIN > MAX or beyond 1 GiB,
+// PlanError naming the field and the rule (core/plan_error.hpp): sizes not powers of two or MIN > MAX or beyond 1 GiB,
 // sizes smaller than one element, no iterations, -N outside 1..512, no collective.
-void validate_coll_plan(const CollPlan& plan, const CollFlagNames& flags = {});
+void validate_coll_plan(const CollPlan& plan);
 
 // The element counts of a block, smallest first: MIN/e, doubled while not above MAX/e, where
 // the largest block of an allgather of `group_size` ranks is capped to 512 MiB in all (as SHARP's

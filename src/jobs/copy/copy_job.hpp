@@ -18,13 +18,9 @@ struct CopyMemoryNeed {
 CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 
 // Checks every parameter against the rules and the backend before anything is allocated; throws
-// UsageError naming the flag. `flag_names` lets a dialect word the message with its own flags.
-struct CopyFlagNames {
-  std::string size = "-s", blocks = "-n", iterations = "-i", devices = "-d", fragments = "-f",
-              streams = "--streams", engine = "--engine", odirect_dir = "--odirect-dir",
-              first_device = "--first-device";
-};
-void validate_copy_plan(const CopyPlan& plan, Backend& backend, const CopyFlagNames& flags = {});
+// PlanError naming the field (core/plan_error.hpp: each command words it with its own flags);
+// MachineLimit when the buffers do not fit in memory.
+void validate_copy_plan(const CopyPlan& plan, Backend& backend);
 
 // Runs the plan: one rank per device through `launcher` (which must have plan.devices ranks).
 CaseResult run_copy(const CopyPlan& plan, Backend& backend, Launcher& launcher);

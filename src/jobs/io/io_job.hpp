@@ -11,20 +11,12 @@
 
 namespace xb {
 
-// The flags validate_io_plan names, so a dialect (gdsio) can word messages with its own.
-struct IoFlagNames {
-  std::string directory = "-D", file = "-f", threads = "-w", size = "-s", io_size = "-i", engine = "--engine",
-              queue_depth = "--qd", seconds = "-T", transfer = "--xfer", device = "--device", offset = "--offset",
-              read_percent = "--read-percent", alignment = "--align", numa = "--numa", verify = "--verify";
-  // How a message writes a transfer type's value (gdsio: "6 (GPU_BATCH)"); null: the --xfer name.
-  std::string (*transfer_value)(IoTransfer) = nullptr;
-};
 
-// Checks every parameter before anything is created or allocated: UsageError naming the flag and
-// the rule; Unavailable when the transfer type cannot run with `backend` (GPUD without GPU-direct
+// Checks every parameter before anything is created or allocated: PlanError naming the field and
+// the rule (core/plan_error.hpp); MachineLimit when the buffers do not fit in memory; Unavailable when the transfer type cannot run with `backend` (GPUD without GPU-direct
 // storage); for a read run, runtime_error naming a missing or short file and both sizes.
 // `backend` is the device backend of cpu_gpu and gpu_direct (unused, and may be null, for cpu).
-void validate_io_plan(const IoPlan& plan, const IoFlagNames& flags = {}, const Backend* backend = nullptr);
+void validate_io_plan(const IoPlan& plan, const Backend* backend = nullptr);
 
 // Runs the plan. Throws on the first failing IO (after stopping the other threads), with the error
 // and how much was done before it; a verify mismatch names the file and the byte's offset.

@@ -16,6 +16,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "runtime/thread_team.hpp"
 #include "core/unique_fd.hpp"
 #include "core/histogram.hpp"
@@ -243,51 +244,51 @@ nlohmann::json plan_json(const KvPlan& plan, std::uint64_t alignment, const std:
 
 }  // namespace
 
-void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNames& flags) {
+void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
   namespace fs = std::filesystem;
   if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
-    throw UsageError(fmt::format("{} {}: expected a block count from 1 to {}", flags.blocks, plan.blocks, kMaxBlocks));
+    throw PlanError(fmt::format("{} {}: expected a block count from 1 to {}", flag("kv.blocks"), plan.blocks, kMaxBlocks));
   }
   if (plan.block_bytes < 1 || plan.block_bytes > kMaxBlockBytes) {
-    throw UsageError(fmt::format("{} {}: expected a block size from 1 byte to {}", flags.block, plan.block_bytes,
+    throw PlanError(fmt::format("{} {}: expected a block size from 1 byte to {}", flag("kv.block"), plan.block_bytes,
                                  format_size(kMaxBlockBytes)));
   }
   if (plan.threads < 1 || plan.threads > kMaxThreads) {
-    throw UsageError(fmt::format("{} {}: expected a thread count from 1 to {}", flags.threads, plan.threads, kMaxThreads));
+    throw PlanError(fmt::format("{} {}: expected a thread count from 1 to {}", flag("kv.threads"), plan.threads, kMaxThreads));
   }
   if (plan.passes < 1 || plan.passes > kMaxPasses) {
-    throw UsageError(fmt::format("{} {}: expected a pass count from 1 to {}", flags.passes, plan.passes, kMaxPasses));
+    throw PlanError(fmt::format("{} {}: expected a pass count from 1 to {}", flag("kv.passes"), plan.passes, kMaxPasses));
   }
   if (plan.blocks > kMaxSize / plan.block_bytes) {
-    throw UsageError(fmt::format("{} {} x {} {}: more than {} in all", flags.blocks, plan.blocks, flags.block, format_size(plan.block_bytes),
+    throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("kv.blocks"), plan.blocks, flag("kv.block"), format_size(plan.block_bytes),
                                  format_size(kMaxSize)));
   }
   if (plan.verify && plan.op == KvOp::dump) {
-    throw UsageError("--verify: checks what a load reads; a dump always writes the verifiable pattern");
+    throw PlanError(flag("kv.verify") + ": checks what a load reads; a dump always writes the verifiable pattern");
   }
   std::error_code ec;
   const auto st = fs::status(plan.store, ec);
-  if (plan.store.empty()) throw UsageError(fmt::format("{}: required, the directory of the block store", flags.store));
+  if (plan.store.empty()) throw PlanError(fmt::format("{}: required, the directory of the block store", flag("kv.store")));
   if (st.type() == fs::file_type::not_found) {
-    throw UsageError(fmt::format("{} {}: the directory does not exist", flags.store, plan.store.string()));
+    throw PlanError(fmt::format("{} {}: the directory does not exist", flag("kv.store"), plan.store.string()));
   }
   if (st.type() != fs::file_type::directory) {
-    throw UsageError(fmt::format("{} {}: not a directory", flags.store, plan.store.string()));
+    throw PlanError(fmt::format("{} {}: not a directory", flag("kv.store"), plan.store.string()));
   }
   if (plan.op == KvOp::dump && access(plan.store.c_str(), W_OK | X_OK) != 0) {
-    throw UsageError(fmt::format("{} {}: the directory is not writable", flags.store, plan.store.string()));
+    throw PlanError(fmt::format("{} {}: the directory is not writable", flag("kv.store"), plan.store.string()));
   }
   if (!plan.buffered) {
     const std::uint64_t align = direct_io_alignment(plan.store);
     if (align == 0) {
-      throw UsageError(fmt::format("{} {}: the file system does not support O_DIRECT; use --buffered",
-                                   flags.store, plan.store.string()));
+      throw PlanError(fmt::format("{} {}: the file system does not support O_DIRECT; use {}", flag("kv.store"),
+                                  plan.store.string(), flag("kv.buffered")));
     }
     if (plan.block_bytes % align != 0) {
-      throw UsageError(fmt::format(
+      throw PlanError(fmt::format(
           "{} {}: with O_DIRECT the block size must be a multiple of the logical block size, {} bytes on {} "
-          "(or use --buffered)",
-          flags.block, plan.block_bytes, align, plan.store.string()));
+          "(or use {})",
+          flag("kv.block"), plan.block_bytes, align, plan.store.string(), flag("kv.buffered")));
     }
   }
   double memory = static_cast<double>(plan.threads) * static_cast<double>(host_bytes_per_thread(plan));
@@ -295,17 +296,18 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNa
     if (backend == nullptr) throw std::logic_error("kv: a load --to device needs a backend");
     const Capabilities& caps = backend->capabilities();
     if (plan.device < 0 || (!caps.virtual_devices && plan.device >= backend->device_count())) {
-      throw UsageError(fmt::format("--device {}: the {} backend has devices 0 to {}", plan.device, backend->name(),
+      throw PlanError(fmt::format("{} {}: the {} backend has devices 0 to {}", flag("kv.device"), plan.device, backend->name(),
                                    backend->device_count() - 1));
     }
     if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
-      throw UsageError(fmt::format("--engine {}: not one of the {} backend's copy engines", plan.engine, backend->name()));
+      throw PlanError(fmt::format("{} {}: not one of the {} backend's copy engines", flag("kv.engine"), plan.engine,
+                                  backend->name()));
     }
     if (caps.device_memory_in_host_ram) memory += static_cast<double>(plan.threads) * static_cast<double>(plan.block_bytes);
   }
   if (!fits_in_memory(memory, static_cast<double>(available_memory_bytes()))) {
-    throw UsageError(fmt::format("{} {} x {} {}: the buffers need {}, more than the memory available; lower one",
-                                 flags.threads, plan.threads, flags.block, format_size(plan.block_bytes),
+    throw MachineLimit(fmt::format("{} {} x {} {}: the buffers need {}, more than the memory available; lower one",
+                                 flag("kv.threads"), plan.threads, flag("kv.block"), format_size(plan.block_bytes),
                                  format_bytes_human(static_cast<std::uint64_t>(memory))));
   }
   if (plan.op == KvOp::load) {

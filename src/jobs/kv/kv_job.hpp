@@ -9,16 +9,12 @@
 
 namespace xb {
 
-// The flags validate_kv_plan names, so a dialect (dev-sandbox aio) can word messages with its own.
-struct KvFlagNames {
-  std::string store = "--store", blocks = "-n", block = "--block", threads = "-w", passes = "--passes";
-};
 
-// Checks every parameter before anything is created or allocated (UsageError naming the flag and
-// the rule). For a load, then checks that every block is in the store, whole: runtime_error naming
+// Checks every parameter before anything is created or allocated (PlanError naming the field and
+// the rule; MachineLimit when the buffers do not fit in memory). For a load, then checks that every block is in the store, whole: runtime_error naming
 // the first missing or short block (a run failure, not bad input: the store is what it is).
 // `backend` is the one a load --to device uses (ignored otherwise).
-void validate_kv_plan(const KvPlan& plan, const Backend* backend, const KvFlagNames& flags = {});
+void validate_kv_plan(const KvPlan& plan, const Backend* backend);
 
 // Runs the plan. Throws on the first failing block (after stopping the other threads), naming the
 // block id, its file and how much was done before; a verify mismatch names the block, the file and

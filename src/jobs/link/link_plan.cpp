@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
 #include "transport/transport.hpp"
@@ -43,33 +44,33 @@ std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std
   return {*src, *dst};
 }
 
-void validate_link_plan(const LinkPlan& plan, const LinkFlagNames& flags) {
-  if (plan.min_bytes == 0) throw UsageError(fmt::format("{}: sizes must be at least 1 byte", flags.size));
+void validate_link_plan(const LinkPlan& plan) {
+  if (plan.min_bytes == 0) throw PlanError(fmt::format("{}: sizes must be at least 1 byte", flag("link.size")));
   if (plan.min_bytes > plan.max_bytes) {
-    throw UsageError(fmt::format("{} {}:{}: MIN must not exceed MAX", flags.size, format_size(plan.min_bytes),
+    throw PlanError(fmt::format("{} {}:{}: MIN must not exceed MAX", flag("link.size"), format_size(plan.min_bytes),
                                  format_size(plan.max_bytes)));
   }
   if (plan.max_bytes > kMaxSize) {
-    throw UsageError(fmt::format("{}: MAX must not exceed {}", flags.size, format_size(kMaxSize)));
+    throw PlanError(fmt::format("{}: MAX must not exceed {}", flag("link.size"), format_size(kMaxSize)));
   }
   if (plan.step < 2) {
-    throw UsageError(fmt::format("{} {}: the step factor must be at least 2", flags.step, plan.step));
+    throw PlanError(fmt::format("{} {}: the step factor must be at least 2", flag("link.step"), plan.step));
   }
-  if (plan.iterations == 0) throw UsageError(fmt::format("{} 0: at least one iteration is needed", flags.iterations));
+  if (plan.iterations == 0) throw PlanError(fmt::format("{} 0: at least one iteration is needed", flag("link.iterations")));
   if (plan.check && (plan.src == RegionPlace::null || plan.dst == RegionPlace::null)) {
-    throw UsageError(fmt::format(
+    throw PlanError(fmt::format(
         "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
-        flags.check, flags.memory));
+        flag("link.check"), flag("link.memory")));
   }
   if (!plan.transport.empty()) {
     const auto names = transport_names();
     if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
-      throw UsageError(fmt::format("{} {}: expected one of {}", flags.transport, plan.transport, fmt::join(names, ", ")));
+      throw PlanError(fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
     }
   }
 }
 
-void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram, const LinkFlagNames& flags) {
+void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram) {
   const auto in_ram = [&](RegionPlace p) {
     return p == RegionPlace::host || (p == RegionPlace::device && device_memory_in_host_ram) ? 1 : 0;
   };
@@ -79,9 +80,9 @@ void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram, con
   const double need = static_cast<double>(buffers) * static_cast<double>(plan.max_bytes);
   const double available = static_cast<double>(available_memory_bytes());
   if (!fits_in_memory(need, available)) {
-    throw UsageError(fmt::format("{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
+    throw MachineLimit(fmt::format("{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
                                  "lower the largest size",
-                                 flags.size, format_size(plan.max_bytes),
+                                 flag("link.size"), format_size(plan.max_bytes),
                                  format_bytes_human(static_cast<std::uint64_t>(need)), buffers,
                                  format_size(plan.max_bytes), format_bytes_human(static_cast<std::uint64_t>(available))));
   }

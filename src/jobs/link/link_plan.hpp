@@ -31,11 +31,6 @@ struct LinkPlan {
   int device = 0;                                  // device index on this side (and a loopback peer)
 };
 
-// The flags validate_link_plan names, so the sharp_coll_test dialect words messages with its own.
-struct LinkFlagNames {
-  std::string size = "-s", step = "--step", iterations = "-i", warmup = "-x", memory = "-M", check = "--check",
-              transport = "--transport";
-};
 
 // The memory names of -M: host, cuda (device memory of the preferred device backend), null.
 std::optional<RegionPlace> link_memory_from(std::string_view name);
@@ -43,16 +38,16 @@ std::string_view link_memory_name(RegionPlace place);  // "host", "cuda", "null"
 // "SRC[:DST]" (one name: both sides). UsageError naming `flag` and the names.
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag);
 
-// UsageError naming the flag and the rule: MIN > MAX, a factor below 2, no iterations, --check on
+// PlanError naming the field and the rule: MIN > MAX, a factor below 2, no iterations, --check on
 // null memory (which the CPU never touches), a transport this build does not have.
-void validate_link_plan(const LinkPlan& plan, const LinkFlagNames& flags = {});
+void validate_link_plan(const LinkPlan& plan);
 
 // The host RAM a client run takes at its largest size: its source, a host staging buffer where its
 // device memory is not host RAM (the transport may need one), and, on loopback, the server's
 // destination in this same process; device memory counts where the backend's is host RAM (the cpu
-// backend), null memory never (reserved, not touched). UsageError naming `flags.size` when that is
+// backend), null memory never (reserved, not touched). MachineLimit naming link.size when that is
 // more than 90% of the memory available: refused before anything is allocated, as copy does.
-void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram, const LinkFlagNames& flags = {});
+void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram);
 
 // The sizes of the sweep: MIN, MIN*f, MIN*f^2, … while not above MAX (MAX itself only when the
 // steps land on it, as sharp_coll_test's and the OSU benchmarks' loops do).

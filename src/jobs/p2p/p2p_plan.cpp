@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
 
@@ -48,17 +49,17 @@ double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
   return 2.0 * static_cast<double>(plan.size) * static_cast<double>(used.size());
 }
 
-void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames& flags) {
+void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   if (plan.size < 1 || plan.size > kP2pMaxSize) {
-    throw UsageError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flags.size, plan.size,
+    throw PlanError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flag("p2p.size"), plan.size,
                                  kP2pMaxSize));
   }
   if (plan.executions < 1 || plan.executions > kP2pMaxExecutions) {
-    throw UsageError(fmt::format("{} {}: expected a whole number from 1 to {}", flags.executions, plan.executions,
+    throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("p2p.executions"), plan.executions,
                                  kP2pMaxExecutions));
   }
   if (plan.warmup > kP2pMaxExecutions) {
-    throw UsageError(fmt::format("{} {}: expected a whole number from 0 to {}", flags.warmup, plan.warmup,
+    throw PlanError(fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup,
                                  kP2pMaxExecutions));
   }
   if (!plan.unidirectional && !plan.bidirectional) {
@@ -72,9 +73,9 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames
   if (plan.all_pairs) {
     const int n = p2p_device_count(plan, backend);
     if (n > kP2pMaxMatrixDevices) {
-      throw UsageError(fmt::format("{} {}: a matrix of at most {} devices ({} ordered pairs); for more, the fleet job "
+      throw PlanError(fmt::format("{} {}: a matrix of at most {} devices ({} ordered pairs); for more, the fleet job "
                                    "measures every link in rounds",
-                                   flags.devices, n, kP2pMaxMatrixDevices,
+                                   flag("p2p.devices"), n, kP2pMaxMatrixDevices,
                                    kP2pMaxMatrixDevices * (kP2pMaxMatrixDevices - 1)));
     }
     if (n < 2 || n > limit) {
@@ -82,38 +83,38 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames
         throw Unavailable(fmt::format("a p2p matrix needs two devices; the {} backend has {}", backend.name(),
                                       backend.device_count()));
       }
-      throw UsageError(fmt::format("{} {}: expected a device count from 2 to {}", flags.devices, n, limit));
+      throw PlanError(fmt::format("{} {}: expected a device count from 2 to {}", flag("p2p.devices"), n, limit));
     }
   } else {
     if (plan.pairs.empty()) throw std::logic_error("p2p plan: no pair");
     for (const auto& p : plan.pairs) {
       if (p.src < 0 || p.src >= limit) {
-        throw UsageError(fmt::format("{} {}: expected a device index {}", flags.src, p.src, device_rule(backend)));
+        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.src"), p.src, device_rule(backend)));
       }
       if (p.dst < 0 || p.dst >= limit) {
-        throw UsageError(fmt::format("{} {}: expected a device index {}", flags.dst, p.dst, device_rule(backend)));
+        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.dst"), p.dst, device_rule(backend)));
       }
       if (p.src == p.dst && !plan.across_nodes) {
-        throw UsageError(fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
+        throw PlanError(fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
                                      "--direction d2d` measures one)",
-                                     flags.dst, p.dst, flags.src));
+                                     flag("p2p.dst"), p.dst, flag("p2p.src")));
       }
     }
   }
   if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
     std::string known;
     for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw UsageError(fmt::format("{} {}: the {} backend's engines are {}", flags.engine, plan.engine, backend.name(), known));
+    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine, backend.name(), known));
   }
   // Device memory of the cpu backend is host RAM: check it now, before anything is allocated.
   if (caps.device_memory_in_host_ram) {
     const double need = p2p_memory_need(plan, backend);
     const double available = static_cast<double>(available_memory_bytes());
     if (!fits_in_memory(need, available)) {
-      throw UsageError(fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
+      throw MachineLimit(fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
                                    "but {} is available; lower {}",
-                                   flags.size, plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),
-                                   format_bytes_human(static_cast<std::uint64_t>(available)), flags.size));
+                                   flag("p2p.size"), plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),
+                                   format_bytes_human(static_cast<std::uint64_t>(available)), flag("p2p.size")));
     }
   }
 }

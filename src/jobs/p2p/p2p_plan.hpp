@@ -43,15 +43,11 @@ inline constexpr int kP2pMaxDevices = 1024;
 // and gigabytes before the first figure is printed. Larger fleets are the fleet job's (rounds).
 inline constexpr int kP2pMaxMatrixDevices = 128;
 
-// The flags validate_p2p_plan names, so a dialect words messages with its own.
-struct P2pFlagNames {
-  std::string size = "-s", executions = "--times", warmup = "--warmup", src = "--src", dst = "--dst",
-              devices = "--devices", engine = "--engine";
-};
 
-// UsageError naming the flag and the rule: sizes and counts out of range, a device the backend does
-// not have, a pair of one device with itself, an unknown engine, more memory than this machine has.
-void validate_p2p_plan(const P2pPlan& plan, Backend& backend, const P2pFlagNames& flags = {});
+// PlanError naming the field and the rule: sizes and counts out of range, a device the backend does
+// not have, a pair of one device with itself, an unknown engine; MachineLimit: more memory than this
+// machine has.
+void validate_p2p_plan(const P2pPlan& plan, Backend& backend);
 
 // The device count of an all-pairs plan on `backend` (plan.devices, or every device it has).
 int p2p_device_count(const P2pPlan& plan, const Backend& backend);

@@ -70,13 +70,6 @@ struct XferPlan {
   std::uint64_t seed = 0x78666572;  // the pattern's seed; block size k uses seed + k
 };
 
-// The flags validate_xfer_plan names, so a dialect (HIXL) can word messages with its own names.
-struct XferFlagNames {
-  std::string control_client = "--peer", control_server = "--listen", data = "--data-port",
-              transport = "--transport", mode = "--mode", op = "--op", block = "--block", total = "--total",
-              pool_chunk = "--pool-chunk", wait = "--wait", iters = "--iters", device = "--device",
-              clients = "--clients";
-};
 
 std::string_view to_string(XferRole role);
 std::string_view to_string(XferOp op);
@@ -95,14 +88,14 @@ SessionOptions xfer_session_options(const XferPlan& plan);
 // The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
 std::string xfer_plan_words(const XferPlan& plan);
 
-// Checks the plan before anything is created or connected: UsageError naming the flag and the rule
+// Checks the plan before anything is created or connected: PlanError naming the field and the rule
 // (a block larger than the total, an unknown transport, counts out of range, a pool chunk of 0).
-void validate_xfer_plan(const XferPlan& plan, const XferFlagNames& flags = {});
+void validate_xfer_plan(const XferPlan& plan);
 
 // A client's host RAM at its largest: its local buffer of --total where that is host RAM (host
 // memory, or device memory of a backend whose is: the cpu backend) and the staging pool's slots.
-// UsageError naming `flags.total` when that is more than 90% of the memory available, before
+// MachineLimit naming xfer.total when that is more than 90% of the memory available, before
 // anything is allocated. Servers size their memory by what a client asks, not here.
-void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram, const XferFlagNames& flags = {});
+void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram);
 
 }  // namespace xb
