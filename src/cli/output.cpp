@@ -3,40 +3,61 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <sstream>
+#include <optional>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/run_environment.hpp"
 #include "core/version.hpp"
+#include "report/reporter.hpp"
 
 namespace xb {
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
-  app.add_option("--format", options.format, "table, json or csv");
-  app.add_option("--output,-o", options.output, "write the result to FILE instead of stdout");
+  app.add_option("--format", options.format, "table, json or csv (default: table, or what --output's name says)");
+  app.add_option("--output,-o", options.output,
+                 "write the result to FILE (.json, .csv: that format; with a different --format, that one is also "
+                 "printed)");
   app.add_flag("--quiet,-q", options.quiet, "no progress or notes on stderr");
 }
 
 namespace {
 
-OutputFormat format_of(const OutputOptions& options) {
-  const auto format = output_format_from(options.format);
-  if (!format) throw UsageError(fmt::format("--format {}: expected table, json or csv", options.format));
-  return *format;
+// Where the result goes, worked out once from --format and --output:
+//   no --output: the display (stdout) in --format, table by default;
+//   --output FILE, no --format: the file in the format its name asks for (.json, .csv; else table);
+//   --output FILE, --format F, a name asking for F or for nothing: the file in F (nothing printed);
+//   --output FILE, --format F, a name asking for another format: both, F printed and the file in
+//     its name's format (`--format table --output r.json`).
+struct Destinations {
+  std::optional<OutputFormat> display;
+  std::optional<OutputFormat> file;
+};
+
+Destinations destinations(const OutputOptions& options) {
+  std::optional<OutputFormat> asked;
+  if (!options.format.empty()) {
+    asked = output_format_from(options.format);
+    if (!asked) throw UsageError(fmt::format("--format {}: expected table, json or csv", options.format));
+  }
+  if (options.output.empty()) return {asked.value_or(OutputFormat::table), std::nullopt};
+  const std::optional<OutputFormat> named = output_format_of_file(options.output);
+  if (!asked) return {std::nullopt, named.value_or(OutputFormat::table)};
+  if (!named || *named == *asked) return {std::nullopt, asked};
+  return {asked, named};
 }
 
 }  // namespace
 
 OutputFormat resolve_output(const OutputOptions& options) {
-  const OutputFormat format = format_of(options);
+  const Destinations to = destinations(options);
   if (!options.output.empty()) {
     if (const std::string why = why_not_writable(options.output); !why.empty()) {
       throw UsageError(fmt::format("--output {}: {}", options.output, why));
     }
   }
-  return format;
+  return to.display.value_or(*to.file);
 }
 
 ResultDocument new_result_document(const CommandContext& ctx) {
@@ -49,19 +70,19 @@ ResultDocument new_result_document(const CommandContext& ctx) {
   return doc;
 }
 
-void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
-  // The path was proved writable before the run (resolve_output); the write below reports its own
+Reporters reporters(const OutputOptions& options, CommandContext& ctx) {
+  const Destinations to = destinations(options);
+  Reporters all;
+  // The file first: a display that fails (a closed pipe) still leaves the file written.
+  // The path was proved writable before the run (resolve_output); the write reports its own
   // failure, so no second probe file is made here.
-  const OutputFormat format = format_of(options);
-  if (options.output.empty()) {
-    render(doc, format, ctx.out);
-    return;
-  }
-  std::ostringstream text;
-  render(doc, format, text);
-  // Written whole under a temporary name and renamed: a reader never sees half a file, and a link
-  // planted at the name is replaced, not written through (core/atomic_file).
-  write_file_atomically(options.output, text.str());
+  if (to.file) all.add(std::make_unique<FileReporter>(*to.file, options.output));
+  if (to.display) all.add(std::make_unique<StreamReporter>(*to.display, ctx.out));
+  return all;
+}
+
+void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
+  reporters(options, ctx).finish(doc);
 }
 
 }  // namespace xb

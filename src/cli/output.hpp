@@ -6,22 +6,27 @@
 #include "cli/command.hpp"
 #include "core/result.hpp"
 #include "report/renderer.hpp"
+#include "report/reporter.hpp"
 
 namespace xb {
 
 struct OutputOptions {
-  std::string format = "table";
-  std::string output;  // file; empty = stdout
+  std::string format;  // table, json, csv; "" = not given (table, or what --output's name says)
+  std::string output;  // file; empty = stdout only
   bool quiet = false;
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);
 // Checks the options before a run: UsageError on a bad --format or an --output that cannot be
-// written (why_not_writable).
+// written (why_not_writable). Returns the format of what is printed (or, with nothing printed, of
+// the file): json means no progress on the terminal.
 OutputFormat resolve_output(const OutputOptions& options);
 // A document with this machine, version, time and command line, ready for cases.
 ResultDocument new_result_document(const CommandContext& ctx);
-// Renders to --output (written whole to a temporary name, then renamed) or to stdout.
+// The reporters --format and --output ask for: the display (stdout), the file, or both
+// (`--format table --output r.json`); see destinations() in output.cpp for the rule.
+Reporters reporters(const OutputOptions& options, CommandContext& ctx);
+// Every reporter of the run given the finished document.
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx);
 
 }  // namespace xb

@@ -323,6 +323,33 @@ TEST(CopyCommand, OutputFileIsWrittenWholeAndNothingElse) {
   EXPECT_EQ(names, (std::vector<std::string>{"result.csv", "result.json"}));
 }
 
+// The display and file reporters at once: --format names what is printed, --output's name what the
+// file holds; a name that asks for nothing (or for --format's own format) gets --format, alone.
+TEST(CopyCommand, FormatAndOutputNamingAnotherFormatGiveBoth) {
+  TempDir dir;
+  const fs::path json_file = dir.path() / "r.json";
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--format", "table", "--output", json_file.string(), "-q"}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NE(r.out.find("bandwidth(GiB/s)"), std::string::npos) << "no table printed: " << r.out;
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(read_file(json_file))) << read_file(json_file);
+  EXPECT_FALSE(doc.at("cases").empty());
+
+  // --output alone: the file in the format its name asks for, nothing printed.
+  const fs::path csv_file = dir.path() / "r.csv";
+  const auto r2 = xbtest::run_binary(kBinary, copy_args({"--output", csv_file.string(), "-q"}));
+  ASSERT_TRUE(r2.exited && r2.exit_code == 0) << r2.describe();
+  EXPECT_TRUE(r2.out.empty()) << r2.out;
+  EXPECT_EQ(split_lines(read_file(csv_file)).size(), 2u) << read_file(csv_file);
+
+  // A name asking for nothing: --format's format in the file (a table), nothing printed.
+  const fs::path txt_file = dir.path() / "r.txt";
+  const auto r3 = xbtest::run_binary(kBinary, copy_args({"--format", "table", "--output", txt_file.string(), "-q"}));
+  ASSERT_TRUE(r3.exited && r3.exit_code == 0) << r3.describe();
+  EXPECT_TRUE(r3.out.empty()) << r3.out;
+  EXPECT_NE(read_file(txt_file).find("bandwidth(GiB/s)"), std::string::npos) << read_file(txt_file);
+}
+
 TEST(CopyCommand, OutputReplacesAnExistingFile) {
   TempDir dir;
   const fs::path file = dir.path() / "r.json";

@@ -92,7 +92,7 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
 
 }  // namespace
 
-void run_coll(const CollPlan& plan, CollectiveGroup& group, const CollCaseSink& on_case) {
+void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_case) {
   const int n = group.size();
   for (const Collective op : plan.collectives) {
     for (const std::uint64_t count : coll_counts(plan, op, n)) {

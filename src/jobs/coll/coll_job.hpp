@@ -8,17 +8,17 @@
 // Gb/s of the row's bytes (iallreduce: every outstanding operation's) over Avg.
 #include <functional>
 
+#include "core/case_sink.hpp"
 #include "core/result.hpp"
 #include "jobs/coll/coll_plan.hpp"
 #include "runtime/collectives.hpp"
 
 namespace xb {
 
-using CollCaseSink = std::function<void(const CaseResult&)>;
 
 // Runs the plan (validated) on `group`. A result the check finds wrong is a failed case (its
 // reason names the collective, the size and the element), not an exception: every rank goes on,
 // so no rank is left waiting in a collective.
-void run_coll(const CollPlan& plan, CollectiveGroup& group, const CollCaseSink& on_case);
+void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_case);
 
 }  // namespace xb

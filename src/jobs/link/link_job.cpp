@@ -113,7 +113,7 @@ struct Sweep {
 }  // namespace
 
 std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
-                                 const std::function<void(const CaseResult&)>& on_size) {
+                                 const CaseSink& on_size) {
   LinkPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   validate_link_plan(plan);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/device.hpp"
+#include "core/case_sink.hpp"
 #include "core/result.hpp"
 #include "jobs/link/link_plan.hpp"
 
@@ -19,6 +20,6 @@ namespace xb {
 // sees each size's result as soon as it is measured. Throws TransportError when the peer fails or
 // is not there, std::runtime_error naming the size and offset when --check finds a difference.
 std::vector<CaseResult> run_link(const LinkPlan& plan, Backend& backend,
-                                 const std::function<void(const CaseResult&)>& on_size = {});
+                                 const CaseSink& on_size = {});
 
 }  // namespace xb

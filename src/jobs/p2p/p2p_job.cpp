@@ -151,7 +151,7 @@ CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, co
   return c;
 }
 
-std::vector<CaseResult> run_p2p(const P2pPlan& plan_in, Backend& backend, const P2pCaseSink& on_case) {
+std::vector<CaseResult> run_p2p(const P2pPlan& plan_in, Backend& backend, const CaseSink& on_case) {
   P2pPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
   const std::string name(backend.name());

@@ -81,7 +81,7 @@ class BlockSizeRun {
 }  // namespace
 
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
-                                        const std::function<void(const CaseResult&)>& on_case) {
+                                        const CaseSink& on_case) {
   validate_xfer_plan(plan);
   // Everything local is made before the first connection: memory failures never leave a server
   // waiting on a half-started client.

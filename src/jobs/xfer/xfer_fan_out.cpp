@@ -8,16 +8,18 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 
 namespace xb {
 
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend,
-                                         const std::function<void(std::size_t server, const CaseResult&)>& on_case) {
+                                         const CaseSink& on_case) {
   validate_xfer_plan(plan);
   if (servers.empty() || servers.size() > kXferMaxFanOut) {
-    throw UsageError(fmt::format("--peer: 1 to {} servers, not {}", kXferMaxFanOut, servers.size()));
+    throw PlanError(fmt::format("{}: 1 to {} servers, not {}", flag("xfer.control_client"), kXferMaxFanOut,
+                                servers.size()));
   }
   std::mutex mutex;  // one on_case at a time; guards `error`
   std::exception_ptr error;
@@ -34,7 +36,7 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
           tagged.config["server_index"] = i;
           tagged.config["servers"] = servers.size();
           const std::lock_guard lock(mutex);
-          on_case(i, tagged);
+          on_case(tagged);
         });
       } catch (...) {
         const std::lock_guard lock(mutex);

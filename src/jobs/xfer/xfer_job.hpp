@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/device.hpp"
+#include "core/case_sink.hpp"
 #include "core/result.hpp"
 #include "jobs/xfer/xfer_plan.hpp"
 #include "transport/address.hpp"
@@ -19,7 +20,7 @@ namespace xb {
 // one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
 // size's result as soon as it is complete (the HIXL dialect prints its line then).
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
-                                        const std::function<void(const CaseResult&)>& on_case = {});
+                                        const CaseSink& on_case = {});
 
 // Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
 // with the bound addresses (port 0 resolved), serves one client that presents the token and
@@ -39,11 +40,12 @@ std::vector<CaseResult> run_xfer_server_clients(
 
 // One to many: the client plan run against every server of `servers` at once, each by a thread
 // with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
-// (the server's index, a block size's case) as each completes, never from two threads at once.
+// each block size's case (its config "server_index" names the server) as it completes, never
+// from two threads at once.
 // The cases of every server in server order, each with config "server_index" and "servers".
 // Throws the first error after every thread ended.
 std::vector<CaseResult> run_xfer_clients(
     const XferPlan& plan, const std::vector<SocketAddress>& servers, Backend& backend,
-    const std::function<void(std::size_t server, const CaseResult&)>& on_case = {});
+    const CaseSink& on_case = {});
 
 }  // namespace xb
