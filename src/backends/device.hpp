@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 4;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 5;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -58,6 +58,20 @@ class Stream {
   // How batches went out, for results, where a backend has several ways ("api", "graph", or "loop:
   // why"); empty where there is one way.
   virtual std::string submission() const { return {}; }
+};
+
+// A line-up blocker: streams told to wait at the gate hold all their later work until the host
+// opens it, so a timed window is queued whole before any of it moves and the time of enqueuing is
+// never in the device's figure (nvbandwidth holds a stream with a spin kernel for the same reason;
+// the cpu backend's streams wait on an event the host completes). Closed when made; hold() queues
+// the wait on a stream, open() releases every stream held. The destructor opens it, so a stream
+// is never left held by an error between hold() and open().
+class Gate {
+ public:
+  virtual ~Gate() = default;
+  virtual void hold(Stream& stream) = 0;
+  virtual void open() = 0;
+  virtual void close() = 0;  // for the next window: streams held from now wait for the next open()
 };
 
 enum class MemoryPlace { device, host_pinned, host_pageable };
@@ -153,6 +167,9 @@ class Device {
   virtual std::unique_ptr<Event> create_event() = 0;
   // Time between two completed events, in microseconds.
   virtual double elapsed_us(Event& start, Event& end) = 0;
+  // A gate for this device's streams (closed), or null where the backend has no way to hold a
+  // stream (then a window's enqueuing may show in its device time; results say which).
+  virtual std::unique_ptr<Gate> create_gate() { return nullptr; }
 
   virtual Support peer_access(Device& peer) = 0;
   virtual void enable_peer_access(Device& peer) = 0;

@@ -76,6 +76,9 @@ TEST(P2pJob, OnePairOneWayAndBothWays) {
   EXPECT_EQ(cases[0].label("to"), "cpu::device::0");
   EXPECT_EQ(cases[1].label("from"), "cpu::device::1");
   EXPECT_FALSE(case_matrix(cases[0]).has_value()) << "one pair carries no matrix";
+  // The cpu backend holds each window at its gate until all of it is queued.
+  EXPECT_EQ(cases[0].config.value("timing", ""), "device events, gated (the window queued whole first)");
+  EXPECT_EQ(cases[1].config.value("timing", ""), "device events, gated (the window queued whole first)");
 }
 
 TEST(P2pJob, OneByteOddSizesAndManyWindows) {

@@ -222,9 +222,10 @@ void expect_good_result(const CaseResult& r, const CopyPlan& p) {
     const RankResult& rr = r.ranks[rank];
     EXPECT_EQ(rr.rank, static_cast<int>(rank));
     EXPECT_NE(rr.device.find("cpu arena " + std::to_string(rank)), std::string::npos) << rr.device;
-    ASSERT_EQ(rr.series.size(), 2u);
+    ASSERT_EQ(rr.series.size(), 3u);  // and the device's own time (the cpu backend has events)
     EXPECT_EQ(rr.series[0].name, "submit");
     EXPECT_EQ(rr.series[1].name, "copy");
+    EXPECT_EQ(rr.series[2].name, "device");
     EXPECT_EQ(rr.series[0].samples.size(), p.iterations);
     EXPECT_EQ(rr.series[1].samples.size(), p.iterations);
   }
@@ -308,6 +309,26 @@ TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
   p.fragments = 5;
   ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
   expect_good_result(run_copy(p, *backend, launcher), p);
+}
+
+// Every rank's device time beside the host clock's (the cpu backend has events), and the result
+// says which clock each series is.
+TEST_F(CopyJobTest, DeviceTimeIsKeptAndEachSeriesNamesItsClock) {
+  CopyPlan p = tiny_plan();
+  p.devices = 2;
+  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  const CaseResult r = run_copy(p, *backend, launcher);
+  ASSERT_TRUE(r.config.contains("timing")) << r.config.dump();
+  EXPECT_EQ(r.config["timing"]["copy"], "host clock: first enqueue until every stream has drained");
+  EXPECT_EQ(r.config["timing"]["device"].get<std::string>().rfind("device events, ungated", 0), 0u) << r.config.dump();
+  ASSERT_EQ(r.ranks.size(), 2u);
+  for (const RankResult& rr : r.ranks) {
+    ASSERT_EQ(rr.series.size(), 3u);
+    EXPECT_EQ(rr.series[2].name, "device");
+    ASSERT_EQ(rr.series[2].samples.size(), p.iterations);
+    for (std::size_t i = 0; i < p.iterations; ++i) EXPECT_GT(rr.series[2].samples[i], 0.0);
+  }
+  EXPECT_EQ(r.series.size(), 2u) << "the table's series are unchanged";
 }
 
 using xb::test::TempDir;

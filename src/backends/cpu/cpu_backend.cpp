@@ -98,6 +98,7 @@ class CpuDevice final : public Device {
     return std::make_unique<cpu::CpuStream>(std::string(engine), kernel, info_.numa_node);
   }
   std::unique_ptr<Event> create_event() override { return std::make_unique<cpu::CpuEvent>(); }
+  std::unique_ptr<Gate> create_gate() override { return std::make_unique<cpu::CpuGate>(); }
   double elapsed_us(Event& start, Event& end) override {
     const auto a = static_cast<cpu::CpuEvent&>(start).completed_at_ns();
     const auto b = static_cast<cpu::CpuEvent&>(end).completed_at_ns();

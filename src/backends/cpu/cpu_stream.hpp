@@ -29,6 +29,18 @@ class CpuEvent final : public Event {
   std::uint64_t at_ns_ = 0;
 };
 
+// The cpu backend's gate: an event the host completes; a held stream's worker waits on it.
+class CpuGate final : public Gate {
+ public:
+  ~CpuGate() override { open(); }
+  void hold(Stream& stream) override { stream.wait(event_); }
+  void open() override;
+  void close() override { event_.reset(); }
+
+ private:
+  CpuEvent event_;
+};
+
 class CpuStream final : public Stream {
  public:
   CpuStream(std::string engine, CopyKernel kernel, int numa_node);

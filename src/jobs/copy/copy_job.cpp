@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/device_pattern.hpp"
+#include "backends/stream_clock.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
@@ -13,6 +14,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_layout.hpp"
+#include "runtime/timed_loop.hpp"
 
 namespace xb {
 
@@ -71,12 +73,6 @@ HostSide make_host_side(Device& dev, HostMemoryKind kind, std::size_t bytes, con
   if (kind != HostMemoryKind::pageable) h.registration = dev.register_host(h.data, bytes);
   return h;
 }
-
-struct RankSamples {
-  std::string device;
-  std::vector<double> submit_us;
-  std::vector<double> copy_us;
-};
 
 std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
   const int rank = rt.rank();
@@ -143,29 +139,33 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
   const auto per_stream = layout_copies(dst, src, plan.block_bytes, plan.blocks, plan.streams, plan.fragments);
   const auto in_order = submission_order(dst, src, plan.block_bytes, plan.blocks, plan.streams, plan.fragments);
 
-  RankSamples samples;
-  samples.device = dev->info().name;
-  samples.submit_us.reserve(plan.iterations);
-  samples.copy_us.reserve(plan.iterations);
-  for (std::uint64_t it = 0; it < plan.warmup + plan.iterations; ++it) {
-    rt.barrier();  // every device starts the iteration together
-    const std::uint64_t t0 = now_ns();
-    if (plan.batch) {
-      for (std::size_t s = 0; s < streams.size(); ++s) streams[s]->copy_batch(per_stream[s]);
-    } else {
-      for (const auto& [s, op] : in_order) streams[static_cast<std::size_t>(s)]->copy(op);
-    }
-    // What a stream holds back (the CUDA batch engine) goes out now, every stream's before any
-    // wait: synchronizing one holding stream after another would run them one after another.
-    for (auto& s : streams) s->flush();
-    const std::uint64_t t1 = now_ns();
-    for (auto& s : streams) s->synchronize();
-    const std::uint64_t t2 = now_ns();
-    if (it >= plan.warmup) {
-      samples.submit_us.push_back(ns_to_us(t1 - t0));
-      samples.copy_us.push_back(ns_to_us(t2 - t0));
-    }
+  const std::string device_name = dev->info().name;
+  // The device's own time of each iteration beside the host clock's, where it has events. Not
+  // gated: the printed figure is the host clock's, from the first enqueue until every stream has
+  // drained (what dev-sandbox measures), and holding the streams until everything is queued would
+  // add the enqueuing to it (docs/method.md).
+  std::unique_ptr<StreamClock> clock;
+  if (backend.capabilities().event_timing) {
+    std::vector<Stream*> timed;
+    for (auto& s : streams) timed.push_back(s.get());
+    clock = std::make_unique<StreamClock>(*dev, timed, false);
   }
+  const TimedLoopSamples samples = run_timed_loop(
+      {.warmup = plan.warmup, .iterations = plan.iterations}, &rt,
+      [&] {
+        if (plan.batch) {
+          for (std::size_t s = 0; s < streams.size(); ++s) streams[s]->copy_batch(per_stream[s]);
+        } else {
+          for (const auto& [s, op] : in_order) streams[static_cast<std::size_t>(s)]->copy(op);
+        }
+        // What a stream holds back (the CUDA batch engine) goes out now, every stream's before any
+        // wait: synchronizing one holding stream after another would run them one after another.
+        for (auto& s : streams) s->flush();
+      },
+      [&] {
+        for (auto& s : streams) s->synchronize();
+      },
+      clock.get());
 
   if (plan.verify) {
     std::optional<DeviceMismatch> bad;
@@ -178,14 +178,16 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
       throw std::runtime_error(fmt::format(
           "verify failed on {}: destination byte at offset {} (block {}, offset {} in the block) is 0x{:02x}, "
           "expected 0x{:02x}",
-          samples.device, bad->offset, bad->offset / plan.block_bytes, bad->offset % plan.block_bytes,
+          device_name, bad->offset, bad->offset / plan.block_bytes, bad->offset % plan.block_bytes,
           static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
-  return nlohmann::json{{"device", samples.device},
+  return nlohmann::json{{"device", device_name},
                         {"submission", streams.front()->submission()},
                         {"submit", samples.submit_us},
-                        {"copy", samples.copy_us}}
+                        {"copy", samples.complete_us},
+                        {"device_time", samples.device_us},
+                        {"device_timing", samples.device_method}}
       .dump();
 }
 
@@ -316,9 +318,10 @@ std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint6
 }
 
 std::size_t copy_rank_result_bytes(const CopyPlan& plan) {
-  // Two series of iterations doubles, each at most 25 characters in JSON, plus the device name and
-  // the submission path with its reason (a few hundred characters).
-  return static_cast<std::size_t>(plan.iterations) * 2 * 26 + 4096;
+  // Three series of iterations doubles (submit, copy, the device's time), each at most 25 characters
+  // in JSON, plus the device name, the timing method and the submission path with its reason (a
+  // few hundred characters).
+  return static_cast<std::size_t>(plan.iterations) * 3 * 26 + 4096;
 }
 
 CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
@@ -343,6 +346,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   result.config = plan_json(plan, backend, plan.engine);
   std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
   std::vector<std::string> submissions;  // distinct, in rank order
+  std::string device_timing;
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
     const auto j = nlohmann::json::parse(rank_outputs[r]);
     RankResult rr;
@@ -361,6 +365,12 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     }
     rr.series.push_back(make_series("submit", "us", std::move(s)));
     rr.series.push_back(make_series("copy", "us", std::move(c)));
+    // The device's own time of each iteration (its events), in the JSON only: the table prints the
+    // host clock's figures as before.
+    if (auto d = j.at("device_time").get<std::vector<double>>(); !d.empty()) {
+      rr.series.push_back(make_series("device", "us", std::move(d)));
+      device_timing = j.at("device_timing").get<std::string>();
+    }
     result.ranks.push_back(std::move(rr));
   }
   result.series.push_back(make_series("submit", "us", std::move(submit)));
@@ -368,6 +378,10 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of
   // the batch engine means little without it. Absent where a backend has one way.
   if (!submissions.empty()) result.config["submission"] = submissions;
+  // Which clock each series is: a figure means little without it.
+  result.config["timing"] = {{"submit", "host clock: first enqueue to the last enqueue's return"},
+                             {"copy", "host clock: first enqueue until every stream has drained"}};
+  if (!device_timing.empty()) result.config["timing"]["device"] = device_timing + " (per rank, in ranks[].series)";
 
   const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
   result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);

@@ -134,6 +134,7 @@ CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const 
   c.config = plan_json(plan, backend, bidirectional);
   c.config["from"] = from;
   c.config["to"] = to;
+  if (!elapsed.timing().empty()) c.config["timing"] = elapsed.timing();
   c.series = p2p_series(elapsed);
   c.metrics = p2p_metrics(elapsed, plan.size, bidirectional);
   return c;

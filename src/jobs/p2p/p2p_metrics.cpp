@@ -17,6 +17,7 @@ void ElapsedRecord::add(double us) {
 }
 
 void ElapsedRecord::merge(const ElapsedRecord& other) {
+  if (timing_.empty()) timing_ = other.timing_;
   const bool keep = count() + other.count() <= kP2pMaxSeriesSamples;
   histogram_.merge(other.histogram_);
   sum_us_ += other.sum_us_;

@@ -19,7 +19,10 @@ inline constexpr std::uint64_t kP2pMaxSeriesSamples = 100'000;
 // Elapsed time of every timed execution of one case.
 class ElapsedRecord {
  public:
+  // `timing`: how the times were taken ("device events, gated", "host clock: …"), for results.
+  explicit ElapsedRecord(std::string timing = {}) : timing_(std::move(timing)) {}
   void add(double us);
+  const std::string& timing() const { return timing_; }
   std::uint64_t count() const { return histogram_.count(); }
   double avg_us() const { return count() ? sum_us_ / static_cast<double>(count()) : 0; }
   const LatencyHistogram& histogram_ns() const { return histogram_; }
@@ -31,6 +34,7 @@ class ElapsedRecord {
   LatencyHistogram histogram_;
   double sum_us_ = 0;  // exact average (the histogram's sum is of whole nanoseconds)
   std::vector<double> samples_;
+  std::string timing_;
 };
 
 // Decimal GB/s of `bytes_per_execution` moved in `elapsed_us`.

@@ -17,6 +17,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
+#include "runtime/timed_loop.hpp"
 #include "transport/auth.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -119,19 +120,20 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
     const int b = a + 1;
     for (const PairCase& pc : pair_cases(a, b, plan.both_orders)) {
       const bool active = rank == pc.from || (pc.bidirectional && rank == pc.to);
-      ElapsedRecord elapsed;
-      for (std::uint64_t i = 0; i < plan.base.warmup + plan.base.executions; ++i) {
-        group.barrier();  // both sides of the execution start together
-        double my_us = 0;
-        if (active) {
-          const std::uint64_t t0 = now_ns();
-          endpoint.put(side.source->region(), 0, *side.remote.remote, 0, size);
-          endpoint.flush(plan.wait);
-          my_us = ns_to_us(now_ns() - t0);
-        }
-        const double us = group.max(my_us);  // the execution lasts until its slower direction is done
-        if (i >= plan.base.warmup) elapsed.add(us);
-      }
+      ElapsedRecord elapsed("host clock: put and flush, the slower side of the pair");
+      // Both sides of an execution start together; it lasts until its slower direction is done
+      // (the loop's max over ranks; idle ranks time nothing).
+      run_timed_loop(
+          {.warmup = plan.base.warmup, .iterations = plan.base.executions, .max_over_ranks = true,
+           .keep_samples = false},
+          &group,
+          [&] {
+            if (active) endpoint.put(side.source->region(), 0, *side.remote.remote, 0, size);
+          },
+          [&] {
+            if (active) endpoint.flush(plan.wait);
+          },
+          nullptr, [&](const IterationTimes& t) { elapsed.add(t.complete_us); });
       if (active && plan.base.verify) {
         if (const auto bad = side.client->verify(side.remote, 0, size, seed)) {
           throw std::runtime_error(fmt::format("verify failed: {} -> {}: byte at offset {} of the destination differs",
