@@ -49,6 +49,7 @@ class WrappedBackend final : public Backend {
   explicit WrappedBackend(CpuWrap wrap) : real_(make_cpu_backend()), wrap_(std::move(wrap)) {
     caps_ = real_->capabilities();
     caps_.device_memory_in_host_ram = wrap_.device_memory_in_host_ram;
+    caps_.event_timing = wrap_.event_timing;
     if (wrap_.direct_storage) caps_.storage_direct = true;
   }
   std::string_view name() const override { return real_->name(); }

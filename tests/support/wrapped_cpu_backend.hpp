@@ -35,6 +35,8 @@ struct CpuWrap {
   std::function<std::unique_ptr<Stream>(std::unique_ptr<Stream> real, std::string_view engine)> stream;
   // false: capabilities() says device memory is not in host RAM, as a GPU backend's.
   bool device_memory_in_host_ram = true;
+  // false: capabilities() says the device has no event timing (jobs time by the host clock alone).
+  bool event_timing = true;
   // Set: capabilities().storage_direct, and open_direct_storage() returns what this makes (a
   // stand-in for cuFile over the cpu arenas).
   std::function<std::unique_ptr<DirectStorage>()> direct_storage;
