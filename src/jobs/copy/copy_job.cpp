@@ -7,7 +7,6 @@
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
-#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"

@@ -10,12 +10,12 @@
 #include <utility>
 #include <stdexcept>
 
-#include "core/clock.hpp"
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
+#include "runtime/timed_loop.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
@@ -83,15 +83,21 @@ class LinkMeter {
       });
       if (!any) continue;
       const bool sending = partner >= 0 && (rank < partner) == lower_sends && is_wanted(rank, partner);
-      ElapsedRecord elapsed;
-      for (std::uint64_t i = 0; i < plan_.base.warmup + plan_.base.executions; ++i) {
-        group_.barrier();  // every pair of the step starts its execution together
-        if (!sending) continue;
-        const std::uint64_t t0 = now_ns();
-        client->endpoint().put(source_.region(), 0, *remote.remote, 0, size);
-        client->endpoint().flush(plan_.wait);
-        if (i >= plan_.base.warmup) elapsed.add(ns_to_us(now_ns() - t0));
-      }
+      ElapsedRecord elapsed("host clock: put until the flush returns, timed by the sender");
+      // Every pair of the step starts its execution together (the loop's line-up); each link is
+      // its sender's own figure (no max over ranks: the pairs are separate links).
+      run_timed_loop(
+          {.warmup = plan_.base.warmup, .iterations = plan_.base.executions, .keep_samples = false}, &group_,
+          [&] {
+            if (sending) client->endpoint().put(source_.region(), 0, *remote.remote, 0, size);
+          },
+          [&] {
+            if (sending) client->endpoint().flush(plan_.wait);
+          },
+          nullptr,
+          [&](const IterationTimes& t) {
+            if (sending) elapsed.add(t.complete_us);
+          });
       if (!sending) continue;
       if (plan_.base.verify) {
         if (const auto bad = client->verify(remote, 0, size, rank_seed(plan_, rank))) {

@@ -5,12 +5,12 @@
 #include <memory>
 #include <optional>
 
-#include "core/clock.hpp"
 #include "core/size.hpp"
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/link/link_check.hpp"
 #include "jobs/link/link_server.hpp"
+#include "runtime/timed_loop.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -38,27 +38,23 @@ struct Sweep {
   PeerRegion& dst;
   std::string peer;  // for the config: the server's address, or what the loopback is
 
-  // One transfer: queued put, then a flush that returns once the data is visible at the peer.
-  void transfer(std::uint64_t bytes) {
-    Endpoint& ep = session.endpoint();
-    if (staged) src.copy_out(0, local.data(), bytes);
-    ep.put(local, 0, *dst.remote, 0, bytes);
-    ep.flush(plan.wait);
-  }
-
+  // One transfer, on the one timed loop: queued put (after staging device memory that the
+  // transport cannot register), then a flush that returns once the data is visible at the peer.
+  // The transfer's time is the loop's completion time: put and flush, on the host clock (a
+  // transport completes on the host).
   CaseResult measure(std::uint64_t bytes) {
     const std::uint64_t seed = link_check_seed(bytes);
     if (plan.check) src.fill(0, bytes, seed);
-    for (std::uint64_t i = 0; i < plan.warmup; ++i) transfer(bytes);
-    std::vector<double> us;
-    us.reserve(plan.iterations);
-    for (std::uint64_t i = 0; i < plan.iterations; ++i) {
-      const std::uint64_t t0 = now_ns();
-      transfer(bytes);
-      us.push_back(ns_to_us(now_ns() - t0));
-    }
+    Endpoint& ep = session.endpoint();
+    TimedLoopSamples times = run_timed_loop(
+        {.warmup = plan.warmup, .iterations = plan.iterations}, nullptr,
+        [&] {
+          if (staged) src.copy_out(0, local.data(), bytes);
+          ep.put(local, 0, *dst.remote, 0, bytes);
+        },
+        [&] { ep.flush(plan.wait); });
     if (plan.check) verify_link_data(session, dst, bytes, seed);
-    return result(bytes, make_series("transfer", "us", std::move(us)));
+    return result(bytes, make_series("transfer", "us", std::move(times.complete_us)));
   }
 
   CaseResult result(std::uint64_t bytes, Series latency) const {
@@ -88,6 +84,7 @@ struct Sweep {
         {"transport",
          {{"name", info.name}, {"version", info.version}, {"lanes", info.lanes}, {"settings", info.settings}}},
         {"transfer", "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)"},
+        {"timing", "host clock: put until the flush returns (the transport completes on the host)"},
         {"check", plan.check},
     };
     if (!device_path.empty()) r.config["device_path"] = device_path;

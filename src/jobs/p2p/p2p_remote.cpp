@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "jobs/endpoint/put_source.hpp"

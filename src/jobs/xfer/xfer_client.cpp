@@ -5,13 +5,13 @@
 #include <optional>
 #include <stdexcept>
 
-#include "core/clock.hpp"
 #include "core/size.hpp"
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
 #include "jobs/xfer/xfer_mover.hpp"
+#include "runtime/timed_loop.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
@@ -34,14 +34,22 @@ class BlockSizeRun {
     XferMeasurement m;
     m.block = block;
     m.transfers = xfer_transfer_count(plan_.total, block);
-    for (unsigned w = 0; w < plan_.warmup; ++w) mover_.move(block, 0, m.transfers);
-    if (plan_.latency) {
-      for (std::uint64_t i = 0; i < m.transfers; ++i) {
-        const std::uint64_t t0 = now_ns();
-        mover_.move(block, i, 1);
-        m.latency.record(now_ns() - t0);
-      }
-    }
+    // The warm-up passes, and with --latency each transfer timed alone (histogram only: a pass
+    // may be millions of transfers), on the one timed loop; a mover's move() is the submission and
+    // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
+    std::uint64_t next = 0;
+    run_timed_loop(
+        {.warmup = plan_.warmup, .iterations = plan_.latency ? m.transfers : 0, .keep_samples = false}, nullptr,
+        [&] {
+          if (next < plan_.warmup) {
+            mover_.move(block, 0, m.transfers);
+          } else {
+            mover_.move(block, next - plan_.warmup, 1);
+          }
+          ++next;
+        },
+        [] {}, nullptr,
+        [&](const IterationTimes& t) { m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5)); });
     // The pattern is laid down after the untimed passes, so what is checked is what the timed
     // passes moved; the seed differs per block size, so a block size that moved nothing fails.
     const std::uint64_t bytes = block * m.transfers;
@@ -52,11 +60,9 @@ class BlockSizeRun {
         session_.fill(region_, 0, bytes, seed);
       }
     }
-    for (unsigned i = 0; i < plan_.iters; ++i) {
-      const std::uint64_t t0 = now_ns();
-      mover_.move(block, 0, m.transfers);
-      m.time_us.push_back(ns_to_us(now_ns() - t0));
-    }
+    m.time_us = run_timed_loop({.warmup = 0, .iterations = plan_.iters}, nullptr,
+                               [&] { mover_.move(block, 0, m.transfers); }, [] {})
+                    .complete_us;
     if (plan_.verify) {
       if (plan_.op == XferOp::write) {
         if (auto at = session_.verify(region_, 0, bytes, seed)) {
