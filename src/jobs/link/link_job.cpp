@@ -47,7 +47,7 @@ struct Sweep {
     if (plan.check) src.fill(0, bytes, seed);
     Endpoint& ep = session.endpoint();
     TimedLoopSamples times = run_timed_loop(
-        {.warmup = plan.warmup, .iterations = plan.iterations}, nullptr,
+        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false}, nullptr,
         [&] {
           if (staged) src.copy_out(0, local.data(), bytes);
           ep.put(local, 0, *dst.remote, 0, bytes);

@@ -123,8 +123,11 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
       // Both sides of an execution start together; it lasts until its slower direction is done
       // (the loop's max over ranks; idle ranks time nothing).
       run_timed_loop(
-          {.warmup = plan.base.warmup, .iterations = plan.base.executions, .max_over_ranks = true,
-           .keep_samples = false},
+          {.warmup = plan.base.warmup,
+           .iterations = plan.base.executions,
+           .max_over_ranks = true,
+           .keep_samples = false,
+           .submit_time = false},
           &group,
           [&] {
             if (active) endpoint.put(side.source->region(), 0, *side.remote.remote, 0, size);

@@ -39,7 +39,11 @@ class BlockSizeRun {
     // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
     std::uint64_t next = 0;
     run_timed_loop(
-        {.warmup = plan_.warmup, .iterations = plan_.latency ? m.transfers : 0, .keep_samples = false}, nullptr,
+        {.warmup = plan_.warmup,
+         .iterations = plan_.latency ? m.transfers : 0,
+         .keep_samples = false,
+         .submit_time = false},
+        nullptr,
         [&] {
           if (next < plan_.warmup) {
             mover_.move(block, 0, m.transfers);
@@ -60,7 +64,7 @@ class BlockSizeRun {
         session_.fill(region_, 0, bytes, seed);
       }
     }
-    m.time_us = run_timed_loop({.warmup = 0, .iterations = plan_.iters}, nullptr,
+    m.time_us = run_timed_loop({.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
                                [&] { mover_.move(block, 0, m.transfers); }, [] {})
                     .complete_us;
     if (plan_.verify) {
