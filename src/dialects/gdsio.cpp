@@ -78,7 +78,7 @@ FlagWords gdsio_flag_words() {
       {"files.directory", "-D"}, {"files.file", "-f"}, {"io.threads", "-w"}, {"io.size", "-s"}, {"io.io_size", "-i"},
       {"io.seconds", "-T"}, {"io.transfer", "-x"}, {"io.device", "-d"}, {"io.offset", "-o"},
       {"io.read_percent", "-M"}, {"io.alignment", "-a"}, {"io.numa", "-n"}, {"io.verify", "-V"},
-      {"io.buffered", "-I 3 (O_DIRECT off)"},
+      {"io.buffered", "-O 1"},
       // Not gdsio flags: the dialect fixes them (best engine, depth 1), so a message never names them.
       {"io.engine", "engine"}, {"io.queue_depth", "queue depth"},
   });

@@ -55,7 +55,9 @@ class SharedArea {
     pthread_barrier_init(&header()->barrier, &attr, static_cast<unsigned>(ranks));
     pthread_barrierattr_destroy(&attr);
     for (int r = 0; r < ranks; ++r) {
-      new (exchange(r)) ExchangeSlot{};
+      // Not value-initialized: the anonymous mapping is zero already, and 64 KiB per rank written
+      // here would be memory every run commits whether or not it exchanges anything.
+      new (exchange(r)) ExchangeSlot;
       new (slot(r)) SlotHeader{kPending, 0};
     }
   }

@@ -399,6 +399,8 @@ TEST(GdsioCommand, BadInputIsOneLineNamingTheFlagAndCreatesNothing) {
       {"-D {dir} -w 2 -s 1m -i 64k -x 1 -I 3 -a 100", "-a 100"},
       {"-D {dir} -w 2 -s 1m -i 64k -x 1 -I 1 -M 50 -V", "-M"},
       {"-D {dir} -w 2 -s 1m -i 1000 -x 1 -I 1", "-i 1000"},
+      // The way out in gdsio's own flags (the job names the field; gdsio words it -O 1).
+      {"-D {dir} -w 2 -s 1m -i 1000 -x 1 -I 1", "(or use -O 1)"},
       {"-D {dir} -w 2 -s 1m -i 64k -x 1 -I 1 -V -T 1", "-V"},
       {"-D {dir}/missing -w 2 -s 1m -i 64k -x 2 -I 1", "-D"},
       {"-D {dir} -w 2 -s 1m -i 64k -x 1 -I 1 --bogus", "--bogus"},
