@@ -9,7 +9,6 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_job.hpp"
-#include "runtime/fork_launcher.hpp"
 
 namespace xb {
 namespace {
@@ -87,13 +86,12 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
 
-  ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     Progress::Step step(progress, fmt::format("copy: {} on {} device(s), {} x {}, {} iterations…", to_string(plan.direction),
                                               plan.devices, plan.blocks, format_size(plan.block_bytes), plan.iterations));
-    doc.cases.push_back(run_copy(plan, backend, launcher));
+    doc.cases.push_back(run_copy(plan, backend));
   }
   deliver(doc, out, ctx);
   return kExitOk;

@@ -18,7 +18,6 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
-#include "runtime/fork_launcher.hpp"
 #include "runtime/mpi_runtime.hpp"
 #include "transport/session.hpp"
 
@@ -110,8 +109,7 @@ int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
     if (!req.json) ctx.out << render_ascend_dmi_copy_header(d, copies.device) << std::flush;
     for (const std::uint64_t size : copies.sizes) {
       const CopyPlan plan = plan_for(d, size);
-      ForkLauncher launcher(1, copy_rank_result_bytes(plan));
-      const AscendDmiCopyRow row = ascend_dmi_copy_row(run_copy(plan, backend, launcher));
+      const AscendDmiCopyRow row = ascend_dmi_copy_row(run_copy(plan, backend));
       if (req.json) {
         doc.add_copy(d, copies.device, row);
       } else {

@@ -7,7 +7,6 @@
 #include "dialects/dev_sandbox_aio.hpp"
 #include "dialects/dev_sandbox_trans.hpp"
 #include "jobs/copy/copy_job.hpp"
-#include "runtime/fork_launcher.hpp"
 
 namespace xb {
 namespace {
@@ -22,12 +21,11 @@ std::string run_case(DevSandboxRequest req, CommandContext& ctx, bool note = tru
   if (note && !why_cpu.empty()) {
     ctx.err << fmt::format("dev-sandbox: no accelerator found ({}); running on the cpu backend\n", why_cpu);
   }
-  ForkLauncher launcher(req.plan.devices, copy_rank_result_bytes(req.plan));
   const CaseResult result = [&] {
     Progress progress = job_progress(false, false);
     Progress::Step step(progress, fmt::format("dev-sandbox: {} iterations on {} card(s)…", req.plan.iterations,
                                               req.plan.devices));
-    return run_copy(req.plan, backend, launcher);
+    return run_copy(req.plan, backend);
   }();
   return render_dev_sandbox(result, req.which);
 }

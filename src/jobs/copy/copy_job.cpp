@@ -13,6 +13,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_layout.hpp"
+#include "runtime/fork_launcher.hpp"
 #include "runtime/timed_loop.hpp"
 
 namespace xb {
@@ -400,6 +401,11 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
                              format_size(plan.block_bytes), plan.devices, plan.engine, plan.streams,
                              plan.batch ? " in batch submissions" : "");
   return result;
+}
+
+CaseResult run_copy(const CopyPlan& plan, Backend& backend) {
+  ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
+  return run_copy(plan, backend, launcher);
 }
 
 }  // namespace xb

@@ -6,7 +6,6 @@
 #include "core/size.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "jobs/survey/survey_steps.hpp"
-#include "runtime/fork_launcher.hpp"
 
 namespace xb {
 namespace {
@@ -34,8 +33,7 @@ CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direct
 
 std::vector<CaseResult> run_copy_step(const CopyPlan& plan, Backend& backend, const SurveyRow& row) {
   validate_copy_plan(plan, backend);
-  ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
-  CaseResult c = run_copy(plan, backend, launcher);
+  CaseResult c = run_copy(plan, backend);
   annotate_survey_row(c, row);
   return {std::move(c)};
 }
