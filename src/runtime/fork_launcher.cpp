@@ -69,9 +69,7 @@ class SharedArea {
   SharedArea& operator=(const SharedArea&) = delete;
 
   SharedHeader* header() const { return reinterpret_cast<SharedHeader*>(base_); }
-  ExchangeSlot* exchange(int r) const {
-    return reinterpret_cast<ExchangeSlot*>(base_ + sizeof(SharedHeader)) + r;
-  }
+  ExchangeSlot* exchange(int r) const { return reinterpret_cast<ExchangeSlot*>(base_ + sizeof(SharedHeader)) + r; }
   SlotHeader* slot(int r) const {
     return reinterpret_cast<SlotHeader*>(base_ + results_at_ + slot_bytes_ * static_cast<std::size_t>(r));
   }

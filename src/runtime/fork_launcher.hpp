@@ -1,8 +1,9 @@
 #pragma once
 // Ranks as forked processes on this machine, one per device: the fan-out of dev-sandbox. The
-// processes share an anonymous mapping (nothing in /dev/shm) holding a process-shared barrier and
-// one result slot per rank, and an exchange slot per rank for the Runtime's collectives. The parent does not take part: it waits, and if any child dies it
-// stops the others (they would wait at the barrier for ever) and reports which one died and how.
+// processes share an anonymous mapping (nothing in /dev/shm) holding a process-shared barrier,
+// one result slot per rank and an exchange slot per rank for the Runtime's collectives. The parent
+// does not take part: it waits, and if any child dies it stops the others (they would wait at the
+// barrier for ever) and reports which one died and how.
 #include <cstddef>
 
 #include "runtime/runtime.hpp"

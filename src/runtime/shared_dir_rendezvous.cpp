@@ -47,10 +47,11 @@ std::string read_trusted_file(const std::string& path) {
   struct stat st {};
   if (fstat(fd.get(), &st) != 0) throw_errno(fmt::format("fstat({})", path));
   if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
-    throw std::runtime_error(fmt::format("{}: not trusted: {} of uid {}, mode {:04o} (it must be a regular file of this "
-                                         "user, writable by nobody else); remove it",
-                                         path, S_ISREG(st.st_mode) ? "a file" : "not a regular file", st.st_uid,
-                                         static_cast<unsigned>(st.st_mode & 07777)));
+    throw std::runtime_error(
+        fmt::format("{}: not trusted: {} of uid {}, mode {:04o} (it must be a regular file of this "
+                    "user, writable by nobody else); remove it",
+                    path, S_ISREG(st.st_mode) ? "a file" : "not a regular file", st.st_uid,
+                    static_cast<unsigned>(st.st_mode & 07777)));
   }
   char buf[512] = {};
   const ssize_t n = read(fd.get(), buf, sizeof buf - 1);
@@ -100,18 +101,21 @@ void check_shared_dir(const std::string& path, const std::string& flag) {
   if (!fd.valid()) {
     const int err = errno;
     throw UsageError(fmt::format("{} {}: {}", flag, path,
-                                 err == ELOOP ? "a symbolic link (the shared directory must be a real directory)"
+                                 err == ELOOP     ? "a symbolic link (the shared directory must be a real directory)"
                                  : err == ENOTDIR ? "not a directory"
                                                   : std::strerror(err)));
   }
   struct stat st {};
-  if (fstat(fd.get(), &st) != 0) throw UsageError(fmt::format("{} {}: fstat failed: {}", flag, path, std::strerror(errno)));
+  if (fstat(fd.get(), &st) != 0) {
+    throw UsageError(fmt::format("{} {}: fstat failed: {}", flag, path, std::strerror(errno)));
+  }
   if (st.st_uid != geteuid()) {
-    throw UsageError(fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
+    throw UsageError(
+        fmt::format("{} {}: owned by uid {}, not by this user (uid {})", flag, path, st.st_uid, geteuid()));
   }
   if ((st.st_mode & 077) != 0) {
-    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; it must give none (chmod 700)",
-                                 flag, path, static_cast<unsigned>(st.st_mode & 07777)));
+    throw UsageError(fmt::format("{} {}: mode {:04o} gives group or others access; it must give none (chmod 700)", flag,
+                                 path, static_cast<unsigned>(st.st_mode & 07777)));
   }
   if ((st.st_mode & 0700) != 0700) {
     throw UsageError(fmt::format("{} {}: mode {:04o}: this user needs read, write and search permission (chmod 700)",
@@ -122,8 +126,8 @@ void check_shared_dir(const std::string& path, const std::string& flag) {
   }
 }
 
-SharedDirRendezvous::SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
-                           int device0, int device1, bool card)
+SharedDirRendezvous::SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip,
+                                         const std::string& peer_ip, int device0, int device1, bool card)
     : rank_(rank), check_dir_(dir + "/ascend_check") {
   const char* mode = card ? "card" : "device";
   // The pair is named from the rank 0 (--sp 0) node's view: its address first.
@@ -197,8 +201,8 @@ void SharedDirRendezvous::publish(const SocketAddress& listening) {
 }
 
 SocketAddress SharedDirRendezvous::await_peer(std::chrono::steady_clock::time_point deadline,
-                                       std::chrono::milliseconds window, const std::string& own_address,
-                                       const std::string& listener) {
+                                              std::chrono::milliseconds window, const std::string& own_address,
+                                              const std::string& listener) {
   const std::string info = pair_dir_ + "/procInfo";
   for (;;) {
     // The pair's directory is the other node's (rank 0 makes it): trusted only as a private one.
@@ -212,8 +216,8 @@ SocketAddress SharedDirRendezvous::await_peer(std::chrono::steady_clock::time_po
       return peer;
     }
     if (std::chrono::steady_clock::now() >= deadline) {
-      throw TransportError(fmt::format("no peer: {} did not appear within {} s: start {} within the start window",
-                                       info, window.count() / 1000, listener));
+      throw TransportError(fmt::format("no peer: {} did not appear within {} s: start {} within the start window", info,
+                                       window.count() / 1000, listener));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -36,8 +36,8 @@ class SharedDirRendezvous {
   // Makes ascend_check (if needed) and this node's flag file; the rank 0 node also makes the pair's
   // directory. `device0`/`device1`: the devices of rank 0 and rank 1 (the ascend-dmi dialect: -d on
   // both). Throws std::runtime_error naming the path when anything is in the way.
-  SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip, int device0,
-               int device1, bool card);
+  SharedDirRendezvous(const std::string& dir, int rank, const std::string& host_ip, const std::string& peer_ip,
+                      int device0, int device1, bool card);
   ~SharedDirRendezvous();
   SharedDirRendezvous(const SharedDirRendezvous&) = delete;
   SharedDirRendezvous& operator=(const SharedDirRendezvous&) = delete;

@@ -18,9 +18,10 @@ PairRendezvousHooks directory_hooks(SharedDirRendezvous& dir, const std::string&
       const SocketAddress found = dir.await_peer(deadline, meet.window, meet.self, meet.listener);
       // The shared directory says which port; the address must still be the peer's own.
       if (!same_ip(found.host, meet.peer)) {
-        throw TransportError(fmt::format("the shared directory {} names {} for the peer, not --ip {}: not connecting "
-                                         "there",
-                                         path, found.to_string(), meet.peer));
+        throw TransportError(
+            fmt::format("the shared directory {} names {} for the peer, not --ip {}: not connecting "
+                        "there",
+                        path, found.to_string(), meet.peer));
       }
       return found;
     };

@@ -16,9 +16,9 @@ namespace xb {
 
 // How the two nodes of a pair find each other, whichever runtime they use.
 struct PairMeet {
-  int rank = 0;      // 0: listens; 1: connects
-  std::string self;  // this node's address (--hip)
-  std::string peer;  // the other node's address (--ip)
+  int rank = 0;                             // 0: listens; 1: connects
+  std::string self;                         // this node's address (--hip)
+  std::string peer;                         // the other node's address (--ip)
   std::chrono::milliseconds window{10000};  // the start window (the seed's 10 s)
   std::chrono::milliseconds wait{20000};    // for each collective's answer
   std::string token;

@@ -59,8 +59,8 @@ constexpr std::chrono::milliseconds kAuthWait{5000};
 constexpr std::uint32_t kAuthMessageLimit = 64;
 
 TcpPairRuntime::TcpPairRuntime(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-                         std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
-                         const PairRendezvousHooks& hooks)
+                               std::chrono::milliseconds start_window, std::chrono::milliseconds wait,
+                               const std::string& token, const PairRendezvousHooks& hooks)
     : rank_(rank), wait_(wait) {
   const auto deadline = Clock::now() + start_window;
   if (rank == 0) {
@@ -70,16 +70,18 @@ TcpPairRuntime::TcpPairRuntime(int rank, const std::string& self, const std::str
     std::string turned_away;  // the last connection refused, for the timeout's message
     for (;;) {
       if (!wait_ready(listener.get(), POLLIN, deadline)) {
-        throw TransportError(fmt::format("no peer connected to {} within {} s: start the other node within the start "
-                                         "window{}",
-                                         self_address.to_string(), start_window.count() / 1000,
-                                         turned_away.empty() ? "" : fmt::format(" (turned away: {})", turned_away)));
+        throw TransportError(
+            fmt::format("no peer connected to {} within {} s: start the other node within the start "
+                        "window{}",
+                        self_address.to_string(), start_window.count() / 1000,
+                        turned_away.empty() ? "" : fmt::format(" (turned away: {})", turned_away)));
       }
       UniqueFd conn = accept_tcp(listener.get());
       if (!conn.valid()) continue;  // gone before we took it
       std::string from;
       if (!comes_from(conn.get(), peer, from)) {
-        turned_away = fmt::format("a connection from {}, not --ip {}", from.empty() ? "an unknown address" : from, peer);
+        turned_away =
+            fmt::format("a connection from {}, not --ip {}", from.empty() ? "an unknown address" : from, peer);
         continue;  // closed unanswered: not the peer this node was told of
       }
       fd_ = std::move(conn);
@@ -103,7 +105,9 @@ TcpPairRuntime::TcpPairRuntime(int rank, const std::string& self, const std::str
 
 bool TcpPairRuntime::authenticate(const std::string& token, Clock::time_point deadline) {
   constexpr const char* kPurpose = "xferbench p2p rendezvous";
-  const auto as_bytes = [](const std::string& s) { return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); };
+  const auto as_bytes = [](const std::string& s) {
+    return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  };
   const auto as_text = [](const AuthBytes& b) { return std::string(b.begin(), b.end()); };
   if (rank_ == 1) {  // the client's side: nonce, then check the listener's proof before giving ours
     AuthClient auth(token, kPurpose);
@@ -111,9 +115,10 @@ bool TcpPairRuntime::authenticate(const std::string& token, Clock::time_point de
     const std::string server_nonce = receive_message(deadline, kAuthMessageLimit);
     const std::string server_proof = receive_message(deadline, kAuthMessageLimit);
     if (!auth.server_proved(as_bytes(server_nonce), as_bytes(server_proof))) {
-      throw TransportError(fmt::format("the node at {} could not prove it holds the token (both nodes need the same "
-                                       "--token or XFERBENCH_TOKEN); nothing more was sent to it",
-                                       peer_));
+      throw TransportError(
+          fmt::format("the node at {} could not prove it holds the token (both nodes need the same "
+                      "--token or XFERBENCH_TOKEN); nothing more was sent to it",
+                      peer_));
     }
     send_message(as_text(auth.proof()), deadline);
     return receive_message(deadline, kAuthMessageLimit) == "ok";
@@ -158,7 +163,8 @@ std::string TcpPairRuntime::receive_message(Clock::time_point deadline, std::uin
   };
   const std::string header = read_exact(4);
   std::uint32_t length = 0;
-  for (int i = 0; i < 4; ++i) length |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    length |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
   if (length > limit) throw TransportError(fmt::format("peer {} sent a message of {} bytes", peer_, length));
   return read_exact(length);
 }

@@ -38,8 +38,8 @@ class TcpPairRuntime final : public Runtime {
  public:
   // rank 0: listens on self:port for the peer; rank 1: connects to peer:port.
   TcpPairRuntime(int rank, const std::string& self, const std::string& peer, std::uint16_t port,
-              std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
-              const PairRendezvousHooks& hooks = {});
+                 std::chrono::milliseconds start_window, std::chrono::milliseconds wait, const std::string& token,
+                 const PairRendezvousHooks& hooks = {});
   int rank() const override { return rank_; }
   int size() const override { return 2; }
   void barrier() override;

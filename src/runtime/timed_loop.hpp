@@ -37,9 +37,9 @@ struct TimedLoopPlan {
 
 // One timed iteration's times, as the loop hands them to a callback.
 struct IterationTimes {
-  double submit_us = 0;    // 0 with submit_time off
+  double submit_us = 0;  // 0 with submit_time off
   double complete_us = 0;
-  double device_us = 0;    // 0 without a timer
+  double device_us = 0;  // 0 without a timer
 };
 
 struct TimedLoopSamples {

@@ -74,8 +74,9 @@ void validate_file_set_paths(const FileSetSpec& spec) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (spec.directory.empty() == spec.file.empty()) {
-    throw PlanError(fmt::format("{} / {}: give exactly one: a directory ({} DIR, one file per thread) or a file ({} FILE)",
-                                 flag("files.directory"), flag("files.file"), flag("files.directory"), flag("files.file")));
+    throw PlanError(
+        fmt::format("{} / {}: give exactly one: a directory ({} DIR, one file per thread) or a file ({} FILE)",
+                    flag("files.directory"), flag("files.file"), flag("files.directory"), flag("files.file")));
   }
   if (!spec.directory.empty()) {
     const auto& d = spec.directory;
@@ -84,8 +85,8 @@ void validate_file_set_paths(const FileSetSpec& spec) {
       throw PlanError(fmt::format("{} {}: the directory does not exist", flag("files.directory"), d.string()));
     }
     if (st.type() != fs::file_type::directory) {
-      throw PlanError(fmt::format("{} {}: not a directory (use {} for a single file)", flag("files.directory"), d.string(),
-                                   flag("files.file")));
+      throw PlanError(fmt::format("{} {}: not a directory (use {} for a single file)", flag("files.directory"),
+                                  d.string(), flag("files.file")));
     }
     if (spec.write && access(d.c_str(), W_OK | X_OK) != 0) {
       throw PlanError(fmt::format("{} {}: the directory is not writable", flag("files.directory"), d.string()));
@@ -95,18 +96,20 @@ void validate_file_set_paths(const FileSetSpec& spec) {
     const auto st = fs::status(f, ec);
     if (st.type() == fs::file_type::directory) {
       throw PlanError(fmt::format("{} {}: is a directory (use {} for a directory)", flag("files.file"), f.string(),
-                                   flag("files.directory")));
+                                  flag("files.directory")));
     }
     const auto parent = fs::absolute(f).parent_path();
     if (!fs::is_directory(parent, ec)) {
-      throw PlanError(fmt::format("{} {}: the directory {} does not exist", flag("files.file"), f.string(), parent.string()));
+      throw PlanError(
+          fmt::format("{} {}: the directory {} does not exist", flag("files.file"), f.string(), parent.string()));
     }
     // Block devices are left out on purpose for now: a write run would overwrite a disk.
     if (st.type() != fs::file_type::not_found && st.type() != fs::file_type::regular) {
       throw PlanError(fmt::format("{} {}: not a regular file", flag("files.file"), f.string()));
     }
     if (spec.write && st.type() == fs::file_type::not_found && access(parent.c_str(), W_OK | X_OK) != 0) {
-      throw PlanError(fmt::format("{} {}: the directory {} is not writable", flag("files.file"), f.string(), parent.string()));
+      throw PlanError(
+          fmt::format("{} {}: the directory {} is not writable", flag("files.file"), f.string(), parent.string()));
     }
   }
 }

@@ -15,7 +15,6 @@
 
 namespace xb {
 
-
 // Runs the plan (validated) on `group`. A result the check finds wrong is a failed case (its
 // reason names the collective, the size and the element), not an exception: every rank goes on,
 // so no rank is left waiting in a collective.

@@ -13,7 +13,8 @@ void validate_coll_plan(const CollPlan& p) {
   if (p.collectives.empty()) throw PlanError(fmt::format("{}: no collective to run", flag("coll.collectives")));
   const std::uint64_t e = element_size(p.type);
   if (!std::has_single_bit(p.min_bytes) || !std::has_single_bit(p.max_bytes)) {
-    throw PlanError(fmt::format("{} {}:{}: the sizes must be powers of two", flag("coll.size"), p.min_bytes, p.max_bytes));
+    throw PlanError(
+        fmt::format("{} {}:{}: the sizes must be powers of two", flag("coll.size"), p.min_bytes, p.max_bytes));
   }
   if (p.min_bytes > p.max_bytes) {
     throw PlanError(fmt::format("{} {}:{}: MIN is above MAX", flag("coll.size"), p.min_bytes, p.max_bytes));
@@ -27,7 +28,7 @@ void validate_coll_plan(const CollPlan& p) {
   if (p.iterations == 0) throw PlanError(fmt::format("{} 0: at least one iteration", flag("coll.iterations")));
   if (p.outstanding == 0 || p.outstanding > kMaxOutstanding) {
     throw PlanError(fmt::format("{} {}: from 1 to {} operations outstanding", flag("coll.outstanding"), p.outstanding,
-                                 kMaxOutstanding));
+                                kMaxOutstanding));
   }
 }
 

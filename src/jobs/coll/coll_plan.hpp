@@ -26,7 +26,6 @@ struct CollPlan {
   bool check = true;            // each size's result checked once after its timed iterations
 };
 
-
 inline constexpr unsigned kMaxOutstanding = 512;  // SHARP's tester's bound on -N
 inline constexpr std::uint64_t kMaxCollBlock = std::uint64_t{1} << 30;
 

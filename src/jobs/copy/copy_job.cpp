@@ -242,16 +242,20 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan) {
 }
 
 void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
-  if (plan.block_bytes == 0) throw PlanError(fmt::format("{}: a block size must be at least 1 byte", flag("copy.size")));
+  if (plan.block_bytes == 0) {
+    throw PlanError(fmt::format("{}: a block size must be at least 1 byte", flag("copy.size")));
+  }
   if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
-    throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.blocks"), plan.blocks, kMaxBlocks));
+    throw PlanError(
+        fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.blocks"), plan.blocks, kMaxBlocks));
   }
   if (plan.iterations < 1 || plan.iterations > kMaxIterations) {
     throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.iterations"), plan.iterations,
-                                 kMaxIterations));
+                                kMaxIterations));
   }
   if (plan.streams < 1 || plan.streams > kMaxStreams) {
-    throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.streams"), plan.streams, kMaxStreams));
+    throw PlanError(
+        fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.streams"), plan.streams, kMaxStreams));
   }
   // A backend that cannot run here (a CUDA module without a driver or GPU) is "not available", not
   // bad input: say why before anything else is checked against its device count.
@@ -262,33 +266,35 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
   const int max_devices = caps.virtual_devices ? kMaxDevices : backend.device_count();
   if (plan.devices < 1 || plan.devices > max_devices) {
     throw PlanError(fmt::format("{} {}: expected a device count from 1 to {} (the {} backend{})", flag("copy.devices"),
-                                 plan.devices, max_devices, backend.name(),
-                                 caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.devices, max_devices, backend.name(),
+                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
   }
   if (plan.first_device < 0 || plan.first_device > max_devices - plan.devices) {
     throw PlanError(fmt::format("{} {}: expected a device from 0 to {} (the {} backend{})", flag("copy.first_device"),
-                                 plan.first_device, max_devices - plan.devices, backend.name(),
-                                 caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.first_device, max_devices - plan.devices, backend.name(),
+                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
   }
   if (plan.fragments > plan.block_bytes) {
-    throw PlanError(fmt::format("{} {}: more fragments than bytes in a block ({})", flag("copy.fragments"), plan.fragments,
-                                 format_size(plan.block_bytes)));
+    throw PlanError(fmt::format("{} {}: more fragments than bytes in a block ({})", flag("copy.fragments"),
+                                plan.fragments, format_size(plan.block_bytes)));
   }
   if (plan.fragments > 65536) {
-    throw PlanError(fmt::format("{} {}: expected a fragment count from 0 to 65536", flag("copy.fragments"), plan.fragments));
+    throw PlanError(
+        fmt::format("{} {}: expected a fragment count from 0 to 65536", flag("copy.fragments"), plan.fragments));
   }
   if (!plan.engine.empty() &&
       std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
     std::string known;
     for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("copy.engine"), plan.engine, backend.name(), known));
+    throw PlanError(
+        fmt::format("{} {}: the {} backend's engines are {}", flag("copy.engine"), plan.engine, backend.name(), known));
   }
   const bool odirect_used = plan.topology == CopyTopology::per_device && plan.host_kind == HostMemoryKind::odirect &&
                             plan.direction != CopyDirection::d2d;
   std::error_code ec;
   if (odirect_used && !std::filesystem::is_directory(plan.odirect_dir, ec)) {
-    throw PlanError(fmt::format("{} {}: not a directory (O_DIRECT backing files are made there)", flag("copy.odirect_dir"),
-                                 plan.odirect_dir.string()));
+    throw PlanError(fmt::format("{} {}: not a directory (O_DIRECT backing files are made there)",
+                                flag("copy.odirect_dir"), plan.odirect_dir.string()));
   }
   // Memory: checked now, before anything is allocated; on the cpu backend device memory is host RAM.
   const CopyMemoryNeed need = copy_memory_need(plan);
@@ -302,9 +308,10 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
     };
     throw MachineLimit(fmt::format(
         "{} {} x {} {} x {} {}: this run needs {} of memory (host side {}{}) but {} is available; lower {}, {} or {}",
-        flag("copy.devices"), plan.devices, flag("copy.blocks"), plan.blocks, flag("copy.size"), format_size(plan.block_bytes), human(in_ram),
-        human(need.host_bytes), device_in_ram ? fmt::format(", cpu device side {}", human(need.device_bytes)) : "",
-        human(available), flag("copy.size"), flag("copy.blocks"), flag("copy.devices")));
+        flag("copy.devices"), plan.devices, flag("copy.blocks"), plan.blocks, flag("copy.size"),
+        format_size(plan.block_bytes), human(in_ram), human(need.host_bytes),
+        device_in_ram ? fmt::format(", cpu device side {}", human(need.device_bytes)) : "", human(available),
+        flag("copy.size"), flag("copy.blocks"), flag("copy.devices")));
   }
 }
 

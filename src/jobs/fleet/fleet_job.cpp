@@ -87,7 +87,10 @@ class LinkMeter {
       // Every pair of the step starts its execution together (the loop's line-up); each link is
       // its sender's own figure (no max over ranks: the pairs are separate links).
       run_timed_loop(
-          {.warmup = plan_.base.warmup, .iterations = plan_.base.executions, .keep_samples = false, .submit_time = false},
+          {.warmup = plan_.base.warmup,
+           .iterations = plan_.base.executions,
+           .keep_samples = false,
+           .submit_time = false},
           &group_,
           [&] {
             if (sending) client->endpoint().put(source_.region(), 0, *remote.remote, 0, size);

@@ -96,7 +96,6 @@ std::uint64_t data_set_requested(const IoPlan& plan) {
 // CPU_CACHED_GPU goes through the page cache whatever the plan's buffered says.
 bool buffered_io(const IoPlan& plan) { return plan.buffered || plan.transfer == IoTransfer::cpu_cached_gpu; }
 
-
 unsigned effective_queue_depth(const IoPlan& plan, const IoEngineInfo& engine) {
   return engine.max_queue_depth != 0 ? std::min(plan.queue_depth, engine.max_queue_depth) : plan.queue_depth;
 }
@@ -307,26 +306,30 @@ std::string_view direct_api_needed(IoTransfer t) {
 // Whether the machine can move data where the plan asks: Unavailable (exit 3) if not.
 void check_transfer(const IoPlan& plan, const Backend* backend) {
   if (!uses_device(plan.transfer)) return;
-  const std::string what = fmt::format("{} {}", flag("io.transfer"), flag_value("io.transfer", to_string(plan.transfer)));
-  if (backend == nullptr) throw std::logic_error(fmt::format("io job: {} needs a device backend", to_string(plan.transfer)));
+  const std::string what =
+      fmt::format("{} {}", flag("io.transfer"), flag_value("io.transfer", to_string(plan.transfer)));
+  if (backend == nullptr) {
+    throw std::logic_error(fmt::format("io job: {} needs a device backend", to_string(plan.transfer)));
+  }
   if (const Support s = backend->availability(); !s.ok) {
     throw MachineLimit(fmt::format("{}: the {} backend cannot run here: {}", what, backend->name(), s.reason));
   }
   const Capabilities& caps = backend->capabilities();
   if (!caps.virtual_devices && plan.device >= backend->device_count()) {
-    throw PlanError(fmt::format("{} {}: the {} backend has {} device(s), numbered from 0", flag("io.device"), plan.device,
-                                 backend->name(), backend->device_count()));
+    throw PlanError(fmt::format("{} {}: the {} backend has {} device(s), numbered from 0", flag("io.device"),
+                                plan.device, backend->name(), backend->device_count()));
   }
   if (is_direct(plan.transfer)) {
     // A capability decides, not a backend's name: a CUDA backend with cuFile will say so.
     if (!caps.storage_direct) {
-      throw MachineLimit(fmt::format("{} needs a GPU backend with GPU-direct storage (cuFile); the {} backend has none "
-                                    "(the bounce types move the data through pinned host memory instead)",
-                                    what, backend->name()));
+      throw MachineLimit(
+          fmt::format("{} needs a GPU backend with GPU-direct storage (cuFile); the {} backend has none "
+                      "(the bounce types move the data through pinned host memory instead)",
+                      what, backend->name()));
     }
     if (const auto api = direct_api_needed(plan.transfer); !api.empty()) {
-      throw MachineLimit(fmt::format("{} needs {}, which xferbench's {} backend does not drive yet", what, api,
-                                    backend->name()));
+      throw MachineLimit(
+          fmt::format("{} needs {}, which xferbench's {} backend does not drive yet", what, api, backend->name()));
     }
     // Whether the path really opens (libcufile present, its driver willing) is known only once the
     // device is open: run_io opens it before it makes any file.
@@ -340,32 +343,36 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
     throw PlanError(fmt::format("{} {}: expected {}", flag("io.engine"), plan.engine, io_engine_names()));
   }
   if (plan.threads < 1 || plan.threads > kMaxThreads) {
-    throw PlanError(fmt::format("{} {}: expected a thread count from 1 to {}", flag("io.threads"), plan.threads, kMaxThreads));
+    throw PlanError(
+        fmt::format("{} {}: expected a thread count from 1 to {}", flag("io.threads"), plan.threads, kMaxThreads));
   }
   if (plan.queue_depth < 1 || plan.queue_depth > kMaxQueueDepth) {
     throw PlanError(fmt::format("{} {}: expected a queue depth from 1 to {}", flag("io.queue_depth"), plan.queue_depth,
-                                 kMaxQueueDepth));
+                                kMaxQueueDepth));
   }
   if (plan.io_bytes < 1 || plan.io_bytes > kMaxIoBytes) {
     throw PlanError(fmt::format("{} {}: expected an IO size from 1 byte to {}", flag("io.io_size"), plan.io_bytes,
-                                 format_size(kMaxIoBytes)));
+                                format_size(kMaxIoBytes)));
   }
   if (plan.file_bytes < plan.io_bytes) {
     throw PlanError(fmt::format("{} {}: smaller than the IO size ({} {}); each thread needs at least one IO",
-                                 flag("io.size"), format_size(plan.file_bytes), flag("io.io_size"), format_size(plan.io_bytes)));
+                                flag("io.size"), format_size(plan.file_bytes), flag("io.io_size"),
+                                format_size(plan.io_bytes)));
   }
   if (share_per_thread(plan) < plan.io_bytes) {
-    throw PlanError(fmt::format("{} {} shared by {} {} threads: each thread's share ({}) is smaller than the IO size "
-                                 "({} {}); each thread needs at least one IO",
-                                 flag("io.size"), format_size(plan.file_bytes), flag("io.threads"), plan.threads,
-                                 format_size(share_per_thread(plan)), flag("io.io_size"), format_size(plan.io_bytes)));
+    throw PlanError(
+        fmt::format("{} {} shared by {} {} threads: each thread's share ({}) is smaller than the IO size "
+                    "({} {}); each thread needs at least one IO",
+                    flag("io.size"), format_size(plan.file_bytes), flag("io.threads"), plan.threads,
+                    format_size(share_per_thread(plan)), flag("io.io_size"), format_size(plan.io_bytes)));
   }
   if (plan.file_bytes > kMaxSize / plan.threads || plan.offset > kMaxSize - data_set_requested(plan)) {
     throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("io.size"), format_size(plan.file_bytes),
-                                 flag("io.threads"), plan.threads, format_size(kMaxSize)));
+                                flag("io.threads"), plan.threads, format_size(kMaxSize)));
   }
   if (plan.device < 0 || plan.device > kMaxDevice) {
-    throw PlanError(fmt::format("{} {}: expected a device index from 0 to {}", flag("io.device"), plan.device, kMaxDevice));
+    throw PlanError(
+        fmt::format("{} {}: expected a device index from 0 to {}", flag("io.device"), plan.device, kMaxDevice));
   }
   if (plan.seconds > kMaxSeconds) {
     throw PlanError(fmt::format("{} {}: expected at most {} seconds", flag("io.seconds"), plan.seconds, kMaxSeconds));
@@ -373,34 +380,34 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
   if (plan.io_min_bytes != 0) {
     if (plan.io_min_bytes > plan.io_bytes) {
       throw PlanError(fmt::format("{} {}:{}: the smallest IO size is above the largest", flag("io.io_size"),
-                                   format_size(plan.io_min_bytes), format_size(plan.io_bytes)));
+                                  format_size(plan.io_min_bytes), format_size(plan.io_bytes)));
     }
     if (plan.io_min_bytes < plan.io_bytes && plan.io_step_bytes == 0) {
       throw PlanError(fmt::format("{} MIN:MAX:STEP: the step must be at least 1 byte", flag("io.io_size")));
     }
     if (io_pieces(plan, whole_bytes_per_thread(plan)) > kMaxPieces / plan.threads) {
-      throw PlanError(fmt::format("{} {}:...: {} threads x {} IOs of at least {} are more than {} in all; raise the "
-                                   "smallest size or lower {}",
-                                   flag("io.io_size"), format_size(plan.io_min_bytes), plan.threads,
-                                   io_pieces(plan, whole_bytes_per_thread(plan)), format_size(plan.io_min_bytes),
-                                   kMaxPieces, flag("io.size")));
+      throw PlanError(fmt::format(
+          "{} {}:...: {} threads x {} IOs of at least {} are more than {} in all; raise the "
+          "smallest size or lower {}",
+          flag("io.io_size"), format_size(plan.io_min_bytes), plan.threads,
+          io_pieces(plan, whole_bytes_per_thread(plan)), format_size(plan.io_min_bytes), kMaxPieces, flag("io.size")));
     }
   }
   if (plan.read_percent) {
     if (*plan.read_percent > 100) {
       throw PlanError(fmt::format("{} {}: expected a percentage of reads from 0 to 100", flag("io.read_percent"),
-                                   *plan.read_percent));
+                                  *plan.read_percent));
     }
     if (plan.verify) {
       throw PlanError(fmt::format("{} with {}: a mixed run rewrites what it reads; verify a read run instead",
-                                   flag("io.read_percent"), flag("io.verify")));
+                                  flag("io.read_percent"), flag("io.verify")));
     }
   }
   if (plan.numa_node) {
     const auto nodes = online_numa_nodes();
     if (std::find(nodes.begin(), nodes.end(), *plan.numa_node) == nodes.end()) {
       throw PlanError(fmt::format("{} {}: no such NUMA node online; this machine has {}", flag("io.numa"),
-                                   *plan.numa_node, fmt::join(nodes, ", ")));
+                                  *plan.numa_node, fmt::join(nodes, ", ")));
     }
   }
   // CPU_GPU: bounce buffers, the host buffers that check reads, and device memory where it is host RAM.
@@ -411,9 +418,10 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
   const double buffers =
       per_io * static_cast<double>(plan.threads) * plan.queue_depth * static_cast<double>(plan.io_bytes);
   if (!fits_in_memory(buffers, static_cast<double>(available_memory_bytes()))) {
-    throw MachineLimit(fmt::format("{} {} x {} {} x {} {}: the buffers need {}, more than the memory available; lower one",
-                                 flag("io.threads"), plan.threads, flag("io.queue_depth"), plan.queue_depth, flag("io.io_size"),
-                                 format_size(plan.io_bytes), format_bytes_human(static_cast<std::uint64_t>(buffers))));
+    throw MachineLimit(
+        fmt::format("{} {} x {} {} x {} {}: the buffers need {}, more than the memory available; lower one",
+                    flag("io.threads"), plan.threads, flag("io.queue_depth"), plan.queue_depth, flag("io.io_size"),
+                    format_size(plan.io_bytes), format_bytes_human(static_cast<std::uint64_t>(buffers))));
   }
   const FileSetSpec spec = file_spec(plan);
   validate_file_set_paths(spec);
@@ -430,14 +438,15 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
           "{} {}: with O_DIRECT the IO size must be a multiple of the logical block size, {} bytes on {} (or use {})",
           flag("io.io_size"), plan.io_bytes, align, probe.string(), flag("io.buffered")));
     }
-    for (const auto& [value, field, what] :
-         {std::tuple{plan.io_min_bytes, flag("io.io_size"), "smallest IO size"},
-          std::tuple{plan.io_step_bytes, flag("io.io_size"), "IO size step"},
-          std::tuple{is_random(plan.pattern) ? plan.random_alignment : 0, flag("io.alignment"), "random offsets' alignment"}}) {
+    for (const auto& [value, field, what] : {std::tuple{plan.io_min_bytes, flag("io.io_size"), "smallest IO size"},
+                                             std::tuple{plan.io_step_bytes, flag("io.io_size"), "IO size step"},
+                                             std::tuple{is_random(plan.pattern) ? plan.random_alignment : 0,
+                                                        flag("io.alignment"), "random offsets' alignment"}}) {
       if (value % align != 0) {
-        throw PlanError(fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes "
-                                    "on {}",
-                                    field, value, what, align, probe.string()));
+        throw PlanError(
+            fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes "
+                        "on {}",
+                        field, value, what, align, probe.string()));
       }
     }
     if (plan.offset % align != 0) {
@@ -450,9 +459,9 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
   check_files_to_read(spec);
   if (const auto short_of = space_shortfall(spec)) {
     throw MachineLimit(fmt::format("{} {} x {} {}: the files need {} more on {}, which has {} free; lower {}",
-                                 flag("io.size"), format_size(plan.file_bytes), flag("io.threads"), plan.threads,
-                                 format_bytes_human(short_of->needed), short_of->where.string(),
-                                 format_bytes_human(short_of->free), flag("io.size")));
+                                   flag("io.size"), format_size(plan.file_bytes), flag("io.threads"), plan.threads,
+                                   format_bytes_human(short_of->needed), short_of->where.string(),
+                                   format_bytes_human(short_of->free), flag("io.size")));
   }
 }
 

@@ -11,10 +11,10 @@
 
 namespace xb {
 
-
 // Checks every parameter before anything is created or allocated: PlanError naming the field and
-// the rule (core/plan_error.hpp); MachineLimit when the buffers do not fit in memory; Unavailable when the transfer type cannot run with `backend` (GPUD without GPU-direct
-// storage); for a read run, runtime_error naming a missing or short file and both sizes.
+// the rule (core/plan_error.hpp); MachineLimit when the buffers or the files do not fit, or when
+// the transfer type cannot run with `backend` (GPUD without GPU-direct storage); for a read run,
+// runtime_error naming a missing or short file and both sizes.
 // `backend` is the device backend of cpu_gpu and gpu_direct (unused, and may be null, for cpu).
 void validate_io_plan(const IoPlan& plan, const Backend* backend = nullptr);
 

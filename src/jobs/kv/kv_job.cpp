@@ -247,28 +247,33 @@ nlohmann::json plan_json(const KvPlan& plan, std::uint64_t alignment, const std:
 void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
   namespace fs = std::filesystem;
   if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
-    throw PlanError(fmt::format("{} {}: expected a block count from 1 to {}", flag("kv.blocks"), plan.blocks, kMaxBlocks));
+    throw PlanError(
+        fmt::format("{} {}: expected a block count from 1 to {}", flag("kv.blocks"), plan.blocks, kMaxBlocks));
   }
   if (plan.block_bytes < 1 || plan.block_bytes > kMaxBlockBytes) {
     throw PlanError(fmt::format("{} {}: expected a block size from 1 byte to {}", flag("kv.block"), plan.block_bytes,
-                                 format_size(kMaxBlockBytes)));
+                                format_size(kMaxBlockBytes)));
   }
   if (plan.threads < 1 || plan.threads > kMaxThreads) {
-    throw PlanError(fmt::format("{} {}: expected a thread count from 1 to {}", flag("kv.threads"), plan.threads, kMaxThreads));
+    throw PlanError(
+        fmt::format("{} {}: expected a thread count from 1 to {}", flag("kv.threads"), plan.threads, kMaxThreads));
   }
   if (plan.passes < 1 || plan.passes > kMaxPasses) {
-    throw PlanError(fmt::format("{} {}: expected a pass count from 1 to {}", flag("kv.passes"), plan.passes, kMaxPasses));
+    throw PlanError(
+        fmt::format("{} {}: expected a pass count from 1 to {}", flag("kv.passes"), plan.passes, kMaxPasses));
   }
   if (plan.blocks > kMaxSize / plan.block_bytes) {
-    throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("kv.blocks"), plan.blocks, flag("kv.block"), format_size(plan.block_bytes),
-                                 format_size(kMaxSize)));
+    throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("kv.blocks"), plan.blocks, flag("kv.block"),
+                                format_size(plan.block_bytes), format_size(kMaxSize)));
   }
   if (plan.verify && plan.op == KvOp::dump) {
     throw PlanError(flag("kv.verify") + ": checks what a load reads; a dump always writes the verifiable pattern");
   }
   std::error_code ec;
   const auto st = fs::status(plan.store, ec);
-  if (plan.store.empty()) throw PlanError(fmt::format("{}: required, the directory of the block store", flag("kv.store")));
+  if (plan.store.empty()) {
+    throw PlanError(fmt::format("{}: required, the directory of the block store", flag("kv.store")));
+  }
   if (st.type() == fs::file_type::not_found) {
     throw PlanError(fmt::format("{} {}: the directory does not exist", flag("kv.store"), plan.store.string()));
   }
@@ -296,8 +301,8 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
     if (backend == nullptr) throw std::logic_error("kv: a load --to device needs a backend");
     const Capabilities& caps = backend->capabilities();
     if (plan.device < 0 || (!caps.virtual_devices && plan.device >= backend->device_count())) {
-      throw PlanError(fmt::format("{} {}: the {} backend has devices 0 to {}", flag("kv.device"), plan.device, backend->name(),
-                                   backend->device_count() - 1));
+      throw PlanError(fmt::format("{} {}: the {} backend has devices 0 to {}", flag("kv.device"), plan.device,
+                                  backend->name(), backend->device_count() - 1));
     }
     if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
       throw PlanError(fmt::format("{} {}: not one of the {} backend's copy engines", flag("kv.engine"), plan.engine,
@@ -307,8 +312,8 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
   }
   if (!fits_in_memory(memory, static_cast<double>(available_memory_bytes()))) {
     throw MachineLimit(fmt::format("{} {} x {} {}: the buffers need {}, more than the memory available; lower one",
-                                 flag("kv.threads"), plan.threads, flag("kv.block"), format_size(plan.block_bytes),
-                                 format_bytes_human(static_cast<std::uint64_t>(memory))));
+                                   flag("kv.threads"), plan.threads, flag("kv.block"), format_size(plan.block_bytes),
+                                   format_bytes_human(static_cast<std::uint64_t>(memory))));
   }
   if (plan.op == KvOp::load) {
     // Up front, in block order, so the error names the first missing block whatever the threads do.

@@ -9,10 +9,10 @@
 
 namespace xb {
 
-
 // Checks every parameter before anything is created or allocated (PlanError naming the field and
-// the rule; MachineLimit when the buffers do not fit in memory). For a load, then checks that every block is in the store, whole: runtime_error naming
-// the first missing or short block (a run failure, not bad input: the store is what it is).
+// the rule; MachineLimit when the buffers do not fit in memory). For a load, then checks that
+// every block is in the store, whole: runtime_error naming the first missing or short block (a
+// run failure, not bad input: the store is what it is).
 // `backend` is the one a load --to device uses (ignored otherwise).
 void validate_kv_plan(const KvPlan& plan, const Backend* backend);
 

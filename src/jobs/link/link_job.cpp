@@ -109,8 +109,7 @@ struct Sweep {
 
 }  // namespace
 
-std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend,
-                                 const CaseSink& on_size) {
+std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend, const CaseSink& on_size) {
   LinkPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   validate_link_plan(plan);

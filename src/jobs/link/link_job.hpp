@@ -19,7 +19,6 @@ namespace xb {
 // `backend` provides the device memory of "cuda" and the pinned host memory. `on_size` (optional)
 // sees each size's result as soon as it is measured. Throws TransportError when the peer fails or
 // is not there, std::runtime_error naming the size and offset when --check finds a difference.
-std::vector<CaseResult> run_link(const LinkPlan& plan, Backend& backend,
-                                 const CaseSink& on_size = {});
+std::vector<CaseResult> run_link(const LinkPlan& plan, Backend& backend, const CaseSink& on_size = {});
 
 }  // namespace xb

@@ -48,7 +48,7 @@ void validate_link_plan(const LinkPlan& plan) {
   if (plan.min_bytes == 0) throw PlanError(fmt::format("{}: sizes must be at least 1 byte", flag("link.size")));
   if (plan.min_bytes > plan.max_bytes) {
     throw PlanError(fmt::format("{} {}:{}: MIN must not exceed MAX", flag("link.size"), format_size(plan.min_bytes),
-                                 format_size(plan.max_bytes)));
+                                format_size(plan.max_bytes)));
   }
   if (plan.max_bytes > kMaxSize) {
     throw PlanError(fmt::format("{}: MAX must not exceed {}", flag("link.size"), format_size(kMaxSize)));
@@ -56,7 +56,9 @@ void validate_link_plan(const LinkPlan& plan) {
   if (plan.step < 2) {
     throw PlanError(fmt::format("{} {}: the step factor must be at least 2", flag("link.step"), plan.step));
   }
-  if (plan.iterations == 0) throw PlanError(fmt::format("{} 0: at least one iteration is needed", flag("link.iterations")));
+  if (plan.iterations == 0) {
+    throw PlanError(fmt::format("{} 0: at least one iteration is needed", flag("link.iterations")));
+  }
   if (plan.check && (plan.src == RegionPlace::null || plan.dst == RegionPlace::null)) {
     throw PlanError(fmt::format(
         "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
@@ -65,7 +67,8 @@ void validate_link_plan(const LinkPlan& plan) {
   if (!plan.transport.empty()) {
     const auto names = transport_names();
     if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
-      throw PlanError(fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
+      throw PlanError(
+          fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
     }
   }
 }
@@ -80,11 +83,11 @@ void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram) {
   const double need = static_cast<double>(buffers) * static_cast<double>(plan.max_bytes);
   const double available = static_cast<double>(available_memory_bytes());
   if (!fits_in_memory(need, available)) {
-    throw MachineLimit(fmt::format("{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
-                                 "lower the largest size",
-                                 flag("link.size"), format_size(plan.max_bytes),
-                                 format_bytes_human(static_cast<std::uint64_t>(need)), buffers,
-                                 format_size(plan.max_bytes), format_bytes_human(static_cast<std::uint64_t>(available))));
+    throw MachineLimit(fmt::format(
+        "{} {}: the largest size needs {} of memory ({} buffer(s) of {}) but {} is available; "
+        "lower the largest size",
+        flag("link.size"), format_size(plan.max_bytes), format_bytes_human(static_cast<std::uint64_t>(need)), buffers,
+        format_size(plan.max_bytes), format_bytes_human(static_cast<std::uint64_t>(available))));
   }
 }
 

@@ -31,7 +31,6 @@ struct LinkPlan {
   int device = 0;                                  // device index on this side (and a loopback peer)
 };
 
-
 // The memory names of -M: host, cuda (device memory of the preferred device backend), null.
 std::optional<RegionPlace> link_memory_from(std::string_view name);
 std::string_view link_memory_name(RegionPlace place);  // "host", "cuda", "null"

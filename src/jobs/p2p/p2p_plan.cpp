@@ -52,15 +52,15 @@ double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
 void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   if (plan.size < 1 || plan.size > kP2pMaxSize) {
     throw PlanError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flag("p2p.size"), plan.size,
-                                 kP2pMaxSize));
+                                kP2pMaxSize));
   }
   if (plan.executions < 1 || plan.executions > kP2pMaxExecutions) {
     throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("p2p.executions"), plan.executions,
-                                 kP2pMaxExecutions));
+                                kP2pMaxExecutions));
   }
   if (plan.warmup > kP2pMaxExecutions) {
-    throw PlanError(fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup,
-                                 kP2pMaxExecutions));
+    throw PlanError(
+        fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup, kP2pMaxExecutions));
   }
   if (!plan.unidirectional && !plan.bidirectional) {
     throw std::logic_error("p2p plan: neither unidirectional nor bidirectional");
@@ -73,10 +73,10 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   if (plan.all_pairs) {
     const int n = p2p_device_count(plan, backend);
     if (n > kP2pMaxMatrixDevices) {
-      throw PlanError(fmt::format("{} {}: a matrix of at most {} devices ({} ordered pairs); for more, the fleet job "
-                                   "measures every link in rounds",
-                                   flag("p2p.devices"), n, kP2pMaxMatrixDevices,
-                                   kP2pMaxMatrixDevices * (kP2pMaxMatrixDevices - 1)));
+      throw PlanError(
+          fmt::format("{} {}: a matrix of at most {} devices ({} ordered pairs); for more, the fleet job "
+                      "measures every link in rounds",
+                      flag("p2p.devices"), n, kP2pMaxMatrixDevices, kP2pMaxMatrixDevices * (kP2pMaxMatrixDevices - 1)));
     }
     if (n < 2 || n > limit) {
       if (!caps.virtual_devices && backend.device_count() < 2) {
@@ -95,26 +95,29 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
         throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.dst"), p.dst, device_rule(backend)));
       }
       if (p.src == p.dst && !plan.across_nodes) {
-        throw PlanError(fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
-                                     "--direction d2d` measures one)",
-                                     flag("p2p.dst"), p.dst, flag("p2p.src")));
+        throw PlanError(
+            fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
+                        "--direction d2d` measures one)",
+                        flag("p2p.dst"), p.dst, flag("p2p.src")));
       }
     }
   }
   if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
     std::string known;
     for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine, backend.name(), known));
+    throw PlanError(
+        fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine, backend.name(), known));
   }
   // Device memory of the cpu backend is host RAM: check it now, before anything is allocated.
   if (caps.device_memory_in_host_ram) {
     const double need = p2p_memory_need(plan, backend);
     const double available = static_cast<double>(available_memory_bytes());
     if (!fits_in_memory(need, available)) {
-      throw MachineLimit(fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
-                                   "but {} is available; lower {}",
-                                   flag("p2p.size"), plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),
-                                   format_bytes_human(static_cast<std::uint64_t>(available)), flag("p2p.size")));
+      throw MachineLimit(
+          fmt::format("{} {}: this run needs {} of memory (a source and a destination buffer per device) "
+                      "but {} is available; lower {}",
+                      flag("p2p.size"), plan.size, format_bytes_human(static_cast<std::uint64_t>(need)),
+                      format_bytes_human(static_cast<std::uint64_t>(available)), flag("p2p.size")));
     }
   }
 }

@@ -43,7 +43,6 @@ inline constexpr int kP2pMaxDevices = 1024;
 // and gigabytes before the first figure is printed. Larger fleets are the fleet job's (rounds).
 inline constexpr int kP2pMaxMatrixDevices = 128;
 
-
 // PlanError naming the field and the rule: sizes and counts out of range, a device the backend does
 // not have, a pair of one device with itself, an unknown engine; MachineLimit: more memory than this
 // machine has.

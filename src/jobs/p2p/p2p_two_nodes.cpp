@@ -60,8 +60,13 @@ std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2
   P2pRemotePlan plan = plan_in;
   plan.host = meet.self;
   plan.results_everywhere = true;  // each node prints the run
-  const PairMeet pair{.rank = meet.rank, .self = meet.self, .peer = meet.peer, .window = meet.window,
-                      .wait = plan.wait, .token = plan.token, .listener = meet.listener};
+  const PairMeet pair{.rank = meet.rank,
+                      .self = meet.self,
+                      .peer = meet.peer,
+                      .window = meet.window,
+                      .wait = plan.wait,
+                      .token = plan.token,
+                      .listener = meet.listener};
   const bool shared = !meet.shared_dir.empty();
   std::unique_ptr<Runtime> runtime;
   if (shared) {

@@ -64,8 +64,9 @@ class BlockSizeRun {
         session_.fill(region_, 0, bytes, seed);
       }
     }
-    m.time_us = run_timed_loop({.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
-                               [&] { mover_.move(block, 0, m.transfers); }, [] {})
+    m.time_us = run_timed_loop(
+                    {.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
+                    [&] { mover_.move(block, 0, m.transfers); }, [] {})
                     .complete_us;
     if (plan_.verify) {
       if (plan_.op == XferOp::write) {
@@ -90,8 +91,7 @@ class BlockSizeRun {
 
 }  // namespace
 
-std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
-                                        const CaseSink& on_case) {
+std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case) {
   validate_xfer_plan(plan);
   // Everything local is made before the first connection: memory failures never leave a server
   // waiting on a half-started client.

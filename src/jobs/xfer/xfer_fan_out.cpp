@@ -14,12 +14,11 @@
 namespace xb {
 
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
-                                         Backend& backend,
-                                         const CaseSink& on_case) {
+                                         Backend& backend, const CaseSink& on_case) {
   validate_xfer_plan(plan);
   if (servers.empty() || servers.size() > kXferMaxFanOut) {
-    throw PlanError(fmt::format("{}: 1 to {} servers, not {}", flag("xfer.control_client"), kXferMaxFanOut,
-                                servers.size()));
+    throw PlanError(
+        fmt::format("{}: 1 to {} servers, not {}", flag("xfer.control_client"), kXferMaxFanOut, servers.size()));
   }
   std::mutex mutex;  // one on_case at a time; guards `error`
   std::exception_ptr error;

@@ -19,8 +19,7 @@ namespace xb {
 // passes, the latency pass (each transfer alone), then the timed passes (every transfer queued,
 // one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
 // size's result as soon as it is complete (the HIXL dialect prints its line then).
-std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend,
-                                        const CaseSink& on_case = {});
+std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {});
 
 // Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
 // with the bound addresses (port 0 resolved), serves one client that presents the token and
@@ -44,8 +43,7 @@ std::vector<CaseResult> run_xfer_server_clients(
 // from two threads at once.
 // The cases of every server in server order, each with config "server_index" and "servers".
 // Throws the first error after every thread ended.
-std::vector<CaseResult> run_xfer_clients(
-    const XferPlan& plan, const std::vector<SocketAddress>& servers, Backend& backend,
-    const CaseSink& on_case = {});
+std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
+                                         Backend& backend, const CaseSink& on_case = {});
 
 }  // namespace xb

@@ -95,38 +95,43 @@ void validate_xfer_plan(const XferPlan& plan) {
   const auto names = transport_names();
   if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
     throw PlanError(fmt::format("{} {}: expected one of {} (this build's transports)", flag("xfer.transport"),
-                                 plan.transport, fmt::join(names, ", ")));
+                                plan.transport, fmt::join(names, ", ")));
   }
   if (plan.wait < std::chrono::seconds(1) || plan.wait > kMaxWait) {
     throw PlanError(fmt::format("{}: expected 1 to {} seconds", flag("xfer.wait"), kMaxWait.count() * 3600));
   }
   if (plan.device < 0 || plan.device > kMaxDevice) {
-    throw PlanError(fmt::format("{} {}: expected a device index from 0 to {}", flag("xfer.device"), plan.device, kMaxDevice));
+    throw PlanError(
+        fmt::format("{} {}: expected a device index from 0 to {}", flag("xfer.device"), plan.device, kMaxDevice));
   }
   // A server on port 0 gets one from the kernel and announces it (stderr, --ready-file).
   if (plan.role == XferRole::server) return;
   if (plan.control.port == 0) {
     throw PlanError(fmt::format("{} {}: expected the server's control port (1..65535)", flag("xfer.control_client"),
-                                 plan.control.to_string()));
+                                plan.control.to_string()));
   }
   if (plan.total == 0 || plan.total > kMaxTotal) {
-    throw PlanError(fmt::format("{} {}: expected 1 byte to {}", flag("xfer.total"), plan.total, format_size(kMaxTotal)));
+    throw PlanError(
+        fmt::format("{} {}: expected 1 byte to {}", flag("xfer.total"), plan.total, format_size(kMaxTotal)));
   }
   if (plan.blocks.empty()) throw PlanError(fmt::format("{}: at least one block size", flag("xfer.block")));
   for (std::uint64_t b : plan.blocks) {
     if (b == 0) throw PlanError(fmt::format("{} 0: a block is at least 1 byte", flag("xfer.block")));
     if (b > plan.total) {
       throw PlanError(fmt::format("{} {}: larger than {} {} (each block size moves the total in whole blocks)",
-                                   flag("xfer.block"), format_size(b), flag("xfer.total"), format_size(plan.total)));
+                                  flag("xfer.block"), format_size(b), flag("xfer.total"), format_size(plan.total)));
     }
   }
   if (plan.clients < 1 || plan.clients > kXferMaxFanOut) {
-    throw PlanError(fmt::format("{} {}: expected 1 to {} clients at once", flag("xfer.clients"), plan.clients, kXferMaxFanOut));
+    throw PlanError(
+        fmt::format("{} {}: expected 1 to {} clients at once", flag("xfer.clients"), plan.clients, kXferMaxFanOut));
   }
   if (plan.iters < 1 || plan.iters > kMaxIters) {
     throw PlanError(fmt::format("{} {}: expected 1 to {}", flag("xfer.iters"), plan.iters, kMaxIters));
   }
-  if (plan.warmup > kMaxIters) throw PlanError(fmt::format("{} {}: expected 0 to {}", flag("xfer.warmup"), plan.warmup, kMaxIters));
+  if (plan.warmup > kMaxIters) {
+    throw PlanError(fmt::format("{} {}: expected 0 to {}", flag("xfer.warmup"), plan.warmup, kMaxIters));
+  }
   if (plan.pool && plan.pool_chunk == 0) {
     throw PlanError(fmt::format("{} 0: a pool chunk is at least 1 byte", flag("xfer.pool_chunk")));
   }
@@ -140,9 +145,10 @@ void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram) {
                       (plan.pool ? static_cast<double>(kXferPoolSlots) * static_cast<double>(plan.pool_chunk) : 0.0);
   const double available = static_cast<double>(available_memory_bytes());
   if (!fits_in_memory(need, available)) {
-    throw MachineLimit(fmt::format("{} {}: this client needs {} of memory but {} is available; lower {}", flag("xfer.total"),
-                                 format_size(plan.total), format_bytes_human(static_cast<std::uint64_t>(need)),
-                                 format_bytes_human(static_cast<std::uint64_t>(available)), flag("xfer.total")));
+    throw MachineLimit(fmt::format("{} {}: this client needs {} of memory but {} is available; lower {}",
+                                   flag("xfer.total"), format_size(plan.total),
+                                   format_bytes_human(static_cast<std::uint64_t>(need)),
+                                   format_bytes_human(static_cast<std::uint64_t>(available)), flag("xfer.total")));
   }
 }
 

@@ -70,7 +70,6 @@ struct XferPlan {
   std::uint64_t seed = 0x78666572;  // the pattern's seed; block size k uses seed + k
 };
 
-
 std::string_view to_string(XferRole role);
 std::string_view to_string(XferOp op);
 std::string to_string(XferMode mode);  // "d2h"
