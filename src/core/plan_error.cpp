@@ -104,8 +104,4 @@ std::string PlanText::rule() const {
   return out;
 }
 
-PlanError::PlanError(std::string marked) : UsageError(FlagWords{}.word(marked)), text_(std::move(marked)) {}
-
-MachineLimit::MachineLimit(std::string marked) : Unavailable(FlagWords{}.word(marked)), text_(std::move(marked)) {}
-
 }  // namespace xb

@@ -56,23 +56,25 @@ class PlanText {
   std::string marked_;
 };
 
-class PlanError : public UsageError {
+// A broken rule as an exception of the kind `Kind` (UsageError or Unavailable, which decides the
+// exit status): what() is the message with bare field names, for a caller that words nothing;
+// text() keeps the markers for a command to word.
+template <typename Kind>
+class PlanRule : public Kind {
  public:
-  // what(): the message with bare field names, for a caller that words nothing.
-  explicit PlanError(std::string marked);
+  explicit PlanRule(std::string marked) : Kind(FlagWords{}.word(marked)), text_(std::move(marked)) {}
   const PlanText& text() const { return text_; }
 
  private:
   PlanText text_;
 };
 
-class MachineLimit : public Unavailable {
- public:
-  explicit MachineLimit(std::string marked);
-  const PlanText& text() const { return text_; }
+class PlanError final : public PlanRule<UsageError> {
+  using PlanRule::PlanRule;
+};
 
- private:
-  PlanText text_;
+class MachineLimit final : public PlanRule<Unavailable> {
+  using PlanRule::PlanRule;
 };
 
 // Runs `check` and rethrows a PlanError or MachineLimit from it worded by `words` (the same kind,
