@@ -14,10 +14,6 @@ void FileReporter::finish(const ResultDocument& doc) {
   write_file_atomically(path_.string(), text.str());
 }
 
-void Reporters::on_case(const CaseResult& c) {
-  for (const auto& r : all_) r->on_case(c);
-}
-
 void Reporters::finish(const ResultDocument& doc) {
   for (const auto& r : all_) r->finish(doc);
 }

@@ -1,9 +1,9 @@
 #pragma once
 // Reporters over the one result model, as google/benchmark's display and file reporters: each
-// receives every case as it completes and the whole document at the end, and several run at once
-// (`--format table --output r.json`: the table on the terminal and the JSON in the file).
-// The table, JSON and CSV need the whole document (column widths, one JSON object, one header), so
-// these render when the run finishes; what they were sent case by case is the document's cases.
+// receives the whole document when the run finishes, and several run at once (`--format table
+// --output r.json`: the table on the terminal and the JSON in the file). The table, JSON and CSV
+// need the whole document (column widths, one JSON object, one header); what is shown case by case
+// as a run goes (a dialect's rows, progress) comes from the job's CaseSink (core/case_sink.hpp).
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -17,7 +17,6 @@ namespace xb {
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  virtual void on_case(const CaseResult& /*c*/) {}
   virtual void finish(const ResultDocument& doc) = 0;
 };
 
@@ -48,8 +47,6 @@ class FileReporter final : public Reporter {
 class Reporters final : public Reporter {
  public:
   void add(std::unique_ptr<Reporter> r) { all_.push_back(std::move(r)); }
-  bool empty() const { return all_.empty(); }
-  void on_case(const CaseResult& c) override;
   void finish(const ResultDocument& doc) override;
 
  private:
