@@ -35,14 +35,18 @@ make_bundle() {
   # BUILD=DIR reuses a configured build directory (any optimized build type) instead of build/gpu.
   local build="${BUILD:-build/gpu}"
   [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXB_BUILD_TESTS=OFF >/dev/null
-  ninja -C "$build" xferbench xferbench_backend_cuda
+  # The UCX transport is a module too (its libucp is bundled below); MPI's is left behind (no check
+  # runs MPI on the GPU machine).
+  ninja -C "$build" xferbench xferbench_backend_cuda xferbench_transport_ucx
   rm -rf "$bundle"
   mkdir -p "$bundle/bin/modules" "$bundle/lib"
   # No dialect links: the check calls `xferbench dev-sandbox ...` (a link may not survive the trip).
   strip -o "$bundle/bin/xferbench" "$build/src/xferbench"
   strip -o "$bundle/bin/modules/libxferbench-backend-cuda.so" "$build/src/modules/libxferbench-backend-cuda.so"
+  strip -o "$bundle/bin/modules/libxferbench-transport-ucx.so" "$build/src/modules/libxferbench-transport-ucx.so"
   # Every shared library but the C and C++ runtimes, which the GPU machine has (newer).
-  ldd "$build/src/xferbench" "$build/src/modules/libxferbench-backend-cuda.so" | awk '/=> \//{print $3}' | sort -u |
+  ldd "$build/src/xferbench" "$build/src/modules/libxferbench-backend-cuda.so" \
+    "$build/src/modules/libxferbench-transport-ucx.so" | awk '/=> \//{print $3}' | sort -u |
     grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux-x86-64)\.so' |
     while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
   # UCX loads its transports from <dir of libucs>/ucx.

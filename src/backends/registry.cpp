@@ -1,11 +1,8 @@
 #include "backends/registry.hpp"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/module_abi.hpp"
@@ -18,13 +15,8 @@ namespace xb {
 struct BackendRegistry::Entry {
   std::string name;
   Factory factory;
-  std::unique_ptr<Backend> instance;
-  void* handle = nullptr;
-
-  ~Entry() {
-    instance.reset();
-    if (handle != nullptr) dlclose(handle);
-  }
+  SharedModule module;                 // empty for built-ins; declared first, so closed last
+  std::unique_ptr<Backend> instance;   // made from the module's code: destroyed before it closes
 };
 
 BackendRegistry::BackendRegistry() = default;
@@ -46,6 +38,9 @@ void BackendRegistry::add_builtin(std::string name, Factory factory) {
 }
 
 void BackendRegistry::load_modules_from(const std::filesystem::path& dir) {
+  if (std::find(searched_dirs_.begin(), searched_dirs_.end(), dir) == searched_dirs_.end()) {
+    searched_dirs_.push_back(dir);
+  }
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return;
   // One directory named twice (XFERBENCH_MODULE_PATH set to <exe>/modules, a symlink, a trailing
@@ -67,24 +62,18 @@ void BackendRegistry::load_modules_from(const std::filesystem::path& dir) {
 
 const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& file) {
   ModuleRecord rec{file.filename().string(), file, false, {}};
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = dlerror();
-    rec.reason = fmt::format("dlopen failed: {}", err != nullptr ? err : "unknown error");
-    return records_.emplace_back(std::move(rec));
-  }
-  auto* entry_point = reinterpret_cast<const XbBackendModule* (*)()>(dlsym(handle, kXbBackendModuleSymbol));
+  SharedModule lib = SharedModule::open(file, rec.reason);
+  if (!lib) return records_.emplace_back(std::move(rec));
+  auto* entry_point = reinterpret_cast<const XbBackendModule* (*)()>(lib.symbol(kXbBackendModuleSymbol));
   const XbBackendModule* module = entry_point != nullptr ? entry_point() : nullptr;
   if (module == nullptr) {
-    dlclose(handle);
     rec.reason = fmt::format("no {} symbol: not an xferbench backend module", kXbBackendModuleSymbol);
     return records_.emplace_back(std::move(rec));
   }
   rec.name = module->name != nullptr ? module->name : rec.name;
   if (module->interface_version != kDeviceInterfaceVersion) {
-    // Read before dlclose: `module` points into the module's memory, which dlclose unmaps.
+    // Read before `lib` closes: `module` points into the module's memory, which dlclose unmaps.
     const std::uint32_t version = module->interface_version;
-    dlclose(handle);
     rec.reason = fmt::format("device interface version {} does not match this xferbench's {}; rebuild the module",
                              version, kDeviceInterfaceVersion);
     return records_.emplace_back(std::move(rec));
@@ -92,14 +81,13 @@ const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& fi
   const bool duplicate = std::any_of(entries_.begin(), entries_.end(),
                                      [&](const auto& e) { return e->name == rec.name; });
   if (duplicate) {
-    dlclose(handle);
     rec.reason = fmt::format("a backend named '{}' is already registered", rec.name);
     return records_.emplace_back(std::move(rec));
   }
   auto e = std::make_unique<Entry>();
   e->name = rec.name;
-  e->handle = handle;
   auto create = module->create;
+  e->module = std::move(lib);
   e->factory = [create] { return std::unique_ptr<Backend>(create()); };
   entries_.push_back(std::move(e));
   rec.loaded = true;
@@ -136,26 +124,6 @@ Backend& BackendRegistry::preferred(std::string* why_cpu) {
     *why_cpu = reasons.empty() ? "no accelerator backend module is installed" : reasons;
   }
   return get("cpu");
-}
-
-std::vector<std::filesystem::path> default_module_dirs() {
-  std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("XFERBENCH_MODULE_PATH"); env != nullptr) {
-    std::string_view rest(env);
-    while (!rest.empty()) {
-      const auto colon = rest.find(':');
-      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
-      if (colon == std::string_view::npos) break;
-      rest.remove_prefix(colon + 1);
-    }
-  }
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    dirs.push_back(exe.parent_path() / ".." / "lib" / "xferbench");
-    dirs.push_back(exe.parent_path() / "modules");
-  }
-  return dirs;
 }
 
 }  // namespace xb

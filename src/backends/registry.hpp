@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/device.hpp"
+#include "core/shared_module.hpp"
 
 namespace xb {
 
@@ -41,6 +42,9 @@ class BackendRegistry {
 
   std::vector<std::string> names() const;
   const std::vector<ModuleRecord>& modules() const { return records_; }
+  // Every directory modules were looked for in, in order (also those that do not exist): where the
+  // other kinds of module (the MPI runtime, the UCX transport) are looked for too.
+  const std::vector<std::filesystem::path>& module_dirs() const { return searched_dirs_; }
   // The backend of that name (created on first use); throws UsageError for an unknown name.
   Backend& get(std::string_view name);
   // The first available accelerator backend (anything but cpu), else cpu. `why_cpu` says why no
@@ -52,10 +56,7 @@ class BackendRegistry {
   std::vector<std::unique_ptr<Entry>> entries_;
   std::vector<ModuleRecord> records_;
   std::vector<std::filesystem::path> module_dirs_;  // canonical paths of the directories read
+  std::vector<std::filesystem::path> searched_dirs_;  // as given
 };
-
-// Where modules are looked for: $XFERBENCH_MODULE_PATH (colon-separated), then
-// <dir of the executable>/../lib/xferbench and <dir of the executable>/modules.
-std::vector<std::filesystem::path> default_module_dirs();
 
 }  // namespace xb

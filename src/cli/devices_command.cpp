@@ -17,6 +17,7 @@
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
 #include "jobs/survey/transport_inventory.hpp"
+#include "runtime/mpi_library.hpp"
 
 namespace xb {
 namespace {
@@ -43,6 +44,9 @@ struct Inventory {
   std::string topology_problem;
   std::optional<StorageInfo> storage;
   TransportInventory transports;
+  // The MPI runtime module: where it was found and its MPI library, or why it is not here.
+  std::string mpi_where, mpi_status;
+  bool mpi_available = false;
 };
 
 Inventory gather(BackendRegistry& registry, const fs::path& dir) {
@@ -83,6 +87,14 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir) {
   }
   inv.storage = inspect_storage(dir);
   inv.transports = inspect_transports();
+  std::string why;
+  if (const auto mpi = MpiLibrary::open(registry.module_dirs(), why)) {
+    inv.mpi_available = true;
+    inv.mpi_where = mpi->file().string();
+    inv.mpi_status = mpi->library_version();
+  } else {
+    inv.mpi_status = "not here: " + why;
+  }
   return inv;
 }
 
@@ -137,6 +149,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
     out << fmt::format("  {}{}  {}\n", r.transport, r.device.empty() ? "" : "/" + r.device, r.kind);
   }
   for (const auto& p : tr.problems) out << "  (" << p << ")\n";
+  out << fmt::format("runtime mpi{}: {}\n", inv.mpi_available ? " (" + inv.mpi_where + ")" : "", inv.mpi_status);
 }
 
 nlohmann::json to_json(const Inventory& inv) {
@@ -179,6 +192,8 @@ nlohmann::json to_json(const Inventory& inv) {
   for (const auto& r : inv.transports.rows) rows.push_back({{"transport", r.transport}, {"device", r.device}, {"kind", r.kind}});
   j["transports"] = {{"built", inv.transports.built}, {"ucx_version", inv.transports.ucx_version}, {"resources", rows},
                      {"problems", inv.transports.problems}};
+  j["runtimes"] = json::array(
+      {{{"name", "mpi"}, {"where", inv.mpi_where}, {"available", inv.mpi_available}, {"status", inv.mpi_status}}});
   return j;
 }
 

@@ -17,7 +17,7 @@
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "cli/token_flags.hpp"
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -111,11 +111,12 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   worded_by(native_flag_words().with({{"p2p.src", "--device"}, {"p2p.dst", "--device"}}),
             [&] { validate_p2p_plan(plan.base, backend); });
 
-  MpiSession session;
-  MpiRuntime runtime(session);
+  const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "fleet");
+  const std::unique_ptr<MpiWorld> world = mpi.start();
+  MpiWorld& runtime = *world;
   if (runtime.size() < 2) {
     throw UsageError(fmt::format("needs 2 ranks or more, one per node; this job has {}{}", runtime.size(),
-                                 MpiSession::launched() ? "" : " (start it with mpirun -n N)"));
+                                 mpi_launched() ? "" : " (start it with mpirun -n N)"));
   }
   FleetOutcome outcome;
   try {
@@ -124,7 +125,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   } catch (const std::exception& e) {
     // The others wait in a collective: end every rank.
     ctx.err << fmt::format("xferbench fleet: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
-    MpiSession::abort(kExitFailure);
+    runtime.abort(kExitFailure);
   }
   if (runtime.rank() != 0) return kExitOk;
   ResultDocument doc = new_result_document(ctx);

@@ -23,7 +23,7 @@
 #include "jobs/p2p/p2p_remote.hpp"
 #include "runtime/shared_dir_rendezvous.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -150,12 +150,13 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
 // the others would wait in a collective for ever.
 int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx, Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);
-  MpiSession session;
-  MpiRuntime runtime(session);
+  const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "--mpi");
+  const std::unique_ptr<MpiWorld> world = mpi.start();
+  MpiWorld& runtime = *world;
   if (runtime.size() < 2 || runtime.size() % 2 != 0) {
     throw UsageError(fmt::format("--mpi: needs an even number of ranks, 2 or more (pairs 0-1, 2-3, …); this job has "
                                  "{}{}",
-                                 runtime.size(), MpiSession::launched() ? "" : " (start it with mpirun -n 2)"));
+                                 runtime.size(), mpi_launched() ? "" : " (start it with mpirun -n 2)"));
   }
   std::vector<CaseResult> cases;
   try {
@@ -163,7 +164,7 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
     cases = run_p2p_remote(remote, backend, runtime);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
-    MpiSession::abort(kExitFailure);
+    runtime.abort(kExitFailure);
   }
   if (runtime.rank() == 0) {
     ResultDocument doc = new_result_document(ctx);

@@ -17,8 +17,8 @@ TransportChoice parse_transport_flags(const TransportFlags& flags) {
   TransportChoice c;
   c.transport = flags.transport;
   if (!c.transport.empty()) {
-    const auto names = transport_names();
-    if (std::find(names.begin(), names.end(), c.transport) == names.end()) {
+    if (!transport_known(c.transport)) {
+      const auto names = transport_names();
       throw UsageError(fmt::format("--transport {}: this build has {}", c.transport, fmt::join(names, " and ")));
     }
   }

@@ -18,7 +18,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi_library.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
@@ -134,8 +134,9 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   plan.even_device = req.plan.pairs.front().src;
   plan.odd_device = req.plan.pairs.front().dst;
   plan.token = default_session_token();
-  MpiSession session;
-  MpiRuntime runtime(session);
+  const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "--sp 2");
+  const std::unique_ptr<MpiWorld> world = mpi.start();
+  MpiWorld& runtime = *world;
   if (runtime.size() != 2) {
     throw UsageError(fmt::format("--sp 2: needs an MPI job of 2 ranks (mpirun -n 2 ascend-dmi …); this one has {}",
                                  runtime.size()));
@@ -145,7 +146,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
     cases = run_p2p_remote(plan, backend, runtime);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("ascend-dmi: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
-    MpiSession::abort(kExitFailure);
+    runtime.abort(kExitFailure);
   }
   BlockPrinter printer(req, ctx.out);
   for (const CaseResult& c : cases) {

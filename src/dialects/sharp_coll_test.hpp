@@ -15,7 +15,7 @@
 #include "core/result.hpp"
 #include "jobs/coll/coll_plan.hpp"
 #include "jobs/link/link_plan.hpp"
-#include "runtime/mpi_collectives.hpp"
+#include "runtime/mpi_world.hpp"
 
 namespace xb {
 

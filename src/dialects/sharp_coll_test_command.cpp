@@ -18,8 +18,7 @@
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
-#include "runtime/mpi_collectives.hpp"
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "transport/address.hpp"
 #include "transport/net_devices.hpp"
@@ -31,11 +30,13 @@ namespace {
 // prints its blocks (as the tester's rank 0 of each communicator does). Exit 1 where a result was
 // wrong. A rank that fails ends every rank (the others wait in a collective).
 int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
-  MpiSession session(MpiThreads::single);  // this process has no other thread
-  MpiRuntime world(session);
+  const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "sharp_coll_test");
+  const std::unique_ptr<MpiWorld> started = mpi.start(MpiThreads::single);  // this process has no other thread
+  MpiWorld& world = *started;
   bool wrong = false;
   try {
-    MpiCollectiveGroup group(session, coll.layout, coll.allocation);
+    const std::unique_ptr<CollectiveGroup> made = world.collective_group(coll.layout, coll.allocation);
+    CollectiveGroup& group = *made;
     const std::string title = sharp_group_title(coll.layout);
     if (group.rank() == 0 && !title.empty()) ctx.out << "MPI COMM Type : " << title << "\n";
     // One group prints as each size completes; several groups print at once, each collective's
@@ -60,10 +61,10 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
     emit();
   } catch (const Unavailable& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", world.rank(), e.what()) << std::flush;
-    MpiSession::abort(kExitUnavailable);
+    world.abort(kExitUnavailable);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: error: {}\n", world.rank(), e.what()) << std::flush;
-    MpiSession::abort(kExitFailure);
+    world.abort(kExitFailure);
   }
   if (world.rank() == 0) {
     ctx.out.flush();  // the tester's output first, then what xferbench adds
@@ -93,8 +94,9 @@ std::string serving_host(const SharpCollTestRequest& req) {
 // thread on serving_host()), an even rank measures. Rank 0 prints its own pair's table; the far
 // end it measured is named after it. A last rank without a partner waits.
 int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandContext& ctx) {
-  MpiSession session;
-  MpiRuntime world(session);
+  const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "sharp_coll_test");
+  const std::unique_ptr<MpiWorld> started = mpi.start();
+  MpiWorld& world = *started;
   const int rank = world.rank(), size = world.size();
   std::string far_end;
   try {
@@ -122,10 +124,10 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandCont
     world.barrier();
   } catch (const Unavailable& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", rank, e.what()) << std::flush;
-    MpiSession::abort(kExitUnavailable);
+    world.abort(kExitUnavailable);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: error: {}\n", rank, e.what()) << std::flush;
-    MpiSession::abort(kExitFailure);
+    world.abort(kExitFailure);
   }
   if (rank == 0) {
     ctx.out.flush();
@@ -156,7 +158,7 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   if (!why_cpu.empty() && (req.plan.src == RegionPlace::device || req.plan.dst == RegionPlace::device)) {
     ctx.err << fmt::format("sharp_coll_test: no GPU found ({}); cuda memory is a cpu backend arena\n", why_cpu);
   }
-  if (!req.plan.peer && MpiSession::launched()) return run_sharp_link_ranks(req, backend, ctx);
+  if (!req.plan.peer && mpi_launched()) return run_sharp_link_ranks(req, backend, ctx);
   std::string far_end;
   ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
   run_link(req.plan, backend, [&](const CaseResult& r) {

@@ -137,10 +137,14 @@ class TransportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The transports this build has: "ucx" (when built with UCX), "tcp". Throws UsageError naming
-// --transport for an unknown name, Unavailable when UCX cannot start here.
+// The transports this binary can use: the modules that open here ("ucx": its module and libucp
+// load), then "tcp", built in. make_transport throws UsageError naming --transport for an unknown
+// name, Unavailable saying why for a module that is not here or a UCX that cannot start.
 std::vector<std::string> transport_names();
 std::unique_ptr<Transport> make_transport(std::string_view name);
+// Whether `name` is a transport this binary knows, opened here or not: what a plan's validation
+// accepts (a known module that is not here is refused by make_transport, exit 3 with why).
+bool transport_known(std::string_view name);
 // The transport a run uses when none is named: the table's first row, UCX where this build has it
 // (RDMA, shared memory and TCP behind one API), else the plain TCP baseline. Every command and
 // dialect asks here, so the choice is written once.

@@ -65,8 +65,8 @@ void validate_link_plan(const LinkPlan& plan) {
         flag("link.check"), flag("link.memory")));
   }
   if (!plan.transport.empty()) {
-    const auto names = transport_names();
-    if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
+    if (!transport_known(plan.transport)) {
+      const auto names = transport_names();
       throw PlanError(
           fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
     }

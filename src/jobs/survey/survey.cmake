@@ -8,8 +8,3 @@ target_sources(xferbench_lib PRIVATE
   jobs/survey/storage_inventory.cpp
   report/survey_table.cpp)
 target_sources(xferbench_lib PRIVATE jobs/survey/topology_inventory.cpp jobs/survey/transport_inventory.cpp)
-# UCX's own inventory (uct queries) is built only where the UCX transport is (transport/ucx/ucx.cmake,
-# included before this file, sets UCX_FOUND and XB_HAVE_UCX).
-if(UCX_FOUND)
-  target_sources(xferbench_lib PRIVATE transport/ucx/ucx_inventory.cpp)
-endif()

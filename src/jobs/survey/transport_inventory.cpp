@@ -2,27 +2,22 @@
 
 #include <fmt/format.h>
 
-#ifdef XB_HAVE_UCX
-#include "transport/ucx/ucx_inventory.hpp"
-#endif
+#include "transport/transport_module.hpp"
 
 namespace xb {
 
 TransportInventory inspect_transports() {
   TransportInventory inv;
   inv.built = transport_names();
-#ifdef XB_HAVE_UCX
-  try {
-    const UcxInventory ucx = ucx_inventory();
-    inv.ucx_version = ucx.version;
-    for (const auto& r : ucx.resources) inv.rows.push_back({"ucx/" + r.transport, r.device, r.device_type});
-    inv.problems = ucx.problems;
-  } catch (const std::exception& e) {
-    inv.problems.push_back(fmt::format("ucx: {}", e.what()));
+  for (const TransportModuleState& m : transport_modules()) {
+    if (!m.why_not.empty()) {
+      inv.problems.push_back(fmt::format("{}: not here: {}", m.name, m.why_not));
+      continue;
+    }
+    if (m.name == "ucx") inv.ucx_version = m.resources.version;
+    for (const auto& r : m.resources.rows) inv.rows.push_back({m.name + "/" + r.transport, r.device, r.kind});
+    inv.problems.insert(inv.problems.end(), m.resources.problems.begin(), m.resources.problems.end());
   }
-#else
-  inv.problems.push_back("ucx: this build has no UCX (pkg-config ucx was not found when it was built)");
-#endif
   // The plain TCP transport goes over any interface the kernel routes to.
   inv.rows.push_back({"tcp", "", "network"});
   return inv;

@@ -92,8 +92,8 @@ SessionOptions xfer_session_options(const XferPlan& plan) {
 }
 
 void validate_xfer_plan(const XferPlan& plan) {
-  const auto names = transport_names();
-  if (std::find(names.begin(), names.end(), plan.transport) == names.end()) {
+  if (!transport_known(plan.transport)) {
+    const auto names = transport_names();
     throw PlanError(fmt::format("{} {}: expected one of {} (this build's transports)", flag("xfer.transport"),
                                 plan.transport, fmt::join(names, ", ")));
   }

@@ -1,4 +1,4 @@
-#include "runtime/mpi_collectives.hpp"
+#include "runtime/mpi/mpi_collectives.hpp"
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memory/kinds.hpp"
+#include "runtime/mpi/mpi_runtime.hpp"
 
 namespace xb {
 namespace {
@@ -128,7 +129,7 @@ struct MpiCollectiveGroup::State {
   }
 };
 
-MpiCollectiveGroup::MpiCollectiveGroup(const MpiSession&, const GroupLayout& layout, HostAllocation allocation)
+MpiCollectiveGroup::MpiCollectiveGroup(const GroupLayout& layout, HostAllocation allocation)
     : state_(std::make_unique<State>()) {
   state_->comm = make_communicator(layout);
   state_->allocation = allocation;

@@ -7,30 +7,15 @@
 
 #include "memory/host_buffer.hpp"
 #include "runtime/collectives.hpp"
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi_world.hpp"
 
 namespace xb {
 
-// How MPI_COMM_WORLD is cut into the groups that run the collectives at once.
-struct GroupLayout {
-  enum class Kind {
-    world,      // MPI_COMM_WORLD itself
-    world_dup,  // a duplicate of it (MPI_Comm_dup)
-    world_rev,  // every rank, in reverse order
-    split,      // `parts` groups: rank % parts, in rank order
-    split_rev,  // the same groups, in reverse order
-    half,       // the first half of the ranks and the second
-    ppn_comm,   // one group per node-local rank (the ranks of every node with the same local rank)
-    ppn_jobs,   // as ppn_comm (with SHARP, one SHARP job per group; here the same MPI groups)
-  };
-  Kind kind = Kind::world;
-  int parts = 2;
-};
-
 class MpiCollectiveGroup final : public CollectiveGroup {
  public:
-  // Makes this rank's group's communicator (collective over MPI_COMM_WORLD: every rank calls it).
-  MpiCollectiveGroup(const MpiSession& session, const GroupLayout& layout, HostAllocation allocation);
+  // Makes this rank's group's communicator (collective over MPI_COMM_WORLD: every rank calls it;
+  // MPI has started: MpiRuntime::collective_group makes it).
+  MpiCollectiveGroup(const GroupLayout& layout, HostAllocation allocation);
   ~MpiCollectiveGroup() override;  // MPI_Comm_free of a communicator made here
   MpiCollectiveGroup(const MpiCollectiveGroup&) = delete;
   MpiCollectiveGroup& operator=(const MpiCollectiveGroup&) = delete;

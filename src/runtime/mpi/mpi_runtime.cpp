@@ -1,4 +1,4 @@
-#include "runtime/mpi_runtime.hpp"
+#include "runtime/mpi/mpi_runtime.hpp"
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 #include <thread>
+
+#include "runtime/mpi/mpi_collectives.hpp"
 
 namespace xb {
 namespace {
@@ -73,32 +75,26 @@ void check_mpi(int rc, const char* call) {
   throw std::runtime_error(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
 }
 
-MpiSession::MpiSession(MpiThreads threads) {
+MpiRuntime::MpiRuntime(MpiThreads threads) {
   int provided = 0;
   check_mpi(MPI_Init_thread(nullptr, nullptr, threads == MpiThreads::single ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED,
                             &provided),
             "MPI_Init_thread");
   // Errors come back as codes (and become exceptions with their text) instead of aborting inside MPI.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiRuntime::~MpiRuntime() { MPI_Finalize(); }
 
-void MpiSession::abort(int code) noexcept {
+void MpiRuntime::abort(int code) noexcept {
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);  // MPI_Abort does not return; should it, this process still ends
 }
 
-bool MpiSession::launched() noexcept {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"}) {
-    if (std::getenv(name) != nullptr) return true;
-  }
-  return false;
-}
-
-MpiRuntime::MpiRuntime(const MpiSession&) {
-  check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+std::unique_ptr<CollectiveGroup> MpiRuntime::collective_group(const GroupLayout& layout, HostAllocation allocation) {
+  return std::make_unique<MpiCollectiveGroup>(layout, allocation);
 }
 
 void MpiRuntime::barrier() {

@@ -1,0 +1,144 @@
+#include "core/shared_module.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <array>
+
+#include <cstdlib>
+#include <utility>
+
+namespace xb {
+
+std::vector<std::filesystem::path> default_module_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("XFERBENCH_MODULE_PATH"); env != nullptr) {
+    std::string_view rest(env);
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path() / ".." / "lib" / "xferbench");
+    dirs.push_back(exe.parent_path() / "modules");
+  }
+  return dirs;
+}
+
+namespace {
+
+// The signal dispositions of the process, restored after a library is loaded: a library's
+// constructor may take a signal the program handles (UCX's libucs takes SIGHUP for its debug mode
+// when it loads), and an interrupted run must still clean up (core/cleanup.hpp). When UCX was
+// linked, its constructor ran before main and the program's handlers replaced its own; loaded
+// later, it must not replace them. The signals are blocked in this thread meanwhile, so one that
+// arrives while the library's handler is in place waits and meets the program's (modules are
+// opened at start-up, on the main thread, often the only one).
+class SignalDispositions {
+ public:
+  SignalDispositions() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &mask_);
+    for (int sig = 1; sig < kSignals; ++sig) saved_[sig].ok = sigaction(sig, nullptr, &saved_[sig].action) == 0;
+  }
+  ~SignalDispositions() {
+    for (int sig = 1; sig < kSignals; ++sig) {
+      if (!saved_[sig].ok || sig == SIGKILL || sig == SIGSTOP) continue;
+      struct sigaction now {};
+      if (sigaction(sig, nullptr, &now) != 0) continue;
+      if (now.sa_handler != saved_[sig].action.sa_handler) sigaction(sig, &saved_[sig].action, nullptr);
+    }
+    pthread_sigmask(SIG_SETMASK, &mask_, nullptr);
+  }
+  SignalDispositions(const SignalDispositions&) = delete;
+  SignalDispositions& operator=(const SignalDispositions&) = delete;
+
+ private:
+  static constexpr int kSignals = 32;  // the standard signals; real-time ones are nobody's here
+  struct Saved {
+    struct sigaction action {};
+    bool ok = false;
+  };
+  std::array<Saved, kSignals> saved_{};
+  sigset_t mask_{};
+};
+
+}  // namespace
+
+SharedModule SharedModule::open(const std::filesystem::path& file, std::string& why) {
+  SharedModule m;
+  const SignalDispositions keep;  // restored when this returns, the library loaded
+  m.handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (m.handle_ == nullptr) {
+    const char* err = dlerror();
+    why = fmt::format("dlopen failed: {}", err != nullptr ? err : "unknown error");
+    return m;
+  }
+  m.file_ = file;
+  return m;
+}
+
+SharedModule::~SharedModule() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+SharedModule::SharedModule(SharedModule&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), file_(std::move(other.file_)) {}
+
+SharedModule& SharedModule::operator=(SharedModule&& other) noexcept {
+  if (this != &other) {
+    if (handle_ != nullptr) dlclose(handle_);
+    handle_ = std::exchange(other.handle_, nullptr);
+    file_ = std::move(other.file_);
+  }
+  return *this;
+}
+
+void* SharedModule::symbol(const char* name) const noexcept {
+  return handle_ != nullptr ? dlsym(handle_, name) : nullptr;
+}
+
+std::filesystem::path find_module_file(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
+                                       std::string& why) {
+  std::string looked;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    const auto candidate = dir / file_name;
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+    looked += fmt::format("{}{}", looked.empty() ? "" : ", ", dir.lexically_normal().string());
+  }
+  why = fmt::format("{} is not installed (looked in: {}; XFERBENCH_MODULE_PATH adds places)", file_name,
+                    looked.empty() ? "nowhere" : looked);
+  return {};
+}
+
+namespace module_detail {
+
+SharedModule open_found(const std::vector<std::filesystem::path>& dirs, std::string_view file_name, std::string& why) {
+  const auto file = find_module_file(dirs, file_name, why);
+  if (file.empty()) return {};
+  std::string dl_why;
+  SharedModule lib = SharedModule::open(file, dl_why);
+  if (!lib) why = fmt::format("{}: {}", file.string(), dl_why);
+  return lib;
+}
+
+std::string version_mismatch(std::string_view file_name, unsigned found, unsigned wanted) {
+  return fmt::format("{}: interface version {} does not match this xferbench's {}; rebuild the module", file_name,
+                     found, wanted);
+}
+
+std::string no_entry(std::string_view file_name, const char* symbol) {
+  return fmt::format("{}: no {} symbol: not an xferbench module of this kind", file_name, symbol);
+}
+
+}  // namespace module_detail
+}  // namespace xb
