@@ -76,7 +76,11 @@ class SignalDispositions {
 SharedModule SharedModule::open(const std::filesystem::path& file, std::string& why) {
   SharedModule m;
   const SignalDispositions keep;  // restored when this returns, the library loaded
-  m.handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: closing the handle never unmaps the library. A module's own libraries (Open MPI,
+  // UCX, the CUDA runtime) keep threads, atexit hooks and allocations past their last use; unmapping
+  // them mid-process or before exit runs those hooks on unmapped code, and LeakSanitizer cannot name
+  // (nor suppress) what an unmapped library left.
+  m.handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (m.handle_ == nullptr) {
     const char* err = dlerror();
     why = fmt::format("dlopen failed: {}", err != nullptr ? err : "unknown error");
