@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/size.hpp"
+#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "cli/token_flags.hpp"
 #include "runtime/mpi_library.hpp"
@@ -70,10 +71,9 @@ void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool
   err << fmt::format("xferbench fleet: {} of {} links below {} x the median link ({} GB/s):\n",
                      outcome.verdict.flagged.size(), doc.cases.size() - 1, outcome.verdict.threshold,
                      format_number(outcome.verdict.median_gbps));
-  for (const auto& f : matrix.config.at("flagged")) {
-    err << fmt::format("  slow link: {} -> {}: {} GB/s ({} x median)\n", f.at("from").get<std::string>(),
-                       f.at("to").get<std::string>(), format_number(f.at("bandwidth").get<double>()),
-                       format_number(f.at("of_median").get<double>()));
+  for (const FleetListedLink& f : matrix.config.get<FleetMatrixConfig>().flagged) {
+    err << fmt::format("  slow link: {} -> {}: {} GB/s ({} x median)\n", f.from, f.to, format_number(f.bandwidth),
+                       format_number(f.of_median));
   }
 }
 

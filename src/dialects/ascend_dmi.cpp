@@ -14,6 +14,7 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "runtime/shared_dir_rendezvous.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
 
 namespace xb {
@@ -326,7 +327,7 @@ std::string render_ascend_dmi_block(const CaseResult& c, const AscendDmiPod& fro
     if (m == nullptr) throw std::logic_error(fmt::format("ascend-dmi: the p2p case has no metric {}", name));
     return m->value;
   };
-  return render_ascend_dmi_block(bidirectional, from, to, c.config.at("size_bytes").get<std::uint64_t>(),
+  return render_ascend_dmi_block(bidirectional, from, to, c.config.get<P2pConfig>().size_bytes,
                                  static_cast<std::uint64_t>(metric("executions")), metric("bandwidth"),
                                  metric("elapsed_avg"));
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "cli/command.hpp"
@@ -15,6 +16,7 @@
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
 #include "jobs/copy/copy_job.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -71,7 +73,8 @@ int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   });
   if (req.plan.all_pairs) {
     for (const CaseResult& c : cases) {
-      if (c.config.contains("matrix")) ctx.out << render_ascend_dmi_matrix(c);
+      // A waived pair has no configuration; the matrices have theirs.
+      if (c.config.is_object() && c.config.get<P2pConfig>().matrix) ctx.out << render_ascend_dmi_matrix(c);
     }
   }
   printer.finish();
@@ -150,11 +153,11 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   }
   BlockPrinter printer(req, ctx.out);
   for (const CaseResult& c : cases) {
-    const auto pod = [&](const char* side) {
-      return AscendDmiPod{fmt::format("rank {}", c.config.at(std::string(side) + "_rank").get<int>()),
-                          c.config.at(std::string(side) + "_device").get<int>()};
+    const auto config = c.config.get<P2pConfig>();
+    const auto pod = [](std::optional<int> rank, std::optional<int> device) {
+      return AscendDmiPod{fmt::format("rank {}", rank.value_or(-1)), device.value_or(-1)};
     };
-    printer.print(c, pod("from"), pod("to"));
+    printer.print(c, pod(config.from_rank, config.from_device), pod(config.to_rank, config.to_device));
   }
   printer.finish();
   return kExitOk;

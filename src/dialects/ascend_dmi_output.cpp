@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "core/matrix.hpp"
+#include "jobs/copy/copy_config.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 
 namespace xb {
 namespace {
@@ -28,7 +30,8 @@ AscendDmiCopyRow ascend_dmi_copy_row(const CaseResult& c) {
   const Series* copy = c.find_series("copy");
   if (copy == nullptr) throw std::logic_error("ascend-dmi: the copy case has no copy series");
   AscendDmiCopyRow r;
-  r.size = c.config.at("block_bytes").get<std::uint64_t>() * c.config.at("blocks").get<std::uint64_t>();
+  const CopyConfig config = c.config.get<CopyConfig>();
+  r.size = config.block_bytes * config.blocks;
   r.times = copy->samples.size();
   r.elapsed_us = std::accumulate(copy->samples.begin(), copy->samples.end(), 0.0);
   r.bandwidth_gbps = r.elapsed_us > 0 ? static_cast<double>(r.size) * static_cast<double>(r.times) / r.elapsed_us / 1e3 : 0;
@@ -107,12 +110,12 @@ void AscendDmiJson::add_p2p(const CaseResult& c, const std::string& from_pod, in
                              {"target_pod", to_pod},
                              {"target_device_id", to_id}});
   if (c.status != CaseStatus::ok) {
-    e["results"].push_back({{"size", bytes_text(c.config.at("size_bytes").get<std::uint64_t>())},
+    e["results"].push_back({{"size", bytes_text(c.config.get<P2pConfig>().size_bytes)},
                             {"status", to_string(c.status)},
                             {"reason", c.status_reason}});
     return;
   }
-  e["results"].push_back({{"size", bytes_text(c.config.at("size_bytes").get<std::uint64_t>())},
+  e["results"].push_back({{"size", bytes_text(c.config.get<P2pConfig>().size_bytes)},
                           {"execute_times", static_cast<std::uint64_t>(metric_of(c, "executions"))},
                           {"bandwidth", gbps_text(metric_of(c, "bandwidth"))},
                           {"elapsed_time", us_text(metric_of(c, "elapsed_avg"))}});

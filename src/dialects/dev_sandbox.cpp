@@ -6,6 +6,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/copy/copy_config.hpp"
 
 namespace xb {
 namespace {
@@ -143,7 +144,7 @@ std::string render_dev_sandbox(const CaseResult& result, const DevSandboxCase& w
   if (submit == nullptr || copy == nullptr || bw == nullptr) {
     throw std::logic_error("dev-sandbox renderer: the result lacks submit, copy or bandwidth");
   }
-  const std::uint64_t block = result.config.at("block_bytes").get<std::uint64_t>();
+  const std::uint64_t block = result.config.get<CopyConfig>().block_bytes;
   std::string text = fmt::format("[[ {} ]] {}\n", which.name, which.title);
   text += fmt::format(kRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Submit(us)-(Min/Max/Avg/P50/P90)",
                       "Copy(us)-(Min/Max/Avg/P50/P90)", "BW(GB/s)");

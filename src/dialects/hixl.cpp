@@ -12,6 +12,7 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 
 namespace xb {
 namespace {
@@ -175,7 +176,7 @@ XferPlan parse_hixl(const std::vector<std::string>& args, const HixlSettings& se
 std::string render_hixl_line(const CaseResult& c) {
   return fmt::format("[INFO] Transfer success, block size: {} Bytes, transfer num: {}, time cost: {} us, "
                      "throughput: {:.3f} GB/s\n",
-                     c.config.at("block").get<std::uint64_t>(),
+                     c.config.get<XferClientConfig>().block,
                      static_cast<std::uint64_t>(metric_of(c, "transfers").value),
                      std::llround(metric_of(c, "time_cost_median").value), metric_of(c, "throughput_median").value);
 }
@@ -186,12 +187,12 @@ std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here) {
 }
 
 std::string render_hixl_path_note(const CaseResult& c, std::string_view network_reason) {
-  const auto& t = c.config.at("transport");
-  const std::string lanes = t.value("lanes", std::string());
+  const XferTransportConfig t = c.config.get<XferClientConfig>().transport;
+  const std::string& lanes = t.lanes;
   return fmt::format("benchmark: {} moved the data: {}{}\n",
                      network_reason.empty() ? std::string("the intra-node path")
                                             : fmt::format("the network path ({})", network_reason),
-                     t.value("name", std::string("?")), lanes.empty() ? "" : " over " + lanes);
+                     t.name.empty() ? std::string("?") : t.name, lanes.empty() ? "" : " over " + lanes);
 }
 
 std::string render_hixl_server_ready(std::uint16_t tcp_port, const std::string& engine) {
@@ -200,7 +201,7 @@ std::string render_hixl_server_ready(std::uint16_t tcp_port, const std::string& 
 
 std::string render_hixl_server_done(const CaseResult& c) {
   return fmt::format("[INFO] Server finished, remote engine: {}, regions: {}, bytes: {}\n",
-                     c.config.at("client").get<std::string>(),
+                     c.config.get<XferServerConfig>().client,
                      static_cast<std::uint64_t>(metric_of(c, "regions").value),
                      static_cast<std::uint64_t>(metric_of(c, "exposed_bytes").value));
 }

@@ -10,6 +10,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "transport/address.hpp"
 
 namespace xb {
@@ -243,8 +244,9 @@ struct LoopFigures {
 std::vector<LoopFigures> loops_of(const CaseResult& c) {
   const Series* time = c.find_series("time");
   if (time == nullptr) throw std::logic_error("hixl_comm_bench: the client case has no time series");
-  const double total = static_cast<double>(c.config.at("total").get<std::uint64_t>());
-  const double transfers = static_cast<double>(c.config.at("transfers").get<std::uint64_t>());
+  const XferClientConfig config = c.config.get<XferClientConfig>();
+  const double total = static_cast<double>(config.total);
+  const double transfers = static_cast<double>(config.transfers);
   std::vector<LoopFigures> out;
   for (const double us : time->samples) {
     out.push_back({us > 0 ? total / (us * 1e3) : 0.0, us > 0 ? transfers * 1e6 / us : 0.0, us / transfers});
@@ -256,7 +258,7 @@ std::string g6(double v) { return fmt::format("{:.6g}", v); }
 
 std::string consistency(const HixlCommBenchRequest& r, const CaseResult& c) {
   if (r.op != "read") return "not_checked";
-  return c.config.value("verified", false) ? "pass" : "fail";
+  return c.config.get<XferClientConfig>().verified ? "pass" : "fail";
 }
 
 }  // namespace
@@ -268,7 +270,7 @@ std::string render_hixl_comm_summary(const std::vector<CaseResult>& cases, int r
     double sum = 0;
     for (const auto& l : loops) sum += l.gbps;
     items += fmt::format("{}{}={:.3f} GB/s", items.empty() ? "" : ", ",
-                         hixl_block_label(c.config.at("block").get<std::uint64_t>()),
+                         hixl_block_label(c.config.get<XferClientConfig>().block),
                          loops.empty() ? 0.0 : sum / static_cast<double>(loops.size()));
   }
   return fmt::format("[RESULT] throughput summary{}: {}\n", several ? fmt::format(" remote={}", remote) : "", items);
@@ -276,7 +278,7 @@ std::string render_hixl_comm_summary(const std::vector<CaseResult>& cases, int r
 
 std::vector<std::string> hixl_comm_csv_rows(const HixlCommBenchRequest& r, const CaseResult& c) {
   std::vector<std::string> rows;
-  const std::uint64_t block = c.config.at("block").get<std::uint64_t>();
+  const std::uint64_t block = c.config.get<XferClientConfig>().block;
   for (const LoopFigures& l : loops_of(c)) {
     rows.push_back(fmt::format("hixl_comm_bench,{},,,{},{},1,{},{},{},{},{},{},{},{},0,{}", r.group, block,
                                r.async_batch, r.transport, hixl_comm_direction(r), r.memory, r.remote_memory,
@@ -287,7 +289,7 @@ std::vector<std::string> hixl_comm_csv_rows(const HixlCommBenchRequest& r, const
 
 std::vector<std::string> hixl_comm_jsonl_rows(const HixlCommBenchRequest& r, const CaseResult& c) {
   std::vector<std::string> rows;
-  const std::uint64_t block = c.config.at("block").get<std::uint64_t>();
+  const std::uint64_t block = c.config.get<XferClientConfig>().block;
   for (const LoopFigures& l : loops_of(c)) {
     rows.push_back(nlohmann::json{{"benchmark", "hixl_comm_bench"},
                                   {"pattern", r.group},

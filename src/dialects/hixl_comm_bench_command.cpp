@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "dialects/hixl.hpp"
 #include "dialects/hixl_comm_bench.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/net_devices.hpp"
 #include "transport/session.hpp"
@@ -73,7 +74,7 @@ int run_hixl_comm_bench(const std::vector<std::string>& args, CommandContext& ct
   const std::vector<CaseResult> cases =
       req.remotes.size() == 1 ? run_xfer_client(plan, backend) : run_xfer_clients(plan, req.remotes, backend);
   std::map<std::size_t, std::vector<CaseResult>> by_remote;
-  for (const CaseResult& c : cases) by_remote[c.config.value("server_index", std::size_t{0})].push_back(c);
+  for (const CaseResult& c : cases) by_remote[c.config.get<XferClientConfig>().server_index.value_or(0)].push_back(c);
   std::vector<std::string> csv, jsonl;
   for (const auto& [remote, mine] : by_remote) {
     ctx.out << render_hixl_comm_summary(mine, static_cast<int>(remote), req.remotes.size() > 1);

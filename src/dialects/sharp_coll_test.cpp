@@ -14,6 +14,7 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/coll/coll_config.hpp"
 #include "transport/address.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -382,19 +383,20 @@ std::string sharp_group_title(const GroupLayout& layout) {
 }
 
 std::string render_sharp_coll_header(const CaseResult& first) {
-  const std::string op = first.config.at("collective").get<std::string>();
-  const int n = first.config.at("ranks").get<int>();
+  const CollConfig config = first.config.get<CollConfig>();
+  const std::string& op = config.collective;
+  const int n = config.ranks;
   std::string title;
   if (op == "allreduce") title = fmt::format("Allreduce perf test. comm_size:{}", n);
   if (op == "iallreduce") {
     title = fmt::format("Non-Blocking Allreduce perf test. comm_size:{} #num_nonblock_ops:{}", n,
-                        first.config.at("outstanding").get<unsigned>());
+                        config.outstanding.value_or(0));
   }
   if (op == "reduce") {
-    title = fmt::format("Reduce perf test. comm_size:{} reduce root:{}", n, first.config.at("root").get<int>());
+    title = fmt::format("Reduce perf test. comm_size:{} reduce root:{}", n, config.root.value_or(0));
   }
   if (op == "bcast") {
-    title = fmt::format("Bcast perf test. comm_size:{} bcast root:{}", n, first.config.at("root").get<int>());
+    title = fmt::format("Bcast perf test. comm_size:{} bcast root:{}", n, config.root.value_or(0));
   }
   if (op == "reduce_scatter") title = fmt::format("Reduce-scatter perf test. comm_size:{}", n);
   if (op == "allgather") title = fmt::format("Allgather perf test. comm_size:{}", n);
@@ -409,12 +411,13 @@ std::string render_sharp_coll_header(const CaseResult& first) {
 
 std::string render_sharp_coll_row(const CaseResult& r) {
   const auto iters = static_cast<std::uint64_t>(metric_value(r, "iterations"));
-  if (r.config.at("collective") == "barrier") {
+  const CollConfig config = r.config.get<CollConfig>();
+  if (config.collective == "barrier") {
     return fmt::format("{:>10.2f} {:>10.2f} {:>10.2f} {:>10}\n", metric_value(r, "latency_avg"),
                        metric_value(r, "latency_min"), metric_value(r, "latency_max"), iters);
   }
   return fmt::format("{:>15} {:>15.2f} {:>15.2f} {:>15.2f} {:>15.2f} {:>10}\n",
-                     r.config.at("size").get<std::uint64_t>(), metric_value(r, "latency_avg"),
+                     config.size, metric_value(r, "latency_avg"),
                      metric_value(r, "latency_min"), metric_value(r, "latency_max"), metric_value(r, "bandwidth"),
                      iters);
 }

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "dialects/dev_sandbox.hpp"
+#include "jobs/copy/copy_config.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
@@ -73,7 +74,9 @@ CaseResult seed_case(const std::string& from, const SeedFigures& f) {
               {"method", "memcpy-x4"},
               {"size", format_size(kBlockBytes)},
               {"count", std::to_string(kCount)}};
-  c.config = {{"block_bytes", kBlockBytes}};
+  CopyConfig config;
+  config.block_bytes = kBlockBytes;
+  c.config = config;
   set_seed_figures(c, f, kCount);
   return c;
 }

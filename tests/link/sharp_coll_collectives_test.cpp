@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "dialects/sharp_coll_test.hpp"
+#include "jobs/coll/coll_config.hpp"
 #include "jobs/coll/coll_plan.hpp"
 #include "run_binary.hpp"
 #include "support/mpi_run.hpp"
@@ -26,7 +27,13 @@ CaseResult coll_case(const std::string& op, std::uint64_t size, int ranks, doubl
                      double bw, std::uint64_t iters) {
   CaseResult c;
   c.name = op;
-  c.config = {{"collective", op}, {"size", size}, {"ranks", ranks}, {"outstanding", 128}, {"root", 1}};
+  CollConfig config;
+  config.collective = op;
+  config.size = size;
+  config.ranks = ranks;
+  config.outstanding = 128;
+  config.root = 1;
+  c.config = config;
   c.metrics = {{"latency_avg", avg, "us", ""},
                {"latency_min", min, "us", ""},
                {"latency_max", max, "us", ""},

@@ -14,6 +14,7 @@
 #include "backends/registry.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/shared_module.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
@@ -271,6 +272,55 @@ TEST(Registry, LoadModuleReportsAMissingFile) {
   EXPECT_TRUE(registry.names().empty());
   EXPECT_THROW(registry.get("cpu"), xb::UsageError);  // a bare registry has no built-ins
   EXPECT_EQ(record_named(registry, "cpu"), nullptr);
+}
+
+}  // namespace
+
+// open_module, the one loader under every kind of module (the MPI runtime and the UCX transport open
+// through it): each step that fails says which, and only a module that passes them all is open.
+namespace {
+
+xb::OpenedModule<XbBackendModule> open_backend(const std::vector<fs::path>& dirs, const char* file) {
+  return xb::open_module<XbBackendModule>(dirs, file, kXbBackendModuleSymbol, xb::kDeviceInterfaceVersion);
+}
+
+TEST(OpenModule, AGoodModuleIsOpenWithItsEntry) {
+  const auto m = open_backend({"/nonexistent", kModuleDir}, "libxferbench-backend-testgood.so");
+  ASSERT_TRUE(m.module) << m.why;
+  ASSERT_NE(m.entry, nullptr);
+  EXPECT_STREQ(m.entry->name, "testgood");
+  EXPECT_EQ(m.module.file(), kModuleDir / "libxferbench-backend-testgood.so");
+  EXPECT_TRUE(m.why.empty()) << m.why;
+}
+
+TEST(OpenModule, AnotherInterfaceVersionIsRefusedNamingBoth) {
+  const auto m = open_backend({kModuleDir}, "libxferbench-backend-testbadversion.so");
+  EXPECT_FALSE(m.module);
+  EXPECT_EQ(m.entry, nullptr);
+  const std::string want = "interface version " + std::to_string(xb::kDeviceInterfaceVersion + 1) +
+                           " does not match this xferbench's " + std::to_string(xb::kDeviceInterfaceVersion);
+  EXPECT_NE(m.why.find(want), std::string::npos) << m.why;
+}
+
+TEST(OpenModule, ALibraryWithoutTheEntryIsRefused) {
+  const auto m = open_backend({kModuleDir}, "libxferbench-backend-testnosymbol.so");
+  EXPECT_FALSE(m.module);
+  EXPECT_NE(m.why.find("no xferbench_backend_module symbol"), std::string::npos) << m.why;
+}
+
+TEST(OpenModule, AMissingFileNamesEveryPlaceLookedIn) {
+  const auto m = open_backend({"/nonexistent/a", kModuleDir}, "libxferbench-backend-absent.so");
+  EXPECT_FALSE(m.module);
+  EXPECT_NE(m.why.find("libxferbench-backend-absent.so is not installed"), std::string::npos) << m.why;
+  EXPECT_NE(m.why.find("/nonexistent/a, " + kModuleDir.lexically_normal().string()), std::string::npos) << m.why;
+}
+
+TEST(OpenModule, AFileThatIsNotALibrarySaysWhatDlopenSaid) {
+  TempDir dir;
+  std::ofstream(dir.path() / "libxferbench-backend-empty.so") << "";
+  const auto m = open_backend({dir.path()}, "libxferbench-backend-empty.so");
+  EXPECT_FALSE(m.module);
+  EXPECT_NE(m.why.find("libxferbench-backend-empty.so: dlopen failed: "), std::string::npos) << m.why;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/matrix.hpp"
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
+#include "jobs/copy/copy_config.hpp"
 #include "run_binary.hpp"
 
 namespace xb {
@@ -52,7 +53,10 @@ TEST(AscendDmiBandwidth, TheCopyTableAndItsPositions) {
 
 TEST(AscendDmiBandwidth, TheRowOfACopyCase) {
   CaseResult c;
-  c.config = {{"block_bytes", 1000}, {"blocks", 1}};
+  CopyConfig config;
+  config.block_bytes = 1000;
+  config.blocks = 1;
+  c.config = config;
   c.series.push_back(make_series("copy", "us", {1.0, 2.0, 3.0, 4.0}));
   const AscendDmiCopyRow r = ascend_dmi_copy_row(c);
   EXPECT_EQ(r.size, 1000u);

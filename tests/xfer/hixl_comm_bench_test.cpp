@@ -17,6 +17,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "dialects/hixl_comm_bench.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "support/temp_dir.hpp"
 #include "xfer_processes.hpp"
 
@@ -99,7 +100,12 @@ TEST(HixlCommBenchParse, RulesAndAbsentPaths) {
 
 CaseResult client_case(std::uint64_t block, std::uint64_t total, std::vector<double> times_us, bool verified) {
   CaseResult c;
-  c.config = {{"block", block}, {"total", total}, {"transfers", total / block}, {"verified", verified}};
+  XferClientConfig config;
+  config.block = block;
+  config.total = total;
+  config.transfers = total / block;
+  config.verified = verified;
+  c.config = config;
   c.series.push_back(make_series("time", "us", std::move(times_us)));
   return c;
 }

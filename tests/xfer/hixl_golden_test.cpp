@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "dialects/hixl.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
 #include "support/job_helpers.hpp"
 
@@ -84,7 +85,9 @@ TEST(HixlGolden, ServerDoneNamesTheClientItsRegionsAndBytes) {
   CaseResult served;
   served.job = "xfer";
   served.name = "server";
-  served.config = {{"role", "server"}, {"client", "10.10.10.0:40000"}};
+  XferServerConfig config;
+  config.client = "10.10.10.0:40000";
+  served.config = config;
   served.metrics = {{"regions", 2, "regions", ""}, {"exposed_bytes", 8392704, "B", ""}};
   EXPECT_EQ(render_hixl_server_done(served),
             "[INFO] Server finished, remote engine: 10.10.10.0:40000, regions: 2, bytes: 8392704\n");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "jobs/coll/coll_config.hpp"
 #include "jobs/link/link_plan.hpp"
 
 namespace xb {
@@ -62,19 +63,21 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
                 ? fmt::format("barrier of {} ranks", group_size)
                 : fmt::format("{} of {} bytes per rank over {} ranks", op, block, group_size);
   c.labels = {{"collective", op}, {"size", std::to_string(row)}, {"ranks", std::to_string(group_size)}};
-  c.config = {{"collective", op},
-              {"size", row},
-              {"block_bytes", block},
-              {"count", shape.count},
-              {"datatype", to_string(shape.type)},
-              {"ranks", group_size},
-              {"group", plan.group},
-              {"iterations", plan.iterations},
-              {"warmup", plan.warmup},
-              {"line_up", plan.line_up && shape.op != Collective::barrier},
-              {"path", "MPI"}};
-  if (shape.op == Collective::iallreduce) c.config["outstanding"] = shape.outstanding;
-  if (shape.op == Collective::reduce || shape.op == Collective::bcast) c.config["root"] = shape.root;
+  CollConfig config;
+  config.collective = op;
+  config.size = row;
+  config.block_bytes = block;
+  config.count = shape.count;
+  config.datatype = to_string(shape.type);
+  config.ranks = group_size;
+  config.group = plan.group;
+  config.iterations = plan.iterations;
+  config.warmup = plan.warmup;
+  config.line_up = plan.line_up && shape.op != Collective::barrier;
+  if (shape.op == Collective::iallreduce) config.outstanding = shape.outstanding;
+  if (shape.op == Collective::reduce || shape.op == Collective::bcast) config.root = shape.root;
+  config.checked = plan.check;
+  c.config = config;
   c.series.push_back(make_series("latency", "us", std::move(t.samples)));
   c.metrics = {
       {"latency_avg", t.avg, "us", "mean over ranks of each rank's mean"},
@@ -109,7 +112,6 @@ void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_c
       const double wrong_ranks = plan.check ? group.sum(wrong.empty() ? 0.0 : 1.0) : 0.0;
       if (group.rank() != 0) continue;
       CaseResult c = make_case(plan, shape, n, std::move(t));
-      c.config["checked"] = plan.check;
       if (wrong_ranks > 0) {
         c.status = CaseStatus::failed;
         c.status_reason = wrong.empty() ? fmt::format("{}: the result was wrong at {} rank(s) of the group",

@@ -7,6 +7,7 @@
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
+#include "jobs/copy/copy_config.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
@@ -206,24 +207,25 @@ std::string location(const Backend& backend, const CopyPlan& plan, bool source) 
   return host ? host_location(backend, plan, source) : fmt::format("{}::device::all", backend.name());
 }
 
-nlohmann::json plan_json(const CopyPlan& plan, const Backend& backend, const std::string& engine) {
-  return {{"backend", backend.name()},
-          {"direction", to_string(plan.direction)},
-          {"host_memory", to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind)},
-          {"topology", to_string(plan.topology)},
-          {"engine", engine},
-          {"batch", plan.batch},
-          {"streams", plan.streams},
-          {"block_bytes", plan.block_bytes},
-          {"blocks", plan.blocks},
-          {"iterations", plan.iterations},
-          {"warmup", plan.warmup},
-          {"devices", plan.devices},
-          {"first_device", plan.first_device},
-          {"fragments", plan.fragments},
-          {"verify", plan.verify},
-          {"seed", plan.seed},
-          {"launcher", "fork"}};
+CopyConfig plan_config(const CopyPlan& plan, const Backend& backend, const std::string& engine) {
+  CopyConfig c;
+  c.backend = backend.name();
+  c.direction = to_string(plan.direction);
+  c.host_memory = to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind);
+  c.topology = to_string(plan.topology);
+  c.engine = engine;
+  c.batch = plan.batch;
+  c.streams = plan.streams;
+  c.block_bytes = plan.block_bytes;
+  c.blocks = plan.blocks;
+  c.iterations = plan.iterations;
+  c.warmup = plan.warmup;
+  c.devices = plan.devices;
+  c.first_device = plan.first_device;
+  c.fragments = plan.fragments;
+  c.verify = plan.verify;
+  c.seed = plan.seed;
+  return c;
 }
 
 }  // namespace
@@ -350,7 +352,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
 
   CaseResult result;
   result.job = "copy";
-  result.config = plan_json(plan, backend, plan.engine);
+  CopyConfig config = plan_config(plan, backend, plan.engine);
   std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
   std::vector<std::string> submissions;  // distinct, in rank order
   std::string device_timing;
@@ -384,11 +386,12 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   result.series.push_back(make_series("copy", "us", std::move(copy)));
   // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of
   // the batch engine means little without it. Absent where a backend has one way.
-  if (!submissions.empty()) result.config["submission"] = submissions;
+  if (!submissions.empty()) config.submission = submissions;
   // Which clock each series is: a figure means little without it.
-  result.config["timing"] = {{"submit", "host clock: first enqueue to the last enqueue's return"},
-                             {"copy", "host clock: first enqueue until every stream has drained"}};
-  if (!device_timing.empty()) result.config["timing"]["device"] = device_timing + " (per rank, in ranks[].series)";
+  config.timing.submit = "host clock: first enqueue to the last enqueue's return";
+  config.timing.copy = "host clock: first enqueue until every stream has drained";
+  if (!device_timing.empty()) config.timing.device = device_timing + " (per rank, in ranks[].series)";
+  result.config = config;
 
   const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
   result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);

@@ -7,6 +7,8 @@
 
 #include "core/matrix.hpp"
 #include "core/size.hpp"
+#include "jobs/fleet/fleet_config.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 
 namespace xb {
@@ -14,7 +16,8 @@ namespace xb {
 std::string fleet_rank_name(int rank, const std::string& address) { return fmt::format("rank {} ({})", rank, address); }
 
 std::pair<int, int> fleet_link_of(const CaseResult& c) {
-  return {c.config.at("from_rank").get<int>(), c.config.at("to_rank").get<int>()};
+  const auto config = c.config.get<P2pConfig>();
+  return {config.from_rank.value_or(-1), config.to_rank.value_or(-1)};
 }
 
 double fleet_link_gbps(const CaseResult& c) {
@@ -35,13 +38,15 @@ CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, in
   const double p50_us = p50 != nullptr ? p50->value : 0;
   c.metrics.insert(c.metrics.begin(), Metric{"bandwidth_p50", p2p_bandwidth_gbps(static_cast<double>(plan.base.size), p50_us),
                                              "GB/s", "size / elapsed_p50 (decimal GB/s): what the verdict judges"});
-  c.config["scope"] = "fleet";
-  c.config["launcher"] = "mpi";
-  c.config["transport"] = plan.transport;
-  c.config["timing"] = "host clock per execution at the source rank: put + flush";
-  c.config["from_rank"] = from;
-  c.config["to_rank"] = to;
-  c.config["device"] = plan.device;
+  auto config = c.config.get<P2pConfig>();
+  config.scope = "fleet";
+  config.launcher = "mpi";
+  config.transport = plan.transport;
+  config.timing = "host clock per execution at the source rank: put + flush";
+  config.from_rank = from;
+  config.to_rank = to;
+  config.device = plan.device;
+  c.config = config;
   return c;
 }
 
@@ -66,14 +71,11 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector
     hi = std::max(hi, v);
   }
   const auto listed = [&](const std::vector<FleetLink>& list) {
-    nlohmann::json out = nlohmann::json::array();
+    std::vector<FleetListedLink> out;
     for (const FleetLink& l : list) {
-      out.push_back({{"from_rank", l.from},
-                     {"to_rank", l.to},
-                     {"from", m.rows.at(static_cast<std::size_t>(l.from))},
-                     {"to", m.rows.at(static_cast<std::size_t>(l.to))},
-                     {"bandwidth", l.gbps},
-                     {"of_median", verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0}});
+      out.push_back({l.from, l.to, m.rows.at(static_cast<std::size_t>(l.from)),
+                     m.rows.at(static_cast<std::size_t>(l.to)), l.gbps,
+                     verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0});
     }
     return out;
   };
@@ -83,18 +85,20 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector
   c.title = fmt::format("fleet of {} ranks: {} links, {} below {} x the median link", ranks, links.size(),
                         verdict.flagged.size(), verdict.threshold);
   c.labels = {{"ranks", std::to_string(ranks)}, {"size", format_size(plan.base.size)}};
-  c.config = {{"ranks", ranks},
-              {"size", plan.base.size},
-              {"executions", plan.base.executions},
-              {"warmup", plan.base.warmup},
-              {"max_pairs", plan.max_pairs},
-              {"threshold", plan.threshold},
-              {"transport", plan.transport},
-              {"device", plan.device},
-              {"confirm", plan.confirm},
-              {"matrix", matrix_to_json(m)},
-              {"flagged", listed(verdict.flagged)},
-              {"cleared", listed(verdict.cleared)}};
+  FleetMatrixConfig config;
+  config.ranks = ranks;
+  config.size = plan.base.size;
+  config.executions = plan.base.executions;
+  config.warmup = plan.base.warmup;
+  config.max_pairs = plan.max_pairs;
+  config.threshold = plan.threshold;
+  config.transport = plan.transport;
+  config.device = plan.device;
+  config.confirm = plan.confirm;
+  config.matrix = matrix_to_json(m);
+  config.flagged = listed(verdict.flagged);
+  config.cleared = listed(verdict.cleared);
+  c.config = config;
   c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1))"},
                {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},
                {"bandwidth_min", lo, "GB/s", "the slowest link"},

@@ -8,6 +8,7 @@
 
 #include "core/matrix.hpp"
 #include "core/size.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
 
 namespace xb {
@@ -15,17 +16,18 @@ namespace {
 
 const char* direction_word(bool bidirectional) { return bidirectional ? "bidirectional" : "unidirectional"; }
 
-nlohmann::json plan_json(const P2pPlan& plan, const std::string& backend, bool bidirectional) {
-  return {{"backend", backend},
-          {"direction", direction_word(bidirectional)},
-          {"size_bytes", plan.size},
-          {"executions", plan.executions},
-          {"warmup", plan.warmup},
-          {"engine", plan.engine},
-          {"verify", plan.verify},
-          {"seed", plan.seed},
-          {"timing", "device events, executions queued back to back in windows"},
-          {"scope", "node"}};
+P2pConfig plan_config(const P2pPlan& plan, const std::string& backend, bool bidirectional) {
+  P2pConfig c;
+  c.backend = backend;
+  c.direction = direction_word(bidirectional);
+  c.size_bytes = plan.size;
+  c.executions = plan.executions;
+  c.warmup = plan.warmup;
+  c.engine = plan.engine;
+  c.verify = plan.verify;
+  c.seed = plan.seed;
+  c.timing = "device events, executions queued back to back in windows";
+  return c;
 }
 
 std::vector<std::pair<std::string, std::string>> pair_labels(const P2pPlan& plan, const std::string& from,
@@ -106,9 +108,10 @@ CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devi
               {"devices", std::to_string(devices)},
               {"size", format_size(plan.size)},
               {"times", std::to_string(plan.executions)}};
-  c.config = plan_json(plan, backend, bidirectional);
-  c.config["devices"] = devices;
-  c.config["matrix"] = matrix_to_json(m);
+  P2pConfig config = plan_config(plan, backend, bidirectional);
+  config.devices = devices;
+  config.matrix = matrix_to_json(m);
+  c.config = config;
   const auto [lo, hi] = values.empty() ? std::pair{0.0, 0.0}
                                        : std::pair{*std::min_element(values.begin(), values.end()),
                                                    *std::max_element(values.begin(), values.end())};
@@ -131,10 +134,11 @@ CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const 
   c.title = fmt::format("p2p {} {} {}, {} per execution and direction, {} executions", from,
                         bidirectional ? "<->" : "->", to, format_size(plan.size), plan.executions);
   c.labels = pair_labels(plan, from, to, bidirectional);
-  c.config = plan_json(plan, backend, bidirectional);
-  c.config["from"] = from;
-  c.config["to"] = to;
-  if (!elapsed.timing().empty()) c.config["timing"] = elapsed.timing();
+  P2pConfig config = plan_config(plan, backend, bidirectional);
+  config.from = from;
+  config.to = to;
+  if (!elapsed.timing().empty()) config.timing = elapsed.timing();
+  c.config = config;
   c.series = p2p_series(elapsed);
   c.metrics = p2p_metrics(elapsed, plan.size, bidirectional);
   return c;

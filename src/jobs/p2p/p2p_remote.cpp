@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "jobs/endpoint/put_source.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
@@ -144,16 +145,18 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
       }
       if (rank == a) {
         CaseResult c = make_p2p_case(plan.base, backend_name, where(pc.from), where(pc.to), pc.bidirectional, elapsed);
-        c.config["scope"] = "nodes";
-        c.config["launcher"] = plan.results_everywhere ? "peer-ip" : "mpi";
-        c.config["transport"] = plan.transport;
-        c.config["timing"] = "host clock per execution: put + flush, the slower of the pair's ranks";
-        c.config["from_rank"] = pc.from;
-        c.config["to_rank"] = pc.to;
-        c.config["from_device"] = p2p_remote_device(plan, pc.from);
-        c.config["to_device"] = p2p_remote_device(plan, pc.to);
-        c.config["from_node"] = nodes.at(static_cast<std::size_t>(pc.from));
-        c.config["to_node"] = nodes.at(static_cast<std::size_t>(pc.to));
+        auto config = c.config.get<P2pConfig>();
+        config.scope = "nodes";
+        config.launcher = plan.results_everywhere ? "peer-ip" : "mpi";
+        config.transport = plan.transport;
+        config.timing = "host clock per execution: put + flush, the slower of the pair's ranks";
+        config.from_rank = pc.from;
+        config.to_rank = pc.to;
+        config.from_device = p2p_remote_device(plan, pc.from);
+        config.to_device = p2p_remote_device(plan, pc.to);
+        config.from_node = nodes.at(static_cast<std::size_t>(pc.from));
+        config.to_node = nodes.at(static_cast<std::size_t>(pc.to));
+        c.config = config;
         mine.push_back(std::move(c));
       }
     }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "jobs/p2p/p2p_config.hpp"
 #include "runtime/shared_dir_runtime.hpp"
 #include "runtime/tcp_pair_runtime.hpp"
 
@@ -76,7 +77,11 @@ std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2
                                                plan.wait, plan.token);
   }
   std::vector<CaseResult> cases = run_p2p_remote(plan, backend, *runtime);
-  for (CaseResult& c : cases) c.config["launcher"] = shared ? "shared-dir" : "peer-ip";
+  for (CaseResult& c : cases) {
+    auto config = c.config.get<P2pConfig>();
+    config.launcher = shared ? "shared-dir" : "peer-ip";
+    c.config = config;
+  }
   return cases;
 }
 

@@ -9,9 +9,21 @@
 
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 
 namespace xb {
+namespace {
+
+// Which server of how many a client case moved to.
+void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
+  auto config = c.config.get<XferClientConfig>();
+  config.server_index = index;
+  config.servers = servers;
+  c.config = config;
+}
+
+}  // namespace
 
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend, const CaseSink& on_case) {
@@ -32,8 +44,7 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
         per_server[i] = run_xfer_client(mine, backend, [&](const CaseResult& c) {
           if (!on_case) return;
           CaseResult tagged = c;
-          tagged.config["server_index"] = i;
-          tagged.config["servers"] = servers.size();
+          tag_server(tagged, i, servers.size());
           const std::lock_guard lock(mutex);
           on_case(tagged);
         });
@@ -48,8 +59,7 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
   std::vector<CaseResult> cases;
   for (std::size_t i = 0; i < per_server.size(); ++i) {
     for (CaseResult& c : per_server[i]) {
-      c.config["server_index"] = i;
-      c.config["servers"] = servers.size();
+      tag_server(c, i, servers.size());
       cases.push_back(std::move(c));
     }
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/latency_metrics.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "core/size.hpp"
 
 namespace xb {
@@ -27,36 +28,33 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
               {"block", block},
               {"transport", s.transport.name},
               {"pool", plan.pool ? "yes" : "no"}};
-  r.config = {{"role", "client"},
-              {"peer", s.peer},
-              {"op", op},
-              {"mode", mode},
-              {"local_place", to_string(plan.mode.local)},
-              {"remote_place", to_string(plan.mode.remote)},
-              {"block", m.block},
-              {"total", plan.total},
-              {"transfers", m.transfers},
-              {"iters", plan.iters},
-              {"warmup", plan.warmup},
-              {"latency_pass", plan.latency},
-              {"verify", plan.verify},
-              {"verified", m.verified},
-              {"seed", plan.seed},
-              {"wait_ms", plan.wait.count()},
-              {"transport",
-               {{"name", s.transport.name},
-                {"version", s.transport.version},
-                {"lanes", s.transport.lanes},
-                {"settings", s.transport.settings}}},
-              {"server", s.server},
-              {"remote_memory", s.remote_memory},
-              {"local_memory", s.local_memory},
-              {"backend", s.backend},
-              {"device", s.device},
-              {"device_name", s.device_name},
-              {"pool", plan.pool},
-              {"mover", s.mover}};
-  if (!s.device_path.empty()) r.config["device_path"] = s.device_path;
+  XferClientConfig config;
+  config.peer = s.peer;
+  config.op = op;
+  config.mode = mode;
+  config.local_place = to_string(plan.mode.local);
+  config.remote_place = to_string(plan.mode.remote);
+  config.block = m.block;
+  config.total = plan.total;
+  config.transfers = m.transfers;
+  config.iters = plan.iters;
+  config.warmup = plan.warmup;
+  config.latency_pass = plan.latency;
+  config.verify = plan.verify;
+  config.verified = m.verified;
+  config.seed = plan.seed;
+  config.wait_ms = plan.wait.count();
+  config.transport = {s.transport.name, s.transport.version, s.transport.lanes, s.transport.settings};
+  config.server = s.server;
+  config.remote_memory = s.remote_memory;
+  config.local_memory = s.local_memory;
+  config.backend = s.backend;
+  config.device = s.device;
+  config.device_name = s.device_name;
+  config.pool = plan.pool;
+  config.mover = s.mover;
+  if (!s.device_path.empty()) config.device_path = s.device_path;
+  r.config = config;
 
   r.series.push_back(make_series("time", "us", m.time_us));
   const double avg_us = r.series.back().summary.avg;

@@ -12,6 +12,7 @@
 
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/session.hpp"
 
@@ -46,17 +47,17 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
   r.title = fmt::format("served {} over {}: {} region(s), {} bytes exposed", report.client, info.name, report.regions,
                         report.exposed_bytes);
   r.labels = {{"role", "server"}, {"transport", info.name}, {"client", report.client}};
-  r.config = {{"role", "server"},
-              {"listen", server->control_address().to_string()},
-              {"data", server->data_address().to_string()},
-              {"client", report.client},
-              {"clients", plan.clients},
-              {"wait_ms", plan.wait.count()},
-              {"transport",
-               {{"name", info.name}, {"version", info.version}, {"lanes", info.lanes}, {"settings", info.settings}}},
-              {"backend", std::string(backend.name())},
-              {"device", plan.device},
-              {"device_name", device->info().name}};
+  XferServerConfig config;
+  config.listen = server->control_address().to_string();
+  config.data = server->data_address().to_string();
+  config.client = report.client;
+  config.clients = plan.clients;
+  config.wait_ms = plan.wait.count();
+  config.transport = {info.name, info.version, info.lanes, info.settings};
+  config.backend = std::string(backend.name());
+  config.device = plan.device;
+  config.device_name = device->info().name;
+  r.config = config;
   r.metrics.push_back({"regions", static_cast<double>(report.regions), "regions", "regions the client asked for"});
   r.metrics.push_back(
       {"exposed_bytes", static_cast<double>(report.exposed_bytes), "B", "sum of the sizes of those regions"});

@@ -1,0 +1,35 @@
+#pragma once
+// The configuration of one coll case, typed: the coll job writes its result's `config` from it and
+// the sharp_coll_test dialect reads it back (`case.config.get<CollConfig>()`), so the keys are
+// spelled once, here (issue 16, item 7).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace xb {
+
+struct CollConfig {
+  std::string collective;         // "allreduce", "barrier", …
+  std::uint64_t size = 0;         // the bytes the size row names (coll_row_bytes)
+  std::uint64_t block_bytes = 0;  // each rank's block
+  std::uint64_t count = 0;        // elements per block
+  std::string datatype;           // "int32", …
+  int ranks = 0;                  // the group's size
+  std::string group;              // how the ranks were grouped
+  std::uint64_t iterations = 0;
+  std::uint64_t warmup = 0;
+  bool line_up = false;            // an untimed barrier before each timed iteration
+  std::string path = "MPI";        // what ran the collectives
+  std::optional<unsigned> outstanding;  // iallreduce only
+  std::optional<int> root;              // reduce and bcast only
+  std::optional<bool> checked;          // whether the result was checked (set once the case ran)
+};
+
+// Absent optional fields are absent keys; from_json throws nlohmann's type or out_of_range error
+// naming the key when a required one is missing.
+void to_json(nlohmann::json& j, const CollConfig& c);
+void from_json(const nlohmann::json& j, CollConfig& c);
+
+}  // namespace xb

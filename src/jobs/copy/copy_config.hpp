@@ -1,0 +1,41 @@
+#pragma once
+// The configuration of a copy case, typed: the copy job writes its result's `config` from it and
+// the dev-sandbox and ascend-dmi dialects read it back (`case.config.get<CopyConfig>()`), so the
+// keys are spelled once, here (issue 16, item 7).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace xb {
+
+// Which clock each series of the case is.
+struct CopyTiming {
+  std::string submit, copy;
+  std::optional<std::string> device;  // where the backend's streams carry events
+};
+
+struct CopyConfig {
+  std::string backend, direction, host_memory, topology, engine;
+  bool batch = false;
+  int streams = 0;
+  std::uint64_t block_bytes = 0, blocks = 0, iterations = 0, warmup = 0, seed = 0;
+  int devices = 0, first_device = 0;
+  std::uint64_t fragments = 0;
+  bool verify = false;
+  std::string launcher = "fork";
+  // How batches really went out, distinct ways in rank order; absent where a backend has one way.
+  std::optional<std::vector<std::string>> submission;
+  CopyTiming timing;
+};
+
+void to_json(nlohmann::json& j, const CopyTiming& t);
+void from_json(const nlohmann::json& j, CopyTiming& t);
+// Absent optional fields are absent keys; a missing required key throws nlohmann's out_of_range
+// naming it.
+void to_json(nlohmann::json& j, const CopyConfig& c);
+void from_json(const nlohmann::json& j, CopyConfig& c);
+
+}  // namespace xb

@@ -1,0 +1,42 @@
+#pragma once
+// The configuration of one p2p case, typed: the p2p job writes its results' `config` from it and
+// the ascend-dmi dialect reads it back (`case.config.get<P2pConfig>()`), so the keys are spelled
+// once, here (issue 16, item 7). One record for the three kinds of case: a pair within a node
+// (from, to), the matrix (devices, matrix) and a pair across nodes (scope "nodes": launcher,
+// transport, ranks, devices and nodes of both ends; scope "fleet": a fleet's link, its device).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace xb {
+
+struct P2pConfig {
+  std::string backend;
+  std::string direction;  // "unidirectional", "bidirectional"
+  std::uint64_t size_bytes = 0, executions = 0, warmup = 0, seed = 0;
+  std::string engine;
+  bool verify = false;
+  std::string timing;          // the clock of the elapsed series
+  std::string scope = "node";  // "node" or "nodes"
+  // A pair: the devices' names ("cpu::device::0", or "rank 1 (device 0 on node-b)" across nodes).
+  std::optional<std::string> from, to;
+  // The matrix: how many devices, and the bandwidth matrix (core/matrix.hpp's JSON).
+  std::optional<int> devices;
+  std::optional<nlohmann::json> matrix;
+  // Across nodes: what started the ranks ("mpi", "peer-ip", "shared-dir"), the transport, and
+  // each end's rank, device and node.
+  std::optional<std::string> launcher, transport;
+  std::optional<int> from_rank, to_rank, from_device, to_device;
+  std::optional<std::string> from_node, to_node;
+  // A fleet link (scope "fleet"): the device every rank uses.
+  std::optional<int> device;
+};
+
+// Absent optional fields are absent keys; a missing required key throws nlohmann's out_of_range
+// naming it.
+void to_json(nlohmann::json& j, const P2pConfig& c);
+void from_json(const nlohmann::json& j, P2pConfig& c);
+
+}  // namespace xb

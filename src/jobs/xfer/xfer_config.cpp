@@ -1,0 +1,114 @@
+#include "jobs/xfer/xfer_config.hpp"
+
+#include <stdexcept>
+
+namespace xb {
+namespace {
+
+void require_role(const nlohmann::json& j, const char* role) {
+  if (j.at("role") != role) {
+    throw std::invalid_argument(std::string("an xfer ") + j.at("role").dump() + " case read as a " + role + "'s");
+  }
+}
+
+template <typename T>
+std::optional<T> optional_at(const nlohmann::json& j, const char* key) {
+  return j.contains(key) ? std::optional<T>(j.at(key).get<T>()) : std::nullopt;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const XferTransportConfig& c) {
+  j = {{"name", c.name}, {"version", c.version}, {"lanes", c.lanes}, {"settings", c.settings}};
+}
+
+void from_json(const nlohmann::json& j, XferTransportConfig& c) {
+  j.at("name").get_to(c.name);
+  j.at("version").get_to(c.version);
+  j.at("lanes").get_to(c.lanes);
+  j.at("settings").get_to(c.settings);
+}
+
+void to_json(nlohmann::json& j, const XferClientConfig& c) {
+  j = {{"role", "client"},
+       {"peer", c.peer},
+       {"op", c.op},
+       {"mode", c.mode},
+       {"local_place", c.local_place},
+       {"remote_place", c.remote_place},
+       {"block", c.block},
+       {"total", c.total},
+       {"transfers", c.transfers},
+       {"iters", c.iters},
+       {"warmup", c.warmup},
+       {"latency_pass", c.latency_pass},
+       {"verify", c.verify},
+       {"verified", c.verified},
+       {"seed", c.seed},
+       {"wait_ms", c.wait_ms},
+       {"transport", c.transport},
+       {"server", c.server},
+       {"remote_memory", c.remote_memory},
+       {"local_memory", c.local_memory},
+       {"backend", c.backend},
+       {"device", c.device},
+       {"device_name", c.device_name},
+       {"pool", c.pool},
+       {"mover", c.mover}};
+  if (c.device_path) j["device_path"] = *c.device_path;
+  if (c.server_index) j["server_index"] = *c.server_index;
+  if (c.servers) j["servers"] = *c.servers;
+}
+
+void from_json(const nlohmann::json& j, XferClientConfig& c) {
+  require_role(j, "client");
+  j.at("peer").get_to(c.peer);
+  j.at("op").get_to(c.op);
+  j.at("mode").get_to(c.mode);
+  j.at("local_place").get_to(c.local_place);
+  j.at("remote_place").get_to(c.remote_place);
+  j.at("block").get_to(c.block);
+  j.at("total").get_to(c.total);
+  j.at("transfers").get_to(c.transfers);
+  j.at("iters").get_to(c.iters);
+  j.at("warmup").get_to(c.warmup);
+  j.at("latency_pass").get_to(c.latency_pass);
+  j.at("verify").get_to(c.verify);
+  j.at("verified").get_to(c.verified);
+  j.at("seed").get_to(c.seed);
+  j.at("wait_ms").get_to(c.wait_ms);
+  j.at("transport").get_to(c.transport);
+  j.at("server").get_to(c.server);
+  j.at("remote_memory").get_to(c.remote_memory);
+  j.at("local_memory").get_to(c.local_memory);
+  j.at("backend").get_to(c.backend);
+  j.at("device").get_to(c.device);
+  j.at("device_name").get_to(c.device_name);
+  j.at("pool").get_to(c.pool);
+  c.mover = j.at("mover");
+  c.device_path = optional_at<std::string>(j, "device_path");
+  c.server_index = optional_at<std::size_t>(j, "server_index");
+  c.servers = optional_at<std::size_t>(j, "servers");
+}
+
+void to_json(nlohmann::json& j, const XferServerConfig& c) {
+  j = {{"role", "server"},       {"listen", c.listen},   {"data", c.data},
+       {"client", c.client},     {"clients", c.clients}, {"wait_ms", c.wait_ms},
+       {"transport", c.transport}, {"backend", c.backend}, {"device", c.device},
+       {"device_name", c.device_name}};
+}
+
+void from_json(const nlohmann::json& j, XferServerConfig& c) {
+  require_role(j, "server");
+  j.at("listen").get_to(c.listen);
+  j.at("data").get_to(c.data);
+  j.at("client").get_to(c.client);
+  j.at("clients").get_to(c.clients);
+  j.at("wait_ms").get_to(c.wait_ms);
+  j.at("transport").get_to(c.transport);
+  j.at("backend").get_to(c.backend);
+  j.at("device").get_to(c.device);
+  j.at("device_name").get_to(c.device_name);
+}
+
+}  // namespace xb

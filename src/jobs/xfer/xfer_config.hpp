@@ -1,0 +1,54 @@
+#pragma once
+// The configuration of xfer's cases, typed: the job writes its results' `config` from these and the
+// HIXL dialects read them back (`case.config.get<XferClientConfig>()`), so the keys are spelled
+// once, here (issue 16, item 7).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace xb {
+
+// The transport that carried the data, as it describes itself (TransportInfo).
+struct XferTransportConfig {
+  std::string name, version, lanes, settings;
+};
+
+// One block size of a client run.
+struct XferClientConfig {
+  std::string peer;  // the server's control address
+  std::string op, mode, local_place, remote_place;
+  std::uint64_t block = 0, total = 0, transfers = 0, iters = 0, warmup = 0, seed = 0;
+  bool latency_pass = false, verify = false, verified = false, pool = false;
+  std::int64_t wait_ms = 0;
+  XferTransportConfig transport;
+  std::string server, remote_memory, local_memory, backend, device_name;
+  int device = 0;
+  nlohmann::json mover;  // how the data moved: its own record (the mover's)
+  std::optional<std::string> device_path;  // with client device memory: registered, or why staged
+  // With several servers at once (--peer A,B): which one, of how many.
+  std::optional<std::size_t> server_index, servers;
+};
+
+// A server's one client served.
+struct XferServerConfig {
+  std::string listen, data, client;
+  unsigned clients = 1;
+  std::int64_t wait_ms = 0;
+  XferTransportConfig transport;
+  std::string backend, device_name;
+  int device = 0;
+};
+
+// "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
+// fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
+void to_json(nlohmann::json& j, const XferTransportConfig& c);
+void from_json(const nlohmann::json& j, XferTransportConfig& c);
+void to_json(nlohmann::json& j, const XferClientConfig& c);
+void from_json(const nlohmann::json& j, XferClientConfig& c);
+void to_json(nlohmann::json& j, const XferServerConfig& c);
+void from_json(const nlohmann::json& j, XferServerConfig& c);
+
+}  // namespace xb

@@ -1,0 +1,154 @@
+// The jobs' typed configuration records (issue 16, item 7): what a job writes into a case's
+// `config` and what renderers and dialects read back. Each record survives the trip through JSON
+// with its optional fields set and unset (unset: no key), a required key missing is an error naming
+// it, and the record read from a real copy case writes back exactly the case's config (no key of
+// the job's lost or added).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "jobs/coll/coll_config.hpp"
+#include "jobs/copy/copy_config.hpp"
+#include "jobs/copy/copy_job.hpp"
+#include "jobs/fleet/fleet_config.hpp"
+#include "jobs/p2p/p2p_config.hpp"
+#include "jobs/xfer/xfer_config.hpp"
+
+namespace xb {
+namespace {
+
+template <typename Record>
+Record through_json(const Record& r) {
+  const nlohmann::json j = r;
+  return j.get<Record>();
+}
+
+template <typename Record>
+std::string missing_key_error(const Record& r, const std::string& key) {
+  nlohmann::json j = r;
+  j.erase(key);
+  try {
+    (void)j.get<Record>();
+  } catch (const nlohmann::json::exception& e) {
+    return e.what();
+  }
+  return "<read without " + key + ">";
+}
+
+TEST(ConfigRecords, CollWithAndWithoutItsOptionalFields) {
+  CollConfig c;
+  c.collective = "iallreduce";
+  c.size = 4096;
+  c.block_bytes = 4096;
+  c.count = 1024;
+  c.datatype = "int32";
+  c.ranks = 4;
+  c.group = "world";
+  c.iterations = 100;
+  c.warmup = 10;
+  c.line_up = true;
+  c.outstanding = 128;
+  c.checked = false;
+  const CollConfig back = through_json(c);
+  EXPECT_EQ(back.collective, "iallreduce");
+  EXPECT_EQ(back.size, 4096u);
+  EXPECT_EQ(back.ranks, 4);
+  EXPECT_EQ(back.outstanding, 128u);
+  EXPECT_EQ(back.checked, false);
+  EXPECT_FALSE(back.root.has_value());
+  const nlohmann::json j = c;
+  EXPECT_FALSE(j.contains("root")) << j.dump();
+  EXPECT_EQ(j.at("path"), "MPI");
+  EXPECT_NE(missing_key_error(c, "ranks").find("'ranks'"), std::string::npos) << missing_key_error(c, "ranks");
+}
+
+TEST(ConfigRecords, XferClientAndServerKeepTheirRoles) {
+  XferClientConfig c;
+  c.peer = "127.0.0.1:20000";
+  c.block = 1 << 20;
+  c.total = 8 << 20;
+  c.transfers = 8;
+  c.verified = true;
+  c.transport = {"tcp", "1.0", "tcp", ""};
+  c.mover = {{"kind", "direct"}};
+  c.server_index = 1;
+  c.servers = 2;
+  const XferClientConfig back = through_json(c);
+  EXPECT_EQ(back.block, 1u << 20);
+  EXPECT_EQ(back.transport.name, "tcp");
+  EXPECT_EQ(back.mover, c.mover);
+  EXPECT_EQ(back.server_index, 1u);
+  EXPECT_FALSE(back.device_path.has_value());
+  EXPECT_EQ(nlohmann::json(c).at("role"), "client");
+
+  XferServerConfig s;
+  s.client = "10.0.0.1:4000";
+  s.transport = {"ucx", "1.13.1", "posix/memory", "UCX_TLS=shm"};
+  EXPECT_EQ(through_json(s).client, "10.0.0.1:4000");
+  EXPECT_EQ(through_json(s).transport.lanes, "posix/memory");
+  // A server's case is not a client's: read as one, it says so.
+  EXPECT_THROW((void)nlohmann::json(s).get<XferClientConfig>(), std::invalid_argument);
+}
+
+TEST(ConfigRecords, P2pPairMatrixAndAcrossNodes) {
+  P2pConfig c;
+  c.backend = "cpu";
+  c.direction = "unidirectional";
+  c.size_bytes = 1 << 20;
+  c.executions = 10;
+  c.timing = "device events";
+  c.from = "cpu::device::0";
+  c.to = "cpu::device::1";
+  P2pConfig back = through_json(c);
+  EXPECT_EQ(back.from, "cpu::device::0");
+  EXPECT_FALSE(back.matrix.has_value());
+  EXPECT_FALSE(back.from_rank.has_value());
+  c.scope = "nodes";
+  c.launcher = "mpi";
+  c.from_rank = 2;
+  c.to_rank = 3;
+  c.from_device = 0;
+  c.to_device = 1;
+  c.from_node = "a";
+  c.to_node = "b";
+  back = through_json(c);
+  EXPECT_EQ(back.to_rank, 3);
+  EXPECT_EQ(back.to_node, "b");
+  EXPECT_EQ(nlohmann::json(back), nlohmann::json(c));
+  EXPECT_NE(missing_key_error(c, "size_bytes").find("'size_bytes'"), std::string::npos);
+}
+
+TEST(ConfigRecords, FleetMatrixListsItsFlaggedLinks) {
+  FleetMatrixConfig c;
+  c.ranks = 3;
+  c.threshold = 0.8;
+  c.matrix = {{"rows", {"a", "b", "c"}}};
+  c.flagged = {{0, 2, "rank 0 (a)", "rank 2 (c)", 1.5, 0.4}};
+  const FleetMatrixConfig back = through_json(c);
+  ASSERT_EQ(back.flagged.size(), 1u);
+  EXPECT_EQ(back.flagged[0].to, "rank 2 (c)");
+  EXPECT_DOUBLE_EQ(back.flagged[0].of_median, 0.4);
+  EXPECT_TRUE(back.cleared.empty());
+}
+
+// The record read from the copy job's own case writes back the same JSON: every key the job
+// writes is a field of the record.
+TEST(ConfigRecords, ACopyCaseIsItsRecordExactly) {
+  auto backend = make_cpu_backend();
+  CopyPlan p;
+  p.block_bytes = 16 * 1024;
+  p.blocks = 4;
+  p.iterations = 2;
+  p.warmup = 1;
+  p.devices = 1;
+  p.streams = 1;
+  const CaseResult r = run_copy(p, *backend);
+  const CopyConfig config = r.config.get<CopyConfig>();
+  EXPECT_EQ(config.block_bytes, 16u * 1024);
+  EXPECT_EQ(config.blocks, 4u);
+  EXPECT_EQ(nlohmann::json(config), r.config) << r.config.dump();
+}
+
+}  // namespace
+}  // namespace xb
