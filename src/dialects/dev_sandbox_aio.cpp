@@ -9,6 +9,7 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/kv/kv_config.hpp"
 
 namespace xb {
 namespace {
@@ -103,20 +104,20 @@ DevSandboxAioRequest parse_dev_sandbox_aio(const std::vector<std::string>& args)
 }
 
 std::string render_dev_sandbox_aio(const CaseResult& result) {
-  const auto& c = result.config;
-  const bool dump = c.at("op").get<std::string>() == "dump";
-  const bool direct = c.at("direct").get<bool>();
-  const auto threads = c.at("threads").get<unsigned>();
+  const KvConfig c = result.config.get<KvConfig>();
+  const bool dump = c.dump();
+  const bool direct = c.direct;
+  const auto threads = c.threads;
   const std::string io = direct ? "O_DIRECT" : "page cache";
   std::string text;
   if (dump) {
     text = fmt::format("[[ aio_dump_to_posix_store ]] dump kv blocks from host to posix store with pwrite and {} "
                        "using {} thread{}, sync {}\n",
-                       io, threads, threads == 1 ? "" : "s", c.at("sync").get<std::string>());
+                       io, threads, threads == 1 ? "" : "s", c.sync.value_or(""));
   } else {
     text = fmt::format("[[ aio_load_from_posix_store ]] load kv blocks from posix store to {} with pread and {} "
                        "using {} thread{}\n",
-                       c.value("to", std::string("host")), io, threads, threads == 1 ? "" : "s");
+                       c.to.value_or("host"), io, threads, threads == 1 ? "" : "s");
   }
   text += fmt::format(kRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Block(us)-(Min/Max/Avg/P50/P90)",
                       "BW(GB/s)");
@@ -126,12 +127,10 @@ std::string render_dev_sandbox_aio(const CaseResult& result) {
                   metric(result, "latency_avg"), metric(result, "latency_p50"), metric(result, "latency_p90"));
   const std::string method = fmt::format("{}-W{}", direct ? "DIO" : "BUF", threads);
   // A load into device memory (--device-id) names the device as dev-sandbox's copy table does.
-  const std::string loaded_to = c.value("to", std::string("host")) == "device"
-                                    ? fmt::format("{}::device::{}", c.at("backend").get<std::string>(),
-                                                  c.at("device").get<int>())
-                                    : "host::all";
+  const std::string loaded_to =
+      c.device ? fmt::format("{}::device::{}", c.device->backend, c.device->device) : "host::all";
   text += fmt::format(kRowFormat, dump ? "host::all" : "posix::store", dump ? "posix::store" : loaded_to, method,
-                      size_kb(c.at("block_bytes").get<std::uint64_t>()),
+                      size_kb(c.block_bytes),
                       fmt::format("{:.0f}", metric(result, "blocks")), stats,
                       fmt::format("{:.3f}", metric(result, "bandwidth")));
   text += '\n';

@@ -10,6 +10,7 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/io/io_config.hpp"
 #include "storage/file_set.hpp"
 
 namespace xb {
@@ -246,18 +247,17 @@ std::string_view gdsio_xfer_type(IoTransfer transfer) {
 }
 
 std::string render_gdsio(const CaseResult& result) {
-  const auto& c = result.config;
-  const auto pattern = io_pattern_from(c.at("rw").get<std::string>());
-  const auto transfer = io_transfer_from(c.value("transfer", std::string("cpu")));
+  const IoConfig c = result.config.get<IoConfig>();
+  const auto pattern = io_pattern_from(c.rw);
+  const auto transfer = io_transfer_from(c.transfer);
   if (!pattern || !transfer) throw std::logic_error("gdsio renderer: the result has an unknown rw or transfer");
-  const bool mixed = c.contains("read_percent") && !c.at("read_percent").is_null();
-  const auto threads = c.at("threads").get<std::uint64_t>();
-  const auto requested_kib = c.at("data_set_requested").get<std::uint64_t>() / 1024;
+  const bool mixed = c.read_percent.has_value();
+  const auto threads = c.threads;
+  const auto requested_kib = c.data_set_requested / 1024;
   const auto moved = static_cast<std::uint64_t>(metric_of(result, "bytes").value);
   const auto ops = static_cast<std::uint64_t>(metric_of(result, "ops").value);
   // Sizes drawn from a range: the mean size moved (gdsio's line has one number).
-  const bool drawn = c.value("io_size_min", std::uint64_t{0}) != c.at("io_size").get<std::uint64_t>();
-  const auto io_kib = drawn && ops != 0 ? moved / ops / 1024 : c.at("io_size").get<std::uint64_t>() / 1024;
+  const auto io_kib = c.sizes_drawn() && ops != 0 ? moved / ops / 1024 : c.io_size / 1024;
   return fmt::format(
       "IoType: {} XferType: {} Threads: {} DataSetSize: {}/{}(KiB) IOSize: {}(KiB) Throughput: {:.6f} GiB/sec, "
       "Avg_Latency: {:.6f} usecs ops: {} total_time {:.6f} secs\n",

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "dialects/gdsio.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
 #include "storage/io_engine.hpp"
 
@@ -49,9 +50,9 @@ std::string run_job(PreparedJob& j) {
   const CaseResult result = run_io(j.req.plan, j.backend);
   // gdsio's line has no place for how GPUD moved the data; a compat-mode run says so on stderr
   // (gdsio users read GPUD figures as GPUDirect Storage figures); `xferbench io` records it in its result.
-  if (const auto mode = result.config.find("direct_storage_mode");
-      mode != result.config.end() && mode->is_string() && mode->get<std::string>().starts_with("compat")) {
-    j.req.notes.push_back(fmt::format("gdsio: GPUD ran through cuFile in {}", mode->get<std::string>()));
+  if (const IoConfig config = result.config.get<IoConfig>();
+      config.device && config.device->direct_storage_mode && config.device->direct_storage_mode->starts_with("compat")) {
+    j.req.notes.push_back(fmt::format("gdsio: GPUD ran through cuFile in {}", *config.device->direct_storage_mode));
   }
   out += render_gdsio(result);
   if (j.req.verify_after_write) {

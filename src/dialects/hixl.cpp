@@ -187,7 +187,7 @@ std::string hixl_ucx_tls(const HixlSettings& settings, bool rdma_here) {
 }
 
 std::string render_hixl_path_note(const CaseResult& c, std::string_view network_reason) {
-  const XferTransportConfig t = c.config.get<XferClientConfig>().transport;
+  const TransportInfo t = c.config.get<XferClientConfig>().transport;
   const std::string& lanes = t.lanes;
   return fmt::format("benchmark: {} moved the data: {}{}\n",
                      network_reason.empty() ? std::string("the intra-node path")

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/coll/coll_config.hpp"
+#include "jobs/link/link_config.hpp"
 #include "transport/address.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -360,7 +361,7 @@ std::string render_sharp_coll_test_row(std::uint64_t bytes, double avg_us, doubl
 }
 
 std::string render_sharp_coll_test_row(const CaseResult& r) {
-  const auto bytes = r.config.at("size").get<std::uint64_t>();
+  const std::uint64_t bytes = r.config.get<LinkConfig>().size;
   return render_sharp_coll_test_row(bytes, metric_value(r, "latency_avg"), metric_value(r, "latency_min"),
                                     metric_value(r, "latency_max"), metric_value(r, "bandwidth"),
                                     static_cast<std::uint64_t>(metric_value(r, "iterations")));

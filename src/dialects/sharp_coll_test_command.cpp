@@ -15,6 +15,7 @@
 #include "core/plan_error.hpp"
 #include "dialects/sharp_coll_test.hpp"
 #include "jobs/coll/coll_job.hpp"
+#include "jobs/link/link_config.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
@@ -163,7 +164,7 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
   run_link(req.plan, backend, [&](const CaseResult& r) {
     ctx.out << render_sharp_coll_test_row(r) << std::flush;
-    far_end = r.config.value("peer", "");
+    far_end = r.config.get<LinkConfig>().peer;
   });
   ctx.out.flush();  // the tool's table first, then what xferbench adds
   ctx.err << fmt::format("sharp_coll_test: far end: {}{}\n", far_end,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dialects/dev_sandbox_aio.hpp"
+#include "jobs/kv/kv_config.hpp"
 #include "jobs/kv/kv_metrics.hpp"
 
 namespace xb {
@@ -21,11 +22,27 @@ const std::string kHeader =
     "  From              To                Method    Size(KB)  Count   Block(us)-(Min/Max/Avg/P50/P90)         "
     "BW(GB/s)\n";
 
-// A kv result as the renderer reads it: the config keys it uses and the metrics it prints.
-CaseResult kv_case(nlohmann::json config, std::vector<std::pair<std::string, double>> metrics) {
+// The kv job's record with what the renderer reads set (a dump syncs as `sync`; a load goes to host).
+KvConfig kv_config(const std::string& op, bool direct, unsigned threads, std::uint64_t block_bytes,
+                   const std::string& sync = "") {
+  KvConfig c;
+  c.op = op;
+  c.direct = direct;
+  c.threads = threads;
+  c.block_bytes = block_bytes;
+  if (op == "dump") {
+    c.sync = sync;
+  } else {
+    c.to = "host";
+  }
+  return c;
+}
+
+// A kv result as the renderer reads it: the job's record and the metrics it prints.
+CaseResult kv_case(const KvConfig& config, std::vector<std::pair<std::string, double>> metrics) {
   CaseResult r;
   r.job = "kv";
-  r.config = std::move(config);
+  r.config = config;
   for (auto& [name, value] : metrics) r.metrics.push_back({std::move(name), value, "", ""});
   return r;
 }
@@ -33,7 +50,7 @@ CaseResult kv_case(nlohmann::json config, std::vector<std::pair<std::string, dou
 // Latencies are rounded to whole us (812.4 -> 812, 2576.6 -> 2577), BW to three decimals; the
 // stats column is Min / Max / Avg / P50 / P90 in that order, whatever order the metrics are in.
 TEST(DevSandboxAioGolden, DumpOneThreadDirect) {
-  const CaseResult r = kv_case({{"op", "dump"}, {"direct", true}, {"threads", 1}, {"sync", "end"}, {"block_bytes", 65536}},
+  const CaseResult r = kv_case(kv_config("dump", true, 1, 65536, "end"),
                                {{"bandwidth", 16.72946},
                                 {"blocks", 12},
                                 {"latency_p90", 1269.51},
@@ -51,7 +68,7 @@ TEST(DevSandboxAioGolden, DumpOneThreadDirect) {
 
 // Page cache: BUF-W<n>; a block size that is not whole KB prints three decimals (1536 B = 1.500).
 TEST(DevSandboxAioGolden, LoadThreeThreadsBufferedFractionalKb) {
-  const CaseResult r = kv_case({{"op", "load"}, {"direct", false}, {"threads", 3}, {"block_bytes", 1536}},
+  const CaseResult r = kv_case(kv_config("load", false, 3, 1536),
                                {{"latency_min", 3.2},
                                 {"latency_max", 40.7},
                                 {"latency_avg", 9.61},
@@ -73,7 +90,7 @@ TEST(DevSandboxAioGolden, FiguresAreTheKvJobsMetrics) {
   LatencyHistogram ns;
   for (int i = 0; i < 12; ++i) ns.record(12'000'000);
   CaseResult r;
-  r.config = {{"op", "dump"}, {"direct", true}, {"threads", 3}, {"sync", "none"}, {"block_bytes", 64u << 20}};
+  r.config = kv_config("dump", true, 3, 64u << 20, "none");
   r.metrics = kv_case_metrics({12, std::uint64_t{12} * (64u << 20), 48'000'000, 0}, ns, "pwrite");
   EXPECT_EQ(render_dev_sandbox_aio(r),
             "[[ aio_dump_to_posix_store ]] dump kv blocks from host to posix store with pwrite and O_DIRECT using 3 "
@@ -84,7 +101,7 @@ TEST(DevSandboxAioGolden, FiguresAreTheKvJobsMetrics) {
 }
 
 TEST(DevSandboxAioGolden, RendererNamesAMissingMetric) {
-  const CaseResult r = kv_case({{"op", "load"}, {"direct", true}, {"threads", 2}, {"block_bytes", 4096}},
+  const CaseResult r = kv_case(kv_config("load", true, 2, 4096),
                                {{"latency_min", 1}, {"latency_max", 1}, {"latency_avg", 1}, {"latency_p50", 1}});
   try {
     render_dev_sandbox_aio(r);

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "dialects/gdsio.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
 
 namespace xb {
@@ -57,18 +58,24 @@ const SeedRun kSeedRuns[] = {
      "3.229036 GiB/sec, Avg_Latency: 1208.627088 usecs ops: 4092 total_time 1.237550 secs"},
 };
 
+// The io job's record for a seed run: 4 threads of 1 GiB in 1 MiB IOs, no mixed reads.
+IoConfig io_config_of(const SeedRun& run) {
+  IoConfig c;
+  c.rw = to_string(run.pattern);
+  c.transfer = to_string(run.transfer);
+  c.threads = 4;
+  c.size_per_thread_requested = std::uint64_t{1} << 30;
+  c.data_set_requested = std::uint64_t{4} << 30;
+  c.io_size = std::uint64_t{1} << 20;
+  c.io_size_min = std::uint64_t{1} << 20;
+  return c;
+}
+
 // An io job result holding the seed run's raw figures, built as run_io builds its own.
 CaseResult result_of(const SeedRun& run) {
   CaseResult r;
   r.job = "io";
-  r.config = {{"rw", to_string(run.pattern)},
-              {"transfer", to_string(run.transfer)},
-              {"threads", 4},
-              {"size_per_thread_requested", std::uint64_t{1} << 30},
-              {"data_set_requested", std::uint64_t{4} << 30},
-              {"io_size", std::uint64_t{1} << 20},
-              {"io_size_min", std::uint64_t{1} << 20},
-              {"read_percent", nullptr}};
+  r.config = io_config_of(run);
   const std::uint64_t bytes = run.moved_kib * 1024;
   r.metrics = {{"throughput", io_throughput_gib_per_s(bytes, run.seconds), "GiB/s", ""},
                {"ops", static_cast<double>(run.ops), "IOs", ""},
@@ -207,16 +214,19 @@ TEST(GdsioGolden, EveryOptionMapsOntoThePlan) {
 
 TEST(GdsioGolden, MixedRunsAndDrawnSizesKeepTheLinesMeaning) {
   CaseResult r = result_of(kSeedRuns[0]);
-  r.config["read_percent"] = 70;
-  r.config["rw"] = "randwrite";
-  r.config["io_size_min"] = 4096;
+  IoConfig c = io_config_of(kSeedRuns[0]);
+  c.read_percent = 70;
+  c.rw = "randwrite";
+  c.io_size_min = 4096;
+  r.config = c;
   // 4059 IOs moved 4156416 KiB: the mean IO is 1024 KiB.
   EXPECT_EQ(render_gdsio(r).rfind("IoType: RANDRW XferType: CPUONLY Threads: 4 DataSetSize: 4156416/4194304(KiB) "
                                   "IOSize: 1024(KiB)",
                                   0),
             0u)
       << render_gdsio(r);
-  r.config["rw"] = "read";
+  c.rw = "read";
+  r.config = c;
   r.metrics[1].value = 8118;  // twice the IOs for the same bytes: half the mean size
   EXPECT_NE(render_gdsio(r).find("IoType: RW "), std::string::npos);
   EXPECT_NE(render_gdsio(r).find("IOSize: 512(KiB)"), std::string::npos) << render_gdsio(r);

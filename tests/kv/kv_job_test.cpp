@@ -16,6 +16,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "jobs/kv/kv_config.hpp"
 #include "jobs/kv/kv_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
@@ -97,6 +98,8 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   EXPECT_LE(metric(dr, "latency_p99.9"), metric(dr, "latency_max"));
   EXPECT_EQ(dr.config.at("sync"), std::string(to_string(sync)));
   EXPECT_EQ(dr.config.at("direct"), true);
+  // The typed record (item 7) holds every key the job wrote, no more.
+  EXPECT_EQ(nlohmann::json(dr.config.get<KvConfig>()), dr.config) << dr.config.dump();
   expect_rates_follow_from_totals(dr);
   // Only --sync end runs the end-of-run syncfs; it is part of the wall time.
   if (sync == KvSync::end) {
@@ -113,6 +116,7 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   const CaseResult lr = run_kv(l, backend.get());
   EXPECT_EQ(metric(lr, "blocks"), 24);
   EXPECT_EQ(lr.config.at("to"), std::string(to_string(target)));
+  EXPECT_EQ(nlohmann::json(lr.config.get<KvConfig>()), lr.config) << lr.config.dump();
   EXPECT_EQ(lr.label("to"), target == KvTarget::device ? "cpu::device::0" : "host");
   EXPECT_GT(metric(lr, "latency_p50"), 0);
   expect_rates_follow_from_totals(lr);

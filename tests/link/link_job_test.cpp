@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/link/link_check.hpp"
+#include "jobs/link/link_config.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
 #include "support/job_helpers.hpp"
@@ -116,6 +117,8 @@ TEST_P(LinkLoopback, SweepsEverySizeWithDataChecked) {
   if (skipped) GTEST_SKIP() << transport << " cannot start here";
   expect_consistent(results, plan);
   const auto& config = results.front().config;
+  // The typed record (item 7) holds every key the job wrote, no more.
+  for (const CaseResult& r : results) EXPECT_EQ(nlohmann::json(r.config.get<LinkConfig>()), r.config) << r.config.dump();
   EXPECT_EQ(config.at("backend").get<std::string>(), "cpu");
   EXPECT_NE(config.at("cuda").get<std::string>().find("cpu backend"), std::string::npos)
       << "the result says what cuda meant here";

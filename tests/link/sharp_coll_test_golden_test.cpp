@@ -6,6 +6,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "dialects/sharp_coll_test.hpp"
+#include "jobs/link/link_config.hpp"
 
 namespace xb {
 namespace {
@@ -54,7 +55,9 @@ TEST(SharpCollTestGolden, SeedExamplesByteForByte) {
 
 TEST(SharpCollTestGolden, RowOfALinkResult) {
   CaseResult r;
-  r.config = {{"size", 67108864}};
+  LinkConfig config;
+  config.size = 67108864;
+  r.config = config;
   r.metrics = {{"latency_avg", 1510.23, "us", ""},
                {"latency_min", 1466.12, "us", ""},
                {"latency_max", 1570.44, "us", ""},

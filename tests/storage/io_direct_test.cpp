@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
@@ -135,6 +136,7 @@ TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
     EXPECT_EQ(w.label("qd"), "1");
     EXPECT_EQ(w.label("xfer"), "gpu-direct");
     EXPECT_EQ(w.config.at("direct_storage"), "fake-direct");
+    EXPECT_EQ(nlohmann::json(w.config.get<IoConfig>()), w.config) << w.config.dump();  // the typed record, exactly
     EXPECT_EQ(w.config.at("direct_storage_mode").get<std::string>().rfind("compat mode", 0), 0u);
     EXPECT_NE(w.title.find("straight into and out of cpu arena"), std::string::npos) << w.title;
     EXPECT_EQ(log.files_open, 2);         // one per thread

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
 #include "storage/file_set.hpp"
 #include "support/job_helpers.hpp"
@@ -64,6 +65,8 @@ TEST_P(IoRoundTrip, WritesThenReadsBackVerified) {
   IoPlan r = small_plan(dir.path(), read_pattern, engine);
   r.verify = true;
   const CaseResult rr = run_io(r);
+  // The typed record (item 7) holds every key the job wrote, no more.
+  EXPECT_EQ(nlohmann::json(rr.config.get<IoConfig>()), rr.config) << rr.config.dump();
   EXPECT_EQ(metric(rr, "ops"), 2 * 64);
   EXPECT_EQ(rr.label("rw"), std::string(to_string(read_pattern)));
   EXPECT_EQ(rr.config.at("verify"), true);

@@ -13,6 +13,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
@@ -47,6 +48,8 @@ TEST_P(IoTransferRoundTrip, WritesThenReadsBackVerified) {
   auto backend = make_cpu_backend();
   TempDir dir;
   const CaseResult w = run_io(transfer_plan(dir.path(), write_pattern, engine, transfer), backend.get());
+  // The typed record (item 7) holds every key the job wrote, no more.
+  EXPECT_EQ(nlohmann::json(w.config.get<IoConfig>()), w.config) << w.config.dump();
   EXPECT_EQ(metric(w, "ops"), 2 * 32);
   EXPECT_EQ(metric(w, "bytes"), 2.0 * (512 << 10));
   EXPECT_EQ(w.config.at("transfer"), std::string(to_string(transfer)));

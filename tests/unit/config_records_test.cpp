@@ -12,6 +12,9 @@
 #include "jobs/copy/copy_config.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "jobs/fleet/fleet_config.hpp"
+#include "jobs/io/io_config.hpp"
+#include "jobs/kv/kv_config.hpp"
+#include "jobs/link/link_config.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 
@@ -130,6 +133,87 @@ TEST(ConfigRecords, FleetMatrixListsItsFlaggedLinks) {
   EXPECT_EQ(back.flagged[0].to, "rank 2 (c)");
   EXPECT_DOUBLE_EQ(back.flagged[0].of_median, 0.4);
   EXPECT_TRUE(back.cleared.empty());
+}
+
+// io's unset seeds and shares are nulls (the keys have always been there); a device transfer's
+// fields sit beside the others and come back as the device part.
+TEST(ConfigRecords, IoWithAndWithoutADevice) {
+  IoConfig c;
+  c.file = "/data/f";
+  c.files = {"/data/f"};
+  c.threads = 4;
+  c.rw = "randrw";
+  c.io_size = 1 << 20;
+  c.io_size_min = 4096;
+  c.read_percent = 70;
+  nlohmann::json j = c;
+  EXPECT_TRUE(j.at("order_seed").is_null()) << j.dump();
+  EXPECT_TRUE(j.at("numa_node").is_null()) << j.dump();
+  EXPECT_FALSE(j.contains("backend")) << j.dump();
+  IoConfig back = through_json(c);
+  EXPECT_EQ(back.read_percent, 70u);
+  EXPECT_FALSE(back.order_seed.has_value());
+  EXPECT_FALSE(back.device.has_value());
+  EXPECT_TRUE(back.sizes_drawn());
+  c.transfer = "gpu-direct";
+  c.device = IoDeviceConfig{"cuda", "NVIDIA H200", 1, "cufile", "compat mode", false, std::nullopt};
+  j = c;
+  EXPECT_EQ(j.at("device"), 1);
+  EXPECT_EQ(j.at("direct_storage_mode"), "compat mode");
+  EXPECT_FALSE(j.contains("bounce_buffers_per_thread")) << j.dump();
+  back = through_json(c);
+  ASSERT_TRUE(back.device.has_value());
+  EXPECT_EQ(back.device->direct_storage_mode, "compat mode");
+  EXPECT_EQ(back.device->registered_buffers, false);
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_NE(missing_key_error(c, "data_set_requested").find("'data_set_requested'"), std::string::npos);
+}
+
+TEST(ConfigRecords, KvDumpAndLoadIntoADevice) {
+  KvConfig d;
+  d.op = "dump";
+  d.blocks = 24;
+  d.sync = "end";
+  KvConfig back = through_json(d);
+  EXPECT_TRUE(back.dump());
+  EXPECT_EQ(back.sync, "end");
+  EXPECT_FALSE(back.to.has_value());
+  KvConfig l;
+  l.op = "load";
+  l.to = "device";
+  l.verify = true;
+  l.device = KvDeviceConfig{"cpu", 0, "memcpy", "one slot per thread"};
+  back = through_json(l);
+  EXPECT_FALSE(back.dump());
+  ASSERT_TRUE(back.device.has_value());
+  EXPECT_EQ(back.device->engine, "memcpy");
+  EXPECT_EQ(nlohmann::json(l).at("backend"), "cpu");
+  EXPECT_EQ(nlohmann::json(back), nlohmann::json(l));
+  EXPECT_NE(missing_key_error(l, "block_bytes").find("'block_bytes'"), std::string::npos);
+}
+
+TEST(ConfigRecords, LinkKeepsItsSweepEndsAndTransport) {
+  LinkConfig c;
+  c.size = 4096;
+  c.sweep = {4, 1 << 20, 2};
+  c.src = {"host", "host buffer"};
+  c.dst = {"cuda", "cpu::device::0"};
+  c.peer = "127.0.0.1:18515";
+  c.transport = {"ucx", "1.13.1", "posix/memory", "UCX_TLS=shm"};
+  c.check = true;
+  c.check_method = "pattern";
+  const nlohmann::json j = c;
+  EXPECT_EQ(j.at("sweep").at("max"), 1 << 20);
+  EXPECT_EQ(j.at("dst").at("description"), "cpu::device::0");
+  EXPECT_FALSE(j.contains("device_path")) << j.dump();
+  const LinkConfig back = through_json(c);
+  EXPECT_EQ(back.size, 4096u);
+  EXPECT_EQ(back.sweep.step, 2u);
+  EXPECT_EQ(back.dst.memory, "cuda");
+  EXPECT_EQ(back.transport.lanes, "posix/memory");
+  EXPECT_EQ(back.check_method, "pattern");
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_NE(missing_key_error(c, "peer").find("'peer'"), std::string::npos);
 }
 
 // The record read from the copy job's own case writes back the same JSON: every key the job

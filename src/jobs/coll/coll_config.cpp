@@ -1,5 +1,7 @@
 #include "jobs/coll/coll_config.hpp"
 
+#include "core/json_optional.hpp"
+
 namespace xb {
 
 void to_json(nlohmann::json& j, const CollConfig& c) {
@@ -7,9 +9,9 @@ void to_json(nlohmann::json& j, const CollConfig& c) {
        {"count", c.count},           {"datatype", c.datatype}, {"ranks", c.ranks},
        {"group", c.group},           {"iterations", c.iterations}, {"warmup", c.warmup},
        {"line_up", c.line_up},       {"path", c.path}};
-  if (c.outstanding) j["outstanding"] = *c.outstanding;
-  if (c.root) j["root"] = *c.root;
-  if (c.checked) j["checked"] = *c.checked;
+  put_optional(j, "outstanding", c.outstanding);
+  put_optional(j, "root", c.root);
+  put_optional(j, "checked", c.checked);
 }
 
 void from_json(const nlohmann::json& j, CollConfig& c) {
@@ -24,9 +26,9 @@ void from_json(const nlohmann::json& j, CollConfig& c) {
   j.at("warmup").get_to(c.warmup);
   j.at("line_up").get_to(c.line_up);
   j.at("path").get_to(c.path);
-  c.outstanding = j.contains("outstanding") ? std::optional(j.at("outstanding").get<unsigned>()) : std::nullopt;
-  c.root = j.contains("root") ? std::optional(j.at("root").get<int>()) : std::nullopt;
-  c.checked = j.contains("checked") ? std::optional(j.at("checked").get<bool>()) : std::nullopt;
+  get_optional(j, "outstanding", c.outstanding);
+  get_optional(j, "root", c.root);
+  get_optional(j, "checked", c.checked);
 }
 
 }  // namespace xb

@@ -1,16 +1,18 @@
 #include "jobs/copy/copy_config.hpp"
 
+#include "core/json_optional.hpp"
+
 namespace xb {
 
 void to_json(nlohmann::json& j, const CopyTiming& t) {
   j = {{"submit", t.submit}, {"copy", t.copy}};
-  if (t.device) j["device"] = *t.device;
+  put_optional(j, "device", t.device);
 }
 
 void from_json(const nlohmann::json& j, CopyTiming& t) {
   j.at("submit").get_to(t.submit);
   j.at("copy").get_to(t.copy);
-  t.device = j.contains("device") ? std::optional(j.at("device").get<std::string>()) : std::nullopt;
+  get_optional(j, "device", t.device);
 }
 
 void to_json(nlohmann::json& j, const CopyConfig& c) {
@@ -32,7 +34,7 @@ void to_json(nlohmann::json& j, const CopyConfig& c) {
        {"seed", c.seed},
        {"launcher", c.launcher},
        {"timing", c.timing}};
-  if (c.submission) j["submission"] = *c.submission;
+  put_optional(j, "submission", c.submission);
 }
 
 void from_json(const nlohmann::json& j, CopyConfig& c) {
@@ -54,8 +56,7 @@ void from_json(const nlohmann::json& j, CopyConfig& c) {
   j.at("seed").get_to(c.seed);
   j.at("launcher").get_to(c.launcher);
   j.at("timing").get_to(c.timing);
-  c.submission = j.contains("submission") ? std::optional(j.at("submission").get<std::vector<std::string>>())
-                                          : std::nullopt;
+  get_optional(j, "submission", c.submission);
 }
 
 }  // namespace xb

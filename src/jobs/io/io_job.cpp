@@ -20,6 +20,7 @@
 #include "core/machine.hpp"
 #include "core/numa_binding.hpp"
 #include "core/size.hpp"
+#include "jobs/io/io_config.hpp"
 #include "jobs/io/io_data_path.hpp"
 #include "jobs/io/io_layout.hpp"
 #include "jobs/io/io_metrics.hpp"
@@ -232,25 +233,26 @@ rusage process_usage() {
 
 // Where the data lived, for the result: the backend and device of CPU_GPU and GPUD, the buffers of
 // each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
-void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned depth, const Backend* backend,
-                       const Device* device, const DirectStorage* direct) {
-  config["transfer"] = to_string(plan.transfer);
+void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, const Backend* backend,
+                         const Device* device, const DirectStorage* direct) {
+  config.transfer = to_string(plan.transfer);
   if (!uses_device(plan.transfer)) return;
-  config["backend"] = backend->name();
-  config["device"] = plan.device;
-  config["device_name"] = device->info().name;
+  IoDeviceConfig& d = config.device.emplace();
+  d.backend = backend->name();
+  d.device = plan.device;
+  d.device_name = device->info().name;
   if (direct != nullptr) {
-    config["direct_storage"] = direct->name();
-    config["direct_storage_mode"] = direct->mode();
-    config["registered_buffers"] = plan.register_buffers;
-    config["buffers"] =
+    d.direct_storage = direct->name();
+    d.direct_storage_mode = direct->mode();
+    d.registered_buffers = plan.register_buffers;
+    config.buffers =
         "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
         "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
         "host memory; a verified read is copied back to be checked)";
     return;
   }
-  config["bounce_buffers_per_thread"] = kBounceSetsPerDepth * depth;
-  config["buffers"] = fmt::format(
+  d.bounce_buffers_per_thread = kBounceSetsPerDepth * depth;
+  config.buffers = fmt::format(
       "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
       "writes from them), each with a region of device memory behind it; {}{}",
       plan.transfer == IoTransfer::cpu_async_gpu
@@ -259,37 +261,37 @@ void add_transfer_json(nlohmann::json& config, const IoPlan& plan, unsigned dept
       plan.transfer == IoTransfer::cpu_cached_gpu ? "; the file IO goes through the page cache" : "");
 }
 
-nlohmann::json plan_json(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
-                         const std::string& features, const FileSet& files) {
-  std::vector<std::string> paths;
-  for (const auto& f : files.files()) paths.push_back(f.path);
-  return {{"directory", plan.directory.string()},
-          {"file", plan.file.string()},
-          {"files", paths},
-          {"threads", plan.threads},
-          {"rw", to_string(plan.pattern)},
-          {"size_per_thread_requested", share_per_thread(plan)},
-          {"size_per_thread", whole_bytes_per_thread(plan)},
-          {"data_set_requested", data_set_requested(plan)},
-          {"shared_size", one_shared_data_set(plan)},
-          {"offset", plan.offset},
-          {"io_size", plan.io_bytes},
-          {"engine", engine},
-          {"engine_features", features},
-          {"queue_depth_requested", plan.queue_depth},
-          {"queue_depth", depth},
-          {"direct", !buffered_io(plan)},
-          {"direct_alignment", alignment},
-          {"verify", plan.verify},
-          {"seconds", plan.seconds},
-          {"seed", plan.seed},
-          {"order_seed", plan.order_seed ? nlohmann::json(*plan.order_seed) : nlohmann::json(nullptr)},
-          {"io_size_min", plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes},
-          {"io_size_step", plan.io_step_bytes},
-          {"random_alignment", plan.random_alignment},
-          {"read_percent", plan.read_percent ? nlohmann::json(*plan.read_percent) : nlohmann::json(nullptr)},
-          {"numa_node", plan.numa_node ? nlohmann::json(*plan.numa_node) : nlohmann::json(nullptr)},
-          {"buffers", "pageable, each page-aligned, one pool of queue_depth buffers per thread"}};
+IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
+                     const std::string& features, const FileSet& files) {
+  IoConfig c;
+  c.directory = plan.directory.string();
+  c.file = plan.file.string();
+  for (const auto& f : files.files()) c.files.push_back(f.path);
+  c.threads = plan.threads;
+  c.rw = to_string(plan.pattern);
+  c.size_per_thread_requested = share_per_thread(plan);
+  c.size_per_thread = whole_bytes_per_thread(plan);
+  c.data_set_requested = data_set_requested(plan);
+  c.shared_size = one_shared_data_set(plan);
+  c.offset = plan.offset;
+  c.io_size = plan.io_bytes;
+  c.engine = engine;
+  c.engine_features = features;
+  c.queue_depth_requested = plan.queue_depth;
+  c.queue_depth = depth;
+  c.direct = !buffered_io(plan);
+  c.direct_alignment = alignment;
+  c.verify = plan.verify;
+  c.seconds = plan.seconds;
+  c.seed = plan.seed;
+  c.order_seed = plan.order_seed;
+  c.io_size_min = plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes;
+  c.io_size_step = plan.io_step_bytes;
+  c.random_alignment = plan.random_alignment;
+  c.read_percent = plan.read_percent;
+  c.numa_node = plan.numa_node;
+  c.buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread";
+  return c;
 }
 
 // What a direct transfer type needs of the direct storage path beyond GPUD's synchronous calls; the
@@ -549,8 +551,9 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;
   result.job = "io";
-  result.config = plan_json(plan, engine_name, depth, alignment, workers.front()->engine->features(), files);
-  add_transfer_json(result.config, plan, depth, backend, device.get(), direct.get());
+  IoConfig config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files);
+  add_transfer_config(config, plan, depth, backend, device.get(), direct.get());
+  result.config = config;
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
   result.metrics = io_case_metrics({bytes, ops, wall_ns, user, sys}, latency);

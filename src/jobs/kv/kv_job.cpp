@@ -23,6 +23,7 @@
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
+#include "jobs/kv/kv_config.hpp"
 #include "jobs/kv/kv_metrics.hpp"
 #include "memory/host_buffer.hpp"
 #include "storage/file_set.hpp"
@@ -213,33 +214,32 @@ std::string_view latency_span(const KvPlan& plan) {
                          : "open, pread into host memory";
 }
 
-nlohmann::json plan_json(const KvPlan& plan, std::uint64_t alignment, const std::string& engine) {
-  nlohmann::json j = {{"op", to_string(plan.op)},
-                      {"store", plan.store.string()},
-                      {"layout", "one file per block: STORE/ab/cd/<16 hex digits of splitmix64(block id)>"},
-                      {"blocks", plan.blocks},
-                      {"block_bytes", plan.block_bytes},
-                      {"threads", plan.threads},
-                      {"passes", plan.passes},
-                      {"io", "pread/pwrite of the whole block, one call per block (resumed when short)"},
-                      {"direct", !plan.buffered},
-                      {"direct_alignment", alignment},
-                      {"seed", plan.seed},
-                      {"latency_span", latency_span(plan)}};
+KvConfig plan_config(const KvPlan& plan, std::uint64_t alignment, const std::string& engine) {
+  KvConfig c;
+  c.op = to_string(plan.op);
+  c.store = plan.store.string();
+  c.layout = "one file per block: STORE/ab/cd/<16 hex digits of splitmix64(block id)>";
+  c.blocks = plan.blocks;
+  c.block_bytes = plan.block_bytes;
+  c.threads = plan.threads;
+  c.passes = plan.passes;
+  c.io = "pread/pwrite of the whole block, one call per block (resumed when short)";
+  c.direct = !plan.buffered;
+  c.direct_alignment = alignment;
+  c.seed = plan.seed;
+  c.latency_span = latency_span(plan);
   if (plan.op == KvOp::dump) {
-    j["sync"] = to_string(plan.sync);
-    j["publish"] = "written to <name>.tmp-<pid>.<thread>, renamed to <name> when whole";
-  } else {
-    j["to"] = to_string(plan.target);
-    j["verify"] = plan.verify;
-    if (to_device(plan)) {
-      j["backend"] = plan.backend;
-      j["device"] = plan.device;
-      j["engine"] = engine;
-      j["device_memory"] = "one block-sized slot per thread, overwritten by each block the thread loads";
-    }
+    c.sync = to_string(plan.sync);
+    c.publish = "written to <name>.tmp-<pid>.<thread>, renamed to <name> when whole";
+    return c;
   }
-  return j;
+  c.to = to_string(plan.target);
+  c.verify = plan.verify;
+  if (to_device(plan)) {
+    c.device = KvDeviceConfig{plan.backend, plan.device, engine,
+                              "one block-sized slot per thread, overwritten by each block the thread loads"};
+  }
+  return c;
 }
 
 }  // namespace
@@ -394,7 +394,7 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
 
   CaseResult result;
   result.job = "kv";
-  result.config = plan_json(plan, alignment, engine);
+  result.config = plan_config(plan, alignment, engine);
   const std::optional<std::uint64_t> dump_sync = plan.op == KvOp::dump ? std::optional(sync_ns) : std::nullopt;
   result.metrics = kv_case_metrics({blocks, bytes, last_end - first_start, dump_sync}, latency, latency_span(plan));
 

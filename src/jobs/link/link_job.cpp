@@ -9,6 +9,7 @@
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/link/link_check.hpp"
+#include "jobs/link/link_config.hpp"
 #include "jobs/link/link_server.hpp"
 #include "runtime/timed_loop.hpp"
 #include "transport/session.hpp"
@@ -68,31 +69,30 @@ struct Sweep {
                           bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name, plan.iterations,
                           plan.warmup, plan.check ? ", data checked" : "");
     r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
-    r.config = {
-        {"size", bytes},
-        {"sweep", {{"min", plan.min_bytes}, {"max", plan.max_bytes}, {"step", plan.step}}},
-        {"iterations", plan.iterations},
-        {"warmup", plan.warmup},
-        {"memory", memory},
-        {"src", {{"memory", link_memory_name(plan.src)}, {"description", src.description()}}},
-        {"dst", {{"memory", link_memory_name(plan.dst)}, {"description", dst.description}}},
-        {"cuda", cuda_meaning(backend)},
-        {"backend", std::string(backend.name())},
-        {"device", plan.device},
-        {"peer", peer},
-        {"server", session.server_description()},
-        {"transport",
-         {{"name", info.name}, {"version", info.version}, {"lanes", info.lanes}, {"settings", info.settings}}},
-        {"transfer", "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)"},
-        {"timing", "host clock: put until the flush returns (the transport completes on the host)"},
-        {"check", plan.check},
-    };
-    if (!device_path.empty()) r.config["device_path"] = device_path;
+    LinkConfig config;
+    config.size = bytes;
+    config.sweep = {plan.min_bytes, plan.max_bytes, plan.step};
+    config.iterations = plan.iterations;
+    config.warmup = plan.warmup;
+    config.memory = memory;
+    config.src = {std::string(link_memory_name(plan.src)), src.description()};
+    config.dst = {std::string(link_memory_name(plan.dst)), dst.description};
+    config.cuda = cuda_meaning(backend);
+    config.backend = backend.name();
+    config.device = plan.device;
+    config.peer = peer;
+    config.server = session.server_description();
+    config.transport = info;
+    config.transfer = "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)";
+    config.timing = "host clock: put until the flush returns (the transport completes on the host)";
+    config.check = plan.check;
+    if (!device_path.empty()) config.device_path = device_path;
     if (plan.check) {
-      r.config["check_method"] =
+      config.check_method =
           "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
           "against it after them";
     }
+    r.config = config;
     const Summary& s = latency.summary;
     r.metrics = {
         {"latency_avg", s.avg, "us", "mean over iterations of one transfer's time (put + flush)"},

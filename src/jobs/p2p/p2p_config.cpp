@@ -1,19 +1,8 @@
 #include "jobs/p2p/p2p_config.hpp"
 
+#include "core/json_optional.hpp"
+
 namespace xb {
-namespace {
-
-template <typename T>
-void put_optional(nlohmann::json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-template <typename T>
-void get_optional(const nlohmann::json& j, const char* key, std::optional<T>& v) {
-  v = j.contains(key) ? std::optional<T>(j.at(key).get<T>()) : std::nullopt;
-}
-
-}  // namespace
 
 void to_json(nlohmann::json& j, const P2pConfig& c) {
   j = {{"backend", c.backend}, {"direction", c.direction}, {"size_bytes", c.size_bytes},

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "jobs/link/link_config.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/survey/survey_steps.hpp"
@@ -22,7 +23,7 @@ std::vector<CaseResult> run_link_step(const LinkPlan& plan, BackendRegistry& reg
   validate_link_plan(plan);
   std::vector<CaseResult> cases = run_link(plan, registry.preferred());
   for (CaseResult& c : cases) {
-    const std::uint64_t size = c.config.value("size", std::uint64_t{0});
+    const std::uint64_t size = c.config.get<LinkConfig>().size;
     annotate_survey_row(c, {fmt::format("{} loopback", plan.transport), size,
                             size <= kLatencyUpTo ? "latency_avg" : "bandwidth"});
   }

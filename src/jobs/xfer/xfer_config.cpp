@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/json_optional.hpp"
+
 namespace xb {
 namespace {
 
@@ -11,23 +13,7 @@ void require_role(const nlohmann::json& j, const char* role) {
   }
 }
 
-template <typename T>
-std::optional<T> optional_at(const nlohmann::json& j, const char* key) {
-  return j.contains(key) ? std::optional<T>(j.at(key).get<T>()) : std::nullopt;
-}
-
 }  // namespace
-
-void to_json(nlohmann::json& j, const XferTransportConfig& c) {
-  j = {{"name", c.name}, {"version", c.version}, {"lanes", c.lanes}, {"settings", c.settings}};
-}
-
-void from_json(const nlohmann::json& j, XferTransportConfig& c) {
-  j.at("name").get_to(c.name);
-  j.at("version").get_to(c.version);
-  j.at("lanes").get_to(c.lanes);
-  j.at("settings").get_to(c.settings);
-}
 
 void to_json(nlohmann::json& j, const XferClientConfig& c) {
   j = {{"role", "client"},
@@ -55,9 +41,9 @@ void to_json(nlohmann::json& j, const XferClientConfig& c) {
        {"device_name", c.device_name},
        {"pool", c.pool},
        {"mover", c.mover}};
-  if (c.device_path) j["device_path"] = *c.device_path;
-  if (c.server_index) j["server_index"] = *c.server_index;
-  if (c.servers) j["servers"] = *c.servers;
+  put_optional(j, "device_path", c.device_path);
+  put_optional(j, "server_index", c.server_index);
+  put_optional(j, "servers", c.servers);
 }
 
 void from_json(const nlohmann::json& j, XferClientConfig& c) {
@@ -86,9 +72,9 @@ void from_json(const nlohmann::json& j, XferClientConfig& c) {
   j.at("device_name").get_to(c.device_name);
   j.at("pool").get_to(c.pool);
   c.mover = j.at("mover");
-  c.device_path = optional_at<std::string>(j, "device_path");
-  c.server_index = optional_at<std::size_t>(j, "server_index");
-  c.servers = optional_at<std::size_t>(j, "servers");
+  get_optional(j, "device_path", c.device_path);
+  get_optional(j, "server_index", c.server_index);
+  get_optional(j, "servers", c.servers);
 }
 
 void to_json(nlohmann::json& j, const XferServerConfig& c) {

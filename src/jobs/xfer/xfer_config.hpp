@@ -9,12 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace xb {
+#include "transport/transport_info_json.hpp"
 
-// The transport that carried the data, as it describes itself (TransportInfo).
-struct XferTransportConfig {
-  std::string name, version, lanes, settings;
-};
+namespace xb {
 
 // One block size of a client run.
 struct XferClientConfig {
@@ -23,7 +20,7 @@ struct XferClientConfig {
   std::uint64_t block = 0, total = 0, transfers = 0, iters = 0, warmup = 0, seed = 0;
   bool latency_pass = false, verify = false, verified = false, pool = false;
   std::int64_t wait_ms = 0;
-  XferTransportConfig transport;
+  TransportInfo transport;  // the transport that carried the data, as it describes itself
   std::string server, remote_memory, local_memory, backend, device_name;
   int device = 0;
   nlohmann::json mover;  // how the data moved: its own record (the mover's)
@@ -37,15 +34,13 @@ struct XferServerConfig {
   std::string listen, data, client;
   unsigned clients = 1;
   std::int64_t wait_ms = 0;
-  XferTransportConfig transport;
+  TransportInfo transport;
   std::string backend, device_name;
   int device = 0;
 };
 
 // "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
 // fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
-void to_json(nlohmann::json& j, const XferTransportConfig& c);
-void from_json(const nlohmann::json& j, XferTransportConfig& c);
 void to_json(nlohmann::json& j, const XferClientConfig& c);
 void from_json(const nlohmann::json& j, XferClientConfig& c);
 void to_json(nlohmann::json& j, const XferServerConfig& c);

@@ -44,7 +44,7 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
   config.verified = m.verified;
   config.seed = plan.seed;
   config.wait_ms = plan.wait.count();
-  config.transport = {s.transport.name, s.transport.version, s.transport.lanes, s.transport.settings};
+  config.transport = s.transport;
   config.server = s.server;
   config.remote_memory = s.remote_memory;
   config.local_memory = s.local_memory;

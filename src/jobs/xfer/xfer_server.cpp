@@ -53,7 +53,7 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
   config.client = report.client;
   config.clients = plan.clients;
   config.wait_ms = plan.wait.count();
-  config.transport = {info.name, info.version, info.lanes, info.settings};
+  config.transport = info;
   config.backend = std::string(backend.name());
   config.device = plan.device;
   config.device_name = device->info().name;

@@ -1,0 +1,45 @@
+#pragma once
+// The configuration of a kv case, typed: the kv job writes its result's `config` from it and the
+// dev-sandbox aio dialect reads it back (`case.config.get<KvConfig>()`), so the keys are spelled
+// once, here (issue 16, item 7). Strings are the job's words (op "dump", to "device").
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace xb {
+
+// A load into device memory: where it went.
+struct KvDeviceConfig {
+  std::string backend;
+  int device = 0;
+  std::string engine;         // the backend's copy engine
+  std::string device_memory;  // in words: one slot per thread
+};
+
+struct KvConfig {
+  std::string op;  // "dump" or "load"
+  std::string store, layout;
+  std::uint64_t blocks = 0, block_bytes = 0;
+  unsigned threads = 1;
+  std::uint64_t passes = 1;
+  std::string io;  // how a block is read or written, in words
+  bool direct = true;
+  std::uint64_t direct_alignment = 0, seed = 0;
+  std::string latency_span;  // what one block's latency spans
+  // A dump: how it synced and how a block becomes visible.
+  std::optional<std::string> sync, publish;
+  // A load: where to ("host", "device"), whether checked, and the device when there.
+  std::optional<std::string> to;
+  std::optional<bool> verify;
+  std::optional<KvDeviceConfig> device;  // its fields sit beside the others, not in a sub-object
+
+  bool dump() const { return op == "dump"; }
+};
+
+// A missing required key throws nlohmann's out_of_range naming it.
+void to_json(nlohmann::json& j, const KvConfig& c);
+void from_json(const nlohmann::json& j, KvConfig& c);
+
+}  // namespace xb

@@ -1,0 +1,45 @@
+#pragma once
+// The configuration of one link case (one size of the sweep), typed: the link job writes its
+// result's `config` from it, and the sharp_coll_test dialect and the survey read it back
+// (`case.config.get<LinkConfig>()`), so the keys are spelled once, here (issue 16, item 7).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "transport/transport_info_json.hpp"
+
+namespace xb {
+
+struct LinkSweepConfig {
+  std::uint64_t min = 0, max = 0, step = 0;  // bytes, bytes, the factor between sizes
+};
+
+// One end's memory: its -M name ("host", "cuda", "null") and what it is.
+struct LinkEndConfig {
+  std::string memory, description;
+};
+
+struct LinkConfig {
+  std::uint64_t size = 0;  // this case's bytes per transfer
+  LinkSweepConfig sweep;
+  std::uint64_t iterations = 0, warmup = 0;
+  std::string memory;  // "src:dst"
+  LinkEndConfig src, dst;
+  std::string cuda;  // what -M cuda meant here
+  std::string backend;
+  int device = 0;
+  std::string peer, server;  // the far end's address, and how it described itself
+  TransportInfo transport;
+  std::string transfer, timing;  // what was moved and timed, in words
+  bool check = false;
+  std::optional<std::string> device_path;   // device memory: registered, or why staged
+  std::optional<std::string> check_method;  // with check: how the data was checked
+};
+
+// A missing required key throws nlohmann's out_of_range naming it.
+void to_json(nlohmann::json& j, const LinkConfig& c);
+void from_json(const nlohmann::json& j, LinkConfig& c);
+
+}  // namespace xb
