@@ -56,7 +56,7 @@ void stream_vs_memcpy() {
 }
 
 xb::CaseResult run_job(xb::Backend& backend, const xb::CopyPlan& plan) {
-  xb::ForkLauncher launcher(plan.devices, xb::copy_rank_result_bytes(plan));
+  xb::ForkLauncher launcher(plan.devices);
   return xb::run_copy(plan, backend, launcher);
 }
 

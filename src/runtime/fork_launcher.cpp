@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/unique_fd.hpp"
 
 namespace xb {
 namespace {
@@ -33,19 +35,17 @@ struct ExchangeSlot {
   char data[kForkExchangeBytes];
 };
 
+// How each rank ended; what it returned (or its error's message) is in its result file.
 struct SlotHeader {
   std::atomic<std::uint32_t> state;
-  std::uint32_t length;
 };
 
-// The shared mapping: header, `ranks` exchange slots, then `ranks` result slots of
-// (SlotHeader + max_result_bytes).
+// The shared mapping: header, `ranks` exchange slots, then `ranks` slot headers.
 class SharedArea {
  public:
-  SharedArea(int ranks, std::size_t max_bytes)
-      : slot_bytes_(sizeof(SlotHeader) + (max_bytes + 7) / 8 * 8) {
+  explicit SharedArea(int ranks) {
     results_at_ = sizeof(SharedHeader) + sizeof(ExchangeSlot) * static_cast<std::size_t>(ranks);
-    bytes_ = results_at_ + slot_bytes_ * static_cast<std::size_t>(ranks);
+    bytes_ = results_at_ + sizeof(SlotHeader) * static_cast<std::size_t>(ranks);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_errno("mmap of the fork launcher's shared area");
     base_ = static_cast<std::byte*>(p);
@@ -58,7 +58,7 @@ class SharedArea {
       // Not value-initialized: the anonymous mapping is zero already, and 64 KiB per rank written
       // here would be memory every run commits whether or not it exchanges anything.
       new (exchange(r)) ExchangeSlot;
-      new (slot(r)) SlotHeader{kPending, 0};
+      new (slot(r)) SlotHeader{kPending};
     }
   }
   // No pthread_barrier_destroy: a rank killed while it waited at the barrier leaves it counted as
@@ -71,23 +71,52 @@ class SharedArea {
   SharedHeader* header() const { return reinterpret_cast<SharedHeader*>(base_); }
   ExchangeSlot* exchange(int r) const { return reinterpret_cast<ExchangeSlot*>(base_ + sizeof(SharedHeader)) + r; }
   SlotHeader* slot(int r) const {
-    return reinterpret_cast<SlotHeader*>(base_ + results_at_ + slot_bytes_ * static_cast<std::size_t>(r));
-  }
-  char* slot_data(int r) const { return reinterpret_cast<char*>(slot(r) + 1); }
-  std::size_t slot_capacity() const { return slot_bytes_ - sizeof(SlotHeader); }
-
-  void write(int r, SlotState state, const std::string& text) const {
-    const std::size_t n = std::min(text.size(), slot_capacity());
-    std::memcpy(slot_data(r), text.data(), n);
-    slot(r)->length = static_cast<std::uint32_t>(n);
-    slot(r)->state.store(state, std::memory_order_release);
+    return reinterpret_cast<SlotHeader*>(base_ + results_at_) + r;
   }
 
  private:
-  std::size_t slot_bytes_;
   std::size_t results_at_ = 0;
   std::size_t bytes_ = 0;
   std::byte* base_ = nullptr;
+};
+
+// Each rank's result, however large: an anonymous memory file per rank (memfd: nothing in
+// /dev/shm or on disk), made before the fork, written by the rank, read by the parent once the
+// rank has exited. No caller has to guess how large a rank's result will be.
+class ResultFile {
+ public:
+  explicit ResultFile(int rank) : fd_(memfd_create(fmt::format("xferbench-rank-{}", rank).c_str(), MFD_CLOEXEC)) {
+    if (!fd_.valid()) throw_errno(fmt::format("memfd_create for rank {}'s result", rank));
+  }
+  // In the child: false when the text could not be written whole (the parent then sees a short file).
+  bool write(const std::string& text) const {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = pwrite(fd_.get(), text.data() + done, text.size() - done, static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  std::string read(int rank) const {
+    struct stat st{};
+    if (fstat(fd_.get(), &st) != 0) throw_errno(fmt::format("fstat of rank {}'s result", rank));
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = pread(fd_.get(), text.data() + done, text.size() - done, static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw_errno(fmt::format("reading rank {}'s result", rank));
+      if (n == 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
+  }
+
+ private:
+  UniqueFd fd_;
 };
 
 class ForkRuntime final : public Runtime {
@@ -122,27 +151,27 @@ class ForkRuntime final : public Runtime {
   const SharedArea& area_;
 };
 
-[[noreturn]] void child_main(int rank, int ranks, const SharedArea& area, const Launcher::Body& body,
-                             pid_t parent) {
+[[noreturn]] void child_main(int rank, int ranks, const SharedArea& area, const ResultFile& out,
+                             const Launcher::Body& body, pid_t parent) {
   // Die with the parent: an orphaned rank would hold memory and wait at the barrier for ever.
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(1);
-  int code = 0;
+  SlotState state = kDone;
+  std::string text;
   try {
     ForkRuntime rt(rank, ranks, area);
-    std::string result = body(rt);
-    if (result.size() > area.slot_capacity()) {
-      throw std::runtime_error(fmt::format("result of {} bytes exceeds the slot of {}", result.size(),
-                                           area.slot_capacity()));
-    }
-    area.write(rank, kDone, result);
+    text = body(rt);
   } catch (const Unavailable& e) {
-    area.write(rank, kUnavailable, e.what());
-    code = 1;
+    state = kUnavailable;
+    text = e.what();
   } catch (const std::exception& e) {
-    area.write(rank, kFailed, e.what());
-    code = 1;
+    state = kFailed;
+    text = e.what();
   }
+  // The state goes up only once the text is whole: the parent reads nothing half-written.
+  const bool written = out.write(text);
+  area.slot(rank)->state.store(written ? state : kPending, std::memory_order_release);
+  const int code = written && state == kDone ? 0 : 1;
   // _exit, not exit: the child must not run the parent's destructors (they would unlink the
   // parent's shared segment and files) nor flush the parent's stdio buffers a second time.
   _exit(code);
@@ -156,13 +185,15 @@ std::string describe_status(int status) {
 
 }  // namespace
 
-ForkLauncher::ForkLauncher(int ranks, std::size_t max_result_bytes)
-    : ranks_(ranks), max_result_bytes_(max_result_bytes) {
+ForkLauncher::ForkLauncher(int ranks) : ranks_(ranks) {
   if (ranks < 1) throw UsageError("fork launcher: at least one rank is needed");
 }
 
 std::vector<std::string> ForkLauncher::run(const Body& body) {
-  SharedArea area(ranks_, max_result_bytes_);
+  SharedArea area(ranks_);
+  std::vector<ResultFile> results_of;
+  results_of.reserve(static_cast<std::size_t>(ranks_));
+  for (int r = 0; r < ranks_; ++r) results_of.emplace_back(r);
   std::fflush(nullptr);  // or buffered output would be written once per child too
   const pid_t parent = getpid();
   std::vector<pid_t> children;
@@ -182,7 +213,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
       stop_children();
       throw SystemError(fmt::format("fork of device process {}", r), err);
     }
-    if (pid == 0) child_main(r, ranks_, area, body, parent);
+    if (pid == 0) child_main(r, ranks_, area, results_of[static_cast<std::size_t>(r)], body, parent);
     children.push_back(pid);
   }
 
@@ -208,8 +239,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
     if (!clean && failure.empty()) {
       unavailable = state == kUnavailable;
       failure = state == kFailed || state == kUnavailable
-                    ? fmt::format("device process {}: {}", rank,
-                                  std::string(area.slot_data(rank), area.slot(rank)->length))
+                    ? fmt::format("device process {}: {}", rank, results_of[static_cast<std::size_t>(rank)].read(rank))
                     : fmt::format("device process {} {}", rank, describe_status(status));
       // The others would wait at the barrier for the dead one: stop them.
       stop_children();
@@ -220,7 +250,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
   if (!failure.empty()) throw std::runtime_error(failure);
 
   std::vector<std::string> results;
-  for (int r = 0; r < ranks_; ++r) results.emplace_back(area.slot_data(r), area.slot(r)->length);
+  for (int r = 0; r < ranks_; ++r) results.push_back(results_of[static_cast<std::size_t>(r)].read(r));
   return results;
 }
 

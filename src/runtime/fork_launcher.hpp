@@ -1,7 +1,8 @@
 #pragma once
 // Ranks as forked processes on this machine, one per device: the fan-out of dev-sandbox. The
 // processes share an anonymous mapping (nothing in /dev/shm) holding a process-shared barrier,
-// one result slot per rank and an exchange slot per rank for the Runtime's collectives. The parent
+// each rank's end state and an exchange slot per rank for the Runtime's collectives; what a rank
+// returns, of any size, comes back through an anonymous memory file of its own. The parent
 // does not take part: it waits, and if any child dies it stops the others (they would wait at the
 // barrier for ever) and reports which one died and how.
 #include <cstddef>
@@ -15,14 +16,12 @@ inline constexpr std::size_t kForkExchangeBytes = 64 * 1024;
 
 class ForkLauncher final : public Launcher {
  public:
-  // `max_result_bytes`: the most any rank may return.
-  ForkLauncher(int ranks, std::size_t max_result_bytes);
+  explicit ForkLauncher(int ranks);
   int ranks() const override { return ranks_; }
   std::vector<std::string> run(const Body& body) override;
 
  private:
   int ranks_;
-  std::size_t max_result_bytes_;
 };
 
 }  // namespace xb

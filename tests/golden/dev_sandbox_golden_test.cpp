@@ -116,7 +116,7 @@ CaseResult real_case_for(const std::vector<std::string>& args) {
   req.plan.warmup = 0;
   auto backend = make_cpu_backend();
   validate_copy_plan(req.plan, *backend);
-  ForkLauncher launcher(req.plan.devices, copy_rank_result_bytes(req.plan));
+  ForkLauncher launcher(req.plan.devices);
   return run_copy(req.plan, *backend, launcher);
 }
 

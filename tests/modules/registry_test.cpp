@@ -187,7 +187,7 @@ TEST(Registry, CopyJobRunsOnTheModulesBackend) {
   plan.fragments = 3;
   plan.verify = true;
   ASSERT_NO_THROW(xb::validate_copy_plan(plan, b));
-  xb::ForkLauncher launcher(plan.devices, xb::copy_rank_result_bytes(plan));
+  xb::ForkLauncher launcher(plan.devices);
   const xb::CaseResult result = xb::run_copy(plan, b, launcher);
   EXPECT_EQ(result.config.at("backend"), "testgood");
   EXPECT_EQ(result.label("from"), "testgood::host::all");

@@ -293,7 +293,7 @@ TEST_F(CopyJobTest, EveryDirectionTopologyBatchAndFragmentationCopiesVerified) {
           SCOPED_TRACE(testing::Message() << to_string(d) << " " << to_string(t) << " batch " << batch
                                           << " fragments " << fragments);
           ASSERT_NO_THROW(validate_copy_plan(p, *backend));
-          ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+          ForkLauncher launcher(p.devices);
           const CaseResult r = run_copy(p, *backend, launcher);
           if (t == CopyTopology::shared) p.host_kind = HostMemoryKind::shm;  // as the job resolves it
           expect_good_result(r, p);
@@ -311,7 +311,7 @@ TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
   p.streams = 3;
   p.block_bytes = 16384 + 24;  // not a multiple of the cache line
   p.fragments = 5;
-  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  ForkLauncher launcher(p.devices);
   expect_good_result(run_copy(p, *backend, launcher), p);
 }
 
@@ -320,7 +320,7 @@ TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
 TEST_F(CopyJobTest, DeviceTimeIsKeptAndEachSeriesNamesItsClock) {
   CopyPlan p = tiny_plan();
   p.devices = 2;
-  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  ForkLauncher launcher(p.devices);
   const CaseResult r = run_copy(p, *backend, launcher);
   ASSERT_TRUE(r.config.contains("timing")) << r.config.dump();
   EXPECT_EQ(r.config["timing"]["copy"], "host clock: first enqueue until every stream has drained");
@@ -347,7 +347,7 @@ TEST_F(CopyJobTest, HostMemoryKindsAsSourceAndDestination) {
       p.host_kind = kind;
       p.direction = d;
       p.odirect_dir = dir.path();
-      ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+      ForkLauncher launcher(p.devices);
       expect_good_result(run_copy(p, *backend, launcher), p);
       EXPECT_TRUE(fs::is_empty(dir.path())) << "an O_DIRECT backing file was left behind";
     }
@@ -360,7 +360,7 @@ TEST_F(CopyJobTest, HugepageHostMemoryRunsOrIsUnavailable) {
   in >> reserved;
   CopyPlan p = tiny_plan();
   p.host_kind = HostMemoryKind::hugepage;
-  ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+  ForkLauncher launcher(p.devices);
   if (reserved == 0) {
     // The machine lacks the memory kind: a waiver (Unavailable), not a failed run.
     try {
@@ -439,7 +439,7 @@ TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
           for (bool in_ram : {true, false}) {
             SCOPED_TRACE(in_ram ? "device memory in host RAM" : "device memory the CPU cannot address");
             const auto dropping = dropping_backend(p.block_bytes, p.blocks, in_ram);
-            ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+            ForkLauncher launcher(p.devices);
             p.verify = true;
             try {
               run_copy(p, *dropping, launcher);
@@ -476,7 +476,7 @@ TEST_F(CopyJobTest, EveryStreamsCopiesGoOutBeforeTheJobWaitsOnAny) {
         test::CpuWrap wrap = test::holding_streams();
         wrap.event_timing = events;
         const auto holding = test::make_wrapped_cpu_backend(std::move(wrap));
-        ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+        ForkLauncher launcher(p.devices);
         const CaseResult r = run_copy(p, *holding, launcher);
         expect_good_result(r, p);
         EXPECT_EQ(r.config["timing"].contains("device"), events);
@@ -528,7 +528,7 @@ TEST_F(CopyJobTest, VerifyFillsAndChecksThroughTheSetupEngineNotTheOneUnderTest)
       return real;
     };
     const auto counting = test::make_wrapped_cpu_backend(std::move(wrap));
-    ForkLauncher launcher(p.devices, copy_rank_result_bytes(p));
+    ForkLauncher launcher(p.devices);
     expect_good_result(run_copy(p, *counting, launcher), p);
   }
 }

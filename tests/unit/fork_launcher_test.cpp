@@ -11,9 +11,11 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/error.hpp"
 #include "runtime/fork_launcher.hpp"
+#include "runtime/rank_values.hpp"
 
 namespace xb {
 namespace {
@@ -48,7 +50,7 @@ std::string run_error(ForkLauncher& launcher, const Launcher::Body& body) {
 }
 
 TEST(ForkLauncher, GathersResultsInRankOrder) {
-  ForkLauncher launcher(3, 64);
+  ForkLauncher launcher(3);
   EXPECT_EQ(launcher.ranks(), 3);
   SharedMemory<std::atomic<int>> bodies_run;
   const auto results = launcher.run([&](Runtime& rt) {
@@ -65,7 +67,7 @@ TEST(ForkLauncher, GathersResultsInRankOrder) {
 }
 
 TEST(ForkLauncher, RanksAreSeparateProcesses) {
-  ForkLauncher launcher(3, 32);
+  ForkLauncher launcher(3);
   const auto results = launcher.run([](Runtime&) { return std::to_string(getpid()); });
   ASSERT_EQ(results.size(), 3u);
   const std::string me = std::to_string(getpid());
@@ -75,20 +77,61 @@ TEST(ForkLauncher, RanksAreSeparateProcesses) {
   EXPECT_NE(results[0], results[2]);
 }
 
-TEST(ForkLauncher, EmptyAndMaximalResults) {
-  ForkLauncher launcher(2, 100);
-  const auto results = launcher.run([](Runtime& rt) { return rt.rank() == 0 ? std::string() : std::string(100, 'x'); });
-  ASSERT_EQ(results.size(), 2u);
+// What a rank returns comes back whole whatever its size: no slot to outgrow (16 MiB here, far
+// past the old fixed slots), binary bytes included.
+TEST(ForkLauncher, EmptyLargeAndBinaryResultsComeBackWhole) {
+  ForkLauncher launcher(3);
+  std::string binary(256, '\0');
+  for (int i = 0; i < 256; ++i) binary[static_cast<std::size_t>(i)] = static_cast<char>(i);
+  const std::size_t large = std::size_t{16} << 20;
+  const auto results = launcher.run([&](Runtime& rt) {
+    if (rt.rank() == 0) return std::string();
+    if (rt.rank() == 1) return std::string(large, 'x');
+    return binary;
+  });
+  ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0], "");
-  EXPECT_EQ(results[1], std::string(100, 'x'));
+  ASSERT_EQ(results[1].size(), large);
+  EXPECT_EQ(results[1].find_first_not_of('x'), std::string::npos);
+  EXPECT_EQ(results[2], binary);
 }
 
-TEST(ForkLauncher, ResultLargerThanTheSlotFailsTheRun) {
-  // (The slot also carries a failing rank's message, so it must be large enough to hold this one.)
-  ForkLauncher launcher(2, 64);
-  const std::string msg = run_error(launcher, [](Runtime& rt) { return std::string(rt.rank() == 1 ? 65 : 64, 'y'); });
-  EXPECT_NE(msg.find("device process 1"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("65 bytes exceeds"), std::string::npos) << msg;
+// A failing rank's message comes back whole too, however long.
+TEST(ForkLauncher, ALongFailureMessageIsNotCut) {
+  ForkLauncher launcher(2);
+  const std::string tail = "the end of a long message";
+  const std::string msg = run_error(launcher, [&](Runtime& rt) -> std::string {
+    if (rt.rank() == 1) throw std::runtime_error(std::string(100000, 'm') + tail);
+    return "fine";
+  });
+  EXPECT_NE(msg.find("device process 1"), std::string::npos) << msg.substr(0, 200);
+  EXPECT_NE(msg.find(tail), std::string::npos);
+}
+
+// Values cross as the type the body returned (runtime/rank_values.hpp), doubles exactly.
+struct Sample {
+  int rank = 0;
+  std::vector<double> times;
+};
+void to_json(nlohmann::json& j, const Sample& s) { j = {{"rank", s.rank}, {"times", s.times}}; }
+void from_json(const nlohmann::json& j, Sample& s) {
+  j.at("rank").get_to(s.rank);
+  j.at("times").get_to(s.times);
+}
+
+TEST(ForkLauncher, RunRanksBringsTypedValuesBackExactly) {
+  ForkLauncher launcher(3);
+  const std::vector<Sample> values = run_ranks(launcher, [](Runtime& rt) {
+    return Sample{rt.rank(), {0.1 * rt.rank(), 1.0 / 3.0, 123456.789012345678}};
+  });
+  ASSERT_EQ(values.size(), 3u);
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(values[static_cast<std::size_t>(r)].rank, r);
+    ASSERT_EQ(values[static_cast<std::size_t>(r)].times.size(), 3u);
+    EXPECT_EQ(values[static_cast<std::size_t>(r)].times[0], 0.1 * r);  // bit for bit
+    EXPECT_EQ(values[static_cast<std::size_t>(r)].times[1], 1.0 / 3.0);
+    EXPECT_EQ(values[static_cast<std::size_t>(r)].times[2], 123456.789012345678);
+  }
 }
 
 constexpr int kRanks = 4;
@@ -98,7 +141,7 @@ struct BarrierLog {
 };
 
 TEST(ForkLauncher, BarrierLinesRanksUp) {
-  ForkLauncher launcher(kRanks, 64);
+  ForkLauncher launcher(kRanks);
   SharedMemory<BarrierLog> log;
   for (int round = 1; round <= 3; ++round) {
     const auto results = launcher.run([&](Runtime& rt) {
@@ -122,7 +165,7 @@ TEST(ForkLauncher, BarrierLinesRanksUp) {
 }
 
 TEST(ForkLauncher, ThrowingRankFailsTheRunWithItsMessage) {
-  ForkLauncher launcher(3, 64);
+  ForkLauncher launcher(3);
   const std::string msg = run_error(launcher, [](Runtime& rt) -> std::string {
     if (rt.rank() == 2) throw std::runtime_error("no memory on this card");
     return "fine";
@@ -134,7 +177,7 @@ TEST(ForkLauncher, ThrowingRankFailsTheRunWithItsMessage) {
 TEST(ForkLauncher, UnavailableInARankStaysUnavailable) {
   // The machine lacking something (huge pages, a device) is a waiver, not a failure, also when a
   // device process finds out.
-  ForkLauncher launcher(2, 64);
+  ForkLauncher launcher(2);
   try {
     launcher.run([](Runtime& rt) -> std::string {
       if (rt.rank() == 1) throw Unavailable("no huge pages reserved");
@@ -156,7 +199,7 @@ TEST(ForkLauncher, UnavailableInARankStaysUnavailable) {
 }
 
 TEST(ForkLauncher, ThrowingRankDoesNotHangTheOthersAtTheBarrier) {
-  ForkLauncher launcher(3, 64);
+  ForkLauncher launcher(3);
   const std::string msg = run_error(launcher, [](Runtime& rt) -> std::string {
     if (rt.rank() == 0) throw std::runtime_error("rank zero gives up");
     rt.barrier();  // would wait for ever for rank 0
@@ -168,7 +211,7 @@ TEST(ForkLauncher, ThrowingRankDoesNotHangTheOthersAtTheBarrier) {
 }
 
 TEST(ForkLauncher, RankKilledBySignalIsNamedWithTheSignal) {
-  ForkLauncher launcher(3, 64);
+  ForkLauncher launcher(3);
   const std::string msg = run_error(launcher, [](Runtime& rt) -> std::string {
     if (rt.rank() == 1) raise(SIGKILL);
     rt.barrier();  // ranks 0 and 2 wait here for rank 1, which is dead
@@ -180,7 +223,7 @@ TEST(ForkLauncher, RankKilledBySignalIsNamedWithTheSignal) {
 }
 
 TEST(ForkLauncher, RankThatExitsWithoutAResultIsNamed) {
-  ForkLauncher launcher(2, 64);
+  ForkLauncher launcher(2);
   const std::string msg = run_error(launcher, [](Runtime& rt) -> std::string {
     if (rt.rank() == 1) _exit(7);
     rt.barrier();
@@ -191,16 +234,16 @@ TEST(ForkLauncher, RankThatExitsWithoutAResultIsNamed) {
 }
 
 TEST(ForkLauncher, LauncherIsReusableAfterAFailure) {
-  ForkLauncher launcher(2, 16);
+  ForkLauncher launcher(2);
   EXPECT_THROW(launcher.run([](Runtime&) -> std::string { throw std::runtime_error("x"); }), std::runtime_error);
   const auto results = launcher.run([](Runtime& rt) { return std::to_string(rt.rank() * 10); });
   EXPECT_EQ(results, (std::vector<std::string>{"0", "10"}));
 }
 
 TEST(ForkLauncher, NeedsAtLeastOneRank) {
-  EXPECT_THROW(ForkLauncher(0, 16), UsageError);
-  EXPECT_THROW(ForkLauncher(-2, 16), UsageError);
-  ForkLauncher one(1, 16);
+  EXPECT_THROW(ForkLauncher(0), UsageError);
+  EXPECT_THROW(ForkLauncher(-2), UsageError);
+  ForkLauncher one(1);
   EXPECT_EQ(one.run([](Runtime& rt) { rt.barrier(); return std::string("solo"); }),
             (std::vector<std::string>{"solo"}));
 }

@@ -106,7 +106,7 @@ void expect_every_rank_right(Launcher& launcher) {
 
 TEST(Runtime, ForkedProcessesAnswerEveryCollective) {
   for (int ranks : {1, 2, 3}) {
-    ForkLauncher launcher(ranks, 4096);
+    ForkLauncher launcher(ranks);
     expect_every_rank_right(launcher);
   }
 }
@@ -119,7 +119,7 @@ TEST(Runtime, ThreadsAnswerEveryCollective) {
 }
 
 TEST(Runtime, ForkedCollectiveOverItsLimitFailsNamingTheRank) {
-  ForkLauncher launcher(2, 64);
+  ForkLauncher launcher(2);
   try {
     launcher.run([](Runtime& rt) {
       rt.allgather(std::string(rt.rank() == 1 ? kForkExchangeBytes + 1 : 1, 'x'));

@@ -15,6 +15,7 @@
 #include "core/size.hpp"
 #include "jobs/copy/copy_layout.hpp"
 #include "runtime/fork_launcher.hpp"
+#include "runtime/rank_values.hpp"
 #include "runtime/timed_loop.hpp"
 
 namespace xb {
@@ -75,7 +76,32 @@ HostSide make_host_side(Device& dev, HostMemoryKind kind, std::size_t bytes, con
   return h;
 }
 
-std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
+// What one rank hands back to the root: its device, how its batches went out, and its samples.
+struct CopyRankOutput {
+  std::string device;
+  std::string submission;
+  TimedLoopSamples samples;
+};
+
+void to_json(nlohmann::json& j, const CopyRankOutput& o) {
+  j = {{"device", o.device},
+       {"submission", o.submission},
+       {"submit", o.samples.submit_us},
+       {"copy", o.samples.complete_us},
+       {"device_time", o.samples.device_us},
+       {"device_timing", o.samples.device_method}};
+}
+
+void from_json(const nlohmann::json& j, CopyRankOutput& o) {
+  j.at("device").get_to(o.device);
+  j.at("submission").get_to(o.submission);
+  j.at("submit").get_to(o.samples.submit_us);
+  j.at("copy").get_to(o.samples.complete_us);
+  j.at("device_time").get_to(o.samples.device_us);
+  j.at("device_timing").get_to(o.samples.device_method);
+}
+
+CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
   const int rank = rt.rank();
   auto dev = backend.open_device(plan.first_device + rank);
   const std::size_t bytes = plan.block_bytes * plan.blocks;
@@ -183,13 +209,7 @@ std::string run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBu
           static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
-  return nlohmann::json{{"device", device_name},
-                        {"submission", streams.front()->submission()},
-                        {"submit", samples.submit_us},
-                        {"copy", samples.complete_us},
-                        {"device_time", samples.device_us},
-                        {"device_timing", samples.device_method}}
-      .dump();
+  return {device_name, streams.front()->submission(), samples};
 }
 
 std::string host_location(const Backend& backend, const CopyPlan& plan, bool source) {
@@ -326,13 +346,6 @@ std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint6
           {"bandwidth_decimal", bytes_per_s / 1e9, "GB/s", "block_bytes * count / copy.avg, GB = 10^9 bytes"}};
 }
 
-std::size_t copy_rank_result_bytes(const CopyPlan& plan) {
-  // Three series of iterations doubles (submit, copy, the device's time), each at most 25 characters
-  // in JSON, plus the device name, the timing method and the submission path with its reason (a
-  // few hundred characters).
-  return static_cast<std::size_t>(plan.iterations) * 3 * 26 + 4096;
-}
-
 CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
   CopyPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
@@ -347,8 +360,8 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     if (host_source(plan.direction)) fill_pattern(shared_host->bytes(), plan.seed, 0);
   }
 
-  const auto rank_outputs = launcher.run(
-      [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get()); });
+  const std::vector<CopyRankOutput> rank_outputs =
+      run_ranks(launcher, [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get()); });
 
   CaseResult result;
   result.job = "copy";
@@ -357,16 +370,16 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   std::vector<std::string> submissions;  // distinct, in rank order
   std::string device_timing;
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
-    const auto j = nlohmann::json::parse(rank_outputs[r]);
+    CopyRankOutput out = rank_outputs[r];
     RankResult rr;
     rr.rank = static_cast<int>(r);
-    rr.device = j.at("device").get<std::string>();
-    if (auto how = j.at("submission").get<std::string>();
-        !how.empty() && std::find(submissions.begin(), submissions.end(), how) == submissions.end()) {
-      submissions.push_back(std::move(how));
+    rr.device = out.device;
+    if (!out.submission.empty() &&
+        std::find(submissions.begin(), submissions.end(), out.submission) == submissions.end()) {
+      submissions.push_back(out.submission);
     }
-    auto s = j.at("submit").get<std::vector<double>>();
-    auto c = j.at("copy").get<std::vector<double>>();
+    auto s = std::move(out.samples.submit_us);
+    auto c = std::move(out.samples.complete_us);
     // The iteration of all devices lasts until the slowest is done: aggregate by the maximum.
     for (std::size_t i = 0; i < plan.iterations && i < s.size() && i < c.size(); ++i) {
       submit[i] = std::max(submit[i], s[i]);
@@ -376,9 +389,9 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     rr.series.push_back(make_series("copy", "us", std::move(c)));
     // The device's own time of each iteration (its events), in the JSON only: the table prints the
     // host clock's figures as before.
-    if (auto d = j.at("device_time").get<std::vector<double>>(); !d.empty()) {
-      rr.series.push_back(make_series("device", "us", std::move(d)));
-      device_timing = j.at("device_timing").get<std::string>();
+    if (!out.samples.device_us.empty()) {
+      rr.series.push_back(make_series("device", "us", std::move(out.samples.device_us)));
+      device_timing = out.samples.device_method;
     }
     result.ranks.push_back(std::move(rr));
   }
@@ -414,7 +427,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
 }
 
 CaseResult run_copy(const CopyPlan& plan, Backend& backend) {
-  ForkLauncher launcher(plan.devices, copy_rank_result_bytes(plan));
+  ForkLauncher launcher(plan.devices);
   return run_copy(plan, backend, launcher);
 }
 

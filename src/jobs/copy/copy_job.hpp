@@ -22,7 +22,7 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 // MachineLimit when the buffers do not fit in memory.
 void validate_copy_plan(const CopyPlan& plan, Backend& backend);
 
-// Runs the plan: one forked process per device (the job sizes its launcher's result slots itself).
+// Runs the plan: one forked process per device (each rank returns its samples as a typed value).
 CaseResult run_copy(const CopyPlan& plan, Backend& backend);
 // The same through a given launcher (which must have plan.devices ranks): for tests that count or
 // inject ranks.
@@ -31,8 +31,5 @@ CaseResult run_copy(const CopyPlan& plan, Backend& backend, Launcher& launcher);
 // The copy job's figures from its measurements: bandwidth = block_bytes * count / copy.avg, in
 // GiB/s (dev-sandbox's unit) and in decimal GB/s. One place, so the golden tests use it too.
 std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint64_t count, double copy_avg_us);
-
-// The most bytes one rank's serialized result takes (to size a launcher's slots).
-std::size_t copy_rank_result_bytes(const CopyPlan& plan);
 
 }  // namespace xb
