@@ -30,10 +30,10 @@ namespace {
 // as one document at the end.
 class BlockPrinter {
  public:
-  BlockPrinter(const AscendDmiRequest& req, std::ostream& out) : json_(req.json), out_(out) {}
+  BlockPrinter(const AscendDmiRequest& req, std::ostream& out) : json_(req.json), size_(req.plan.size), out_(out) {}
   void print(const CaseResult& c, const AscendDmiPod& from, const AscendDmiPod& to) {
     if (json_) {
-      doc_.add_p2p(c, from.pod, from.id, to.pod, to.id);
+      doc_.add_p2p(c, size_, from.pod, from.id, to.pod, to.id);
     } else {
       out_ << render_ascend_dmi_block(c, from, to) << std::flush;
     }
@@ -45,6 +45,7 @@ class BlockPrinter {
 
  private:
   bool json_;
+  std::uint64_t size_;  // the plan's: a waived pair's JSON entry names it
   std::ostream& out_;
   AscendDmiJson doc_;
 };
@@ -155,7 +156,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   for (const CaseResult& c : cases) {
     const auto config = c.config.get<P2pConfig>();
     const auto pod = [](std::optional<int> rank, std::optional<int> device) {
-      return AscendDmiPod{fmt::format("rank {}", rank.value_or(-1)), device.value_or(-1)};
+      return AscendDmiPod{fmt::format("rank {}", rank.value()), device.value()};
     };
     printer.print(c, pod(config.from_rank, config.from_device), pod(config.to_rank, config.to_device));
   }

@@ -101,8 +101,8 @@ void AscendDmiJson::add_copy(CopyDirection d, int device, const AscendDmiCopyRow
        {"elapsed_time", us_text(r.elapsed_us)}});
 }
 
-void AscendDmiJson::add_p2p(const CaseResult& c, const std::string& from_pod, int from_id, const std::string& to_pod,
-                            int to_id) {
+void AscendDmiJson::add_p2p(const CaseResult& c, std::uint64_t size_bytes, const std::string& from_pod, int from_id,
+                            const std::string& to_pod, int to_id) {
   const bool bidirectional = c.label("direction") == "bidirectional";
   nlohmann::json& e = entry({{"type", bidirectional ? "Bidirectional Peer to Peer Test" : "Unidirectional Peer to Peer Test"},
                              {"source_pod", from_pod},
@@ -110,7 +110,7 @@ void AscendDmiJson::add_p2p(const CaseResult& c, const std::string& from_pod, in
                              {"target_pod", to_pod},
                              {"target_device_id", to_id}});
   if (c.status != CaseStatus::ok) {
-    e["results"].push_back({{"size", bytes_text(c.config.get<P2pConfig>().size_bytes)},
+    e["results"].push_back({{"size", bytes_text(size_bytes)},
                             {"status", to_string(c.status)},
                             {"reason", c.status_reason}});
     return;

@@ -46,8 +46,9 @@ class AscendDmiJson {
  public:
   void add_copy(CopyDirection direction, int device, const AscendDmiCopyRow& row);
   // A p2p case (one block): its type, the source and target device ids and pods, one result.
-  void add_p2p(const CaseResult& p2p_case, const std::string& from_pod, int from_id, const std::string& to_pod,
-               int to_id);
+  // `size_bytes`: the plan's size, which a waived case (no configuration: it never ran) reports.
+  void add_p2p(const CaseResult& p2p_case, std::uint64_t size_bytes, const std::string& from_pod, int from_id,
+               const std::string& to_pod, int to_id);
   std::string dump() const;  // {"bandwidths": [...]}, indented, and a newline
 
  private:

@@ -192,7 +192,7 @@ std::string render_hixl_path_note(const CaseResult& c, std::string_view network_
   return fmt::format("benchmark: {} moved the data: {}{}\n",
                      network_reason.empty() ? std::string("the intra-node path")
                                             : fmt::format("the network path ({})", network_reason),
-                     t.name.empty() ? std::string("?") : t.name, lanes.empty() ? "" : " over " + lanes);
+                     t.name, lanes.empty() ? "" : " over " + lanes);
 }
 
 std::string render_hixl_server_ready(std::uint16_t tcp_port, const std::string& engine) {

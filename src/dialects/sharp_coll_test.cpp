@@ -391,13 +391,13 @@ std::string render_sharp_coll_header(const CaseResult& first) {
   if (op == "allreduce") title = fmt::format("Allreduce perf test. comm_size:{}", n);
   if (op == "iallreduce") {
     title = fmt::format("Non-Blocking Allreduce perf test. comm_size:{} #num_nonblock_ops:{}", n,
-                        config.outstanding.value_or(0));
+                        config.outstanding.value());
   }
   if (op == "reduce") {
-    title = fmt::format("Reduce perf test. comm_size:{} reduce root:{}", n, config.root.value_or(0));
+    title = fmt::format("Reduce perf test. comm_size:{} reduce root:{}", n, config.root.value());
   }
   if (op == "bcast") {
-    title = fmt::format("Bcast perf test. comm_size:{} bcast root:{}", n, config.root.value_or(0));
+    title = fmt::format("Bcast perf test. comm_size:{} bcast root:{}", n, config.root.value());
   }
   if (op == "reduce_scatter") title = fmt::format("Reduce-scatter perf test. comm_size:{}", n);
   if (op == "allgather") title = fmt::format("Allgather perf test. comm_size:{}", n);

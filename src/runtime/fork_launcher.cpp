@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -22,7 +23,8 @@ namespace {
 
 // kUnavailable: the rank threw Unavailable (the machine lacks what it needs), which run() throws
 // again as Unavailable so that the case is waived, not failed.
-enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kFailed = 2, kUnavailable = 3 };
+// kResultLost: the rank ended but could not write its text (errno in SlotHeader::error).
+enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kFailed = 2, kUnavailable = 3, kResultLost = 4 };
 
 struct SharedHeader {
   pthread_barrier_t barrier;
@@ -38,6 +40,7 @@ struct ExchangeSlot {
 // How each rank ended; what it returned (or its error's message) is in its result file.
 struct SlotHeader {
   std::atomic<std::uint32_t> state;
+  std::uint32_t error;  // with kResultLost: the write's errno (set before the state)
 };
 
 // The shared mapping: header, `ranks` exchange slots, then `ranks` slot headers.
@@ -58,7 +61,7 @@ class SharedArea {
       // Not value-initialized: the anonymous mapping is zero already, and 64 KiB per rank written
       // here would be memory every run commits whether or not it exchanges anything.
       new (exchange(r)) ExchangeSlot;
-      new (slot(r)) SlotHeader{kPending};
+      new (slot(r)) SlotHeader{kPending, 0};
     }
   }
   // No pthread_barrier_destroy: a rank killed while it waited at the barrier leaves it counted as
@@ -88,16 +91,17 @@ class ResultFile {
   explicit ResultFile(int rank) : fd_(memfd_create(fmt::format("xferbench-rank-{}", rank).c_str(), MFD_CLOEXEC)) {
     if (!fd_.valid()) throw_errno(fmt::format("memfd_create for rank {}'s result", rank));
   }
-  // In the child: false when the text could not be written whole (the parent then sees a short file).
-  bool write(const std::string& text) const {
+  // In the child: 0 when the text is written whole, else the errno of the write that failed.
+  int write(const std::string& text) const {
     std::size_t done = 0;
     while (done < text.size()) {
       const ssize_t n = pwrite(fd_.get(), text.data() + done, text.size() - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
+      if (n < 0) return errno;
+      if (n == 0) return EIO;
       done += static_cast<std::size_t>(n);
     }
-    return true;
+    return 0;
   }
   std::string read(int rank) const {
     struct stat st{};
@@ -169,9 +173,12 @@ class ForkRuntime final : public Runtime {
     text = e.what();
   }
   // The state goes up only once the text is whole: the parent reads nothing half-written.
-  const bool written = out.write(text);
-  area.slot(rank)->state.store(written ? state : kPending, std::memory_order_release);
-  const int code = written && state == kDone ? 0 : 1;
+  if (const int err = out.write(text); err != 0) {
+    area.slot(rank)->error = static_cast<std::uint32_t>(err);
+    state = kResultLost;
+  }
+  area.slot(rank)->state.store(state, std::memory_order_release);
+  const int code = state == kDone ? 0 : 1;
   // _exit, not exit: the child must not run the parent's destructors (they would unlink the
   // parent's shared segment and files) nor flush the parent's stdio buffers a second time.
   _exit(code);
@@ -237,13 +244,19 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
     const auto state = area.slot(rank)->state.load(std::memory_order_acquire);
     const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && state == kDone;
     if (!clean && failure.empty()) {
-      unavailable = state == kUnavailable;
-      failure = state == kFailed || state == kUnavailable
-                    ? fmt::format("device process {}: {}", rank, results_of[static_cast<std::size_t>(rank)].read(rank))
-                    : fmt::format("device process {} {}", rank, describe_status(status));
-      // The others would wait at the barrier for the dead one: stop them.
+      // The others would wait at the barrier for the dead one: stop them first, so that nothing
+      // below (reading the rank's message) can leave them waiting.
       stop_children();
       remaining = 0;
+      unavailable = state == kUnavailable;
+      if (state == kFailed || state == kUnavailable) {
+        failure = fmt::format("device process {}: {}", rank, results_of[static_cast<std::size_t>(rank)].read(rank));
+      } else if (state == kResultLost) {
+        failure = fmt::format("device process {} could not write what it returned into its result file (memfd): {}",
+                              rank, std::strerror(static_cast<int>(area.slot(rank)->error)));
+      } else {
+        failure = fmt::format("device process {} {}", rank, describe_status(status));
+      }
     }
   }
   if (unavailable) throw Unavailable(failure);

@@ -17,6 +17,11 @@ struct XbMpiModule;
 
 namespace xb {
 
+// Whether this process was started by an MPI launcher (mpirun, srun with PMI): its environment
+// names a rank. Without one MPI_Init makes a singleton of one rank. Needs no MPI library (defined
+// in mpi_library.cpp, in the binary, not in the module).
+bool mpi_launched() noexcept;
+
 class MpiLibrary {
  public:
   // Opens the module; throws Unavailable "NEEDED_BY: needs MPI, which is not here: WHY" when it

@@ -38,10 +38,6 @@ struct GroupLayout {
   int parts = 2;
 };
 
-// Whether this process was started by an MPI launcher (mpirun, srun with PMI): its environment
-// names a rank. Without one MPI_Init makes a singleton of one rank. Needs no MPI library.
-bool mpi_launched() noexcept;
-
 // MPI started in this process (MPI_Init_thread; MPI_Finalize when destroyed: MPI cannot start
 // twice in a process, so a command makes exactly one) and the Runtime of MPI_COMM_WORLD: barrier
 // and max wait without spinning long (MPI_Ibarrier, MPI_Iallreduce tested with sleeps), so a

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,8 +16,8 @@
 namespace xb {
 
 template <typename Body>
-auto run_ranks(Launcher& launcher, Body&& body) -> std::vector<std::invoke_result_t<Body&, Runtime&>> {
-  using Value = std::invoke_result_t<Body&, Runtime&>;
+auto run_ranks(Launcher& launcher, Body&& body) -> std::vector<std::remove_cvref_t<std::invoke_result_t<Body&, Runtime&>>> {
+  using Value = std::remove_cvref_t<std::invoke_result_t<Body&, Runtime&>>;
   const std::vector<std::string> encoded = launcher.run([&body](Runtime& rt) {
     const std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(nlohmann::json(body(rt)));
     return std::string(bytes.begin(), bytes.end());

@@ -15,6 +15,7 @@
 #include "dialects/ascend_dmi.hpp"
 #include "dialects/ascend_dmi_output.hpp"
 #include "jobs/copy/copy_config.hpp"
+#include "jobs/p2p/p2p_job.hpp"
 #include "run_binary.hpp"
 
 namespace xb {
@@ -100,6 +101,22 @@ TEST(AscendDmiBandwidth, TheJsonDocument) {
                                                {"bandwidth", "0.000400 GB/s"},
                                                {"elapsed_time", "24.50 us"}}));
   EXPECT_EQ(j["bandwidths"][1].at("type"), "Device to Device Bandwidth Test");
+}
+
+// A pair that never ran (waived: no peer access) has no configuration; its JSON entry still names
+// the size the plan asked for, and the reason.
+TEST(AscendDmiBandwidth, AWaivedPairInTheJsonDocumentNamesThePlansSize) {
+  P2pPlan plan;
+  plan.size = 4096;
+  const CaseResult waived = make_p2p_waived_case(plan, "cpu::device::0", "cpu::device::1", true, "no peer access");
+  ASSERT_TRUE(waived.config.is_null());
+  AscendDmiJson doc;
+  doc.add_p2p(waived, plan.size, "pod-a", 0, "pod-a", 1);
+  const auto j = nlohmann::json::parse(doc.dump());
+  ASSERT_EQ(j.at("bandwidths").size(), 1u);
+  EXPECT_EQ(j["bandwidths"][0].at("type"), "Bidirectional Peer to Peer Test");
+  EXPECT_EQ(j["bandwidths"][0].at("results")[0],
+            (nlohmann::json{{"size", "4096 Bytes"}, {"status", "waived"}, {"reason", "no peer access"}}));
 }
 
 TEST(AscendDmiBandwidth, TheCommandLineOfTheCopyTests) {

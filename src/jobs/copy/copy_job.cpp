@@ -7,12 +7,12 @@
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
-#include "jobs/copy/copy_config.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/size.hpp"
+#include "jobs/copy/copy_config.hpp"
 #include "jobs/copy/copy_layout.hpp"
 #include "runtime/fork_launcher.hpp"
 #include "runtime/rank_values.hpp"
@@ -360,7 +360,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     if (host_source(plan.direction)) fill_pattern(shared_host->bytes(), plan.seed, 0);
   }
 
-  const std::vector<CopyRankOutput> rank_outputs =
+  std::vector<CopyRankOutput> rank_outputs =
       run_ranks(launcher, [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get()); });
 
   CaseResult result;
@@ -370,7 +370,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   std::vector<std::string> submissions;  // distinct, in rank order
   std::string device_timing;
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
-    CopyRankOutput out = rank_outputs[r];
+    CopyRankOutput& out = rank_outputs[r];
     RankResult rr;
     rr.rank = static_cast<int>(r);
     rr.device = out.device;

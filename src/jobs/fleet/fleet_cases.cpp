@@ -15,10 +15,7 @@ namespace xb {
 
 std::string fleet_rank_name(int rank, const std::string& address) { return fmt::format("rank {} ({})", rank, address); }
 
-std::pair<int, int> fleet_link_of(const CaseResult& c) {
-  const auto config = c.config.get<P2pConfig>();
-  return {config.from_rank.value_or(-1), config.to_rank.value_or(-1)};
-}
+std::pair<int, int> fleet_link_of(const CaseResult& c) { return p2p_ranks_of(c.config); }
 
 double fleet_link_gbps(const CaseResult& c) {
   const Metric* m = c.find_metric("bandwidth_p50");

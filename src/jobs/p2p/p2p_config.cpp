@@ -50,4 +50,8 @@ void from_json(const nlohmann::json& j, P2pConfig& c) {
   get_optional(j, "device", c.device);
 }
 
+std::pair<int, int> p2p_ranks_of(const nlohmann::json& config) {
+  return {config.at("from_rank").get<int>(), config.at("to_rank").get<int>()};
+}
+
 }  // namespace xb

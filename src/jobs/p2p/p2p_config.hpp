@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,7 @@ struct P2pConfig {
   std::string engine;
   bool verify = false;
   std::string timing;          // the clock of the elapsed series
-  std::string scope = "node";  // "node" or "nodes"
+  std::string scope = "node";  // "node", "nodes" or "fleet"
   // A pair: the devices' names ("cpu::device::0", or "rank 1 (device 0 on node-b)" across nodes).
   std::optional<std::string> from, to;
   // The matrix: how many devices, and the bandwidth matrix (core/matrix.hpp's JSON).
@@ -38,5 +39,10 @@ struct P2pConfig {
 // naming it.
 void to_json(nlohmann::json& j, const P2pConfig& c);
 void from_json(const nlohmann::json& j, P2pConfig& c);
+
+// The two ranks of an across-nodes or fleet case, read without the whole record (the fleet sorts
+// and matches its links by them many times over); throws nlohmann's out_of_range naming a
+// missing key.
+std::pair<int, int> p2p_ranks_of(const nlohmann::json& config);
 
 }  // namespace xb

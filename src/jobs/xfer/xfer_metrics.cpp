@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/latency_metrics.hpp"
-#include "jobs/xfer/xfer_config.hpp"
 #include "core/size.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 
 namespace xb {
 
