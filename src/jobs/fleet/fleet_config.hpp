@@ -30,9 +30,10 @@ struct FleetMatrixConfig {
   std::vector<FleetListedLink> flagged, cleared;
 };
 
-void to_json(nlohmann::json& j, const FleetListedLink& l);
-void from_json(const nlohmann::json& j, FleetListedLink& l);
-void to_json(nlohmann::json& j, const FleetMatrixConfig& c);
-void from_json(const nlohmann::json& j, FleetMatrixConfig& c);
+// Their keys are their field names: nlohmann's macro writes both directions (a missing key throws
+// nlohmann's out_of_range naming it).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
+                                   transport, device, confirm, matrix, flagged, cleared)
 
 }  // namespace xb
