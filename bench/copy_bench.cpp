@@ -14,7 +14,6 @@
 #include "core/pattern.hpp"
 #include "core/stats.hpp"
 #include "jobs/copy/copy_job.hpp"
-#include "runtime/fork_launcher.hpp"
 
 namespace {
 
@@ -56,8 +55,8 @@ void stream_vs_memcpy() {
 }
 
 xb::CaseResult run_job(xb::Backend& backend, const xb::CopyPlan& plan) {
-  xb::ForkLauncher launcher(plan.devices);
-  return xb::run_copy(plan, backend, launcher);
+  xb::JobContext job{.backend = &backend};
+  return xb::run(plan, job).front();
 }
 
 void stream_scaling(xb::Backend& backend) {

@@ -126,4 +126,8 @@ Backend& BackendRegistry::preferred(std::string* why_cpu) {
   return get("cpu");
 }
 
+Backend& BackendRegistry::choose(std::string_view name, std::string* why_cpu) {
+  return name.empty() ? preferred(why_cpu) : get(name);
+}
+
 }  // namespace xb

@@ -50,6 +50,8 @@ class BackendRegistry {
   // The first available accelerator backend (anything but cpu), else cpu. `why_cpu` says why no
   // accelerator was chosen, when cpu is returned.
   Backend& preferred(std::string* why_cpu = nullptr);
+  // The one backend choice of every command: `name` when given (get), else preferred(why_cpu).
+  Backend& choose(std::string_view name, std::string* why_cpu = nullptr);
 
  private:
   struct Entry;

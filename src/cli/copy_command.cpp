@@ -80,7 +80,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   parse_args(app, args);
 
   std::string why_cpu;
-  Backend& backend = a.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(a.backend);
+  Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
   const CopyPlan plan = to_plan(a, backend);
   validate_copy_plan(plan, backend);
   const OutputFormat format = resolve_output(out);
@@ -89,9 +89,8 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    Progress::Step step(progress, fmt::format("copy: {} on {} device(s), {} x {}, {} iterations…", to_string(plan.direction),
-                                              plan.devices, plan.blocks, format_size(plan.block_bytes), plan.iterations));
-    doc.cases.push_back(run_copy(plan, backend));
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
+    doc.cases = run(plan, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

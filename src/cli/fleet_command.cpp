@@ -104,7 +104,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
 
   FleetPlan plan = to_plan(a);
   resolve_output(out);
-  Backend& backend = a.backend.empty() ? ctx.registry.preferred(nullptr) : ctx.registry.get(a.backend);
+  Backend& backend = ctx.registry.choose(a.backend);
   if (const Support s = backend.availability(); !s.ok) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
@@ -121,7 +121,8 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   FleetOutcome outcome;
   try {
     plan.token = shared_session_token(runtime, given_session_token(a.meet.token));
-    outcome = run_fleet(plan, backend, runtime);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
+    outcome = run(plan, job);
   } catch (const std::exception& e) {
     // The others wait in a collective: end every rank.
     ctx.err << fmt::format("xferbench fleet: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;

@@ -88,7 +88,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   Backend* backend = nullptr;
   std::string why_cpu;
   if (uses_device(plan.transfer)) {
-    backend = a.backend.empty() ? &ctx.registry.preferred(&why_cpu) : &ctx.registry.get(a.backend);
+    backend = &ctx.registry.choose(a.backend, &why_cpu);
   } else if (!a.backend.empty()) {
     throw UsageError(fmt::format("--backend {}: only used with a device transfer type (--xfer cpu-gpu, ...)", a.backend));
   }
@@ -101,9 +101,8 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     // A line on a terminal while a run lasts more than two seconds (a shorter one shows nothing).
     Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
                       std::chrono::seconds(2));
-    Progress::Step step(progress, fmt::format("io: {} {} with {}, {} thread(s)…", to_string(plan.pattern),
-                                              format_size(plan.io_bytes), plan.engine, plan.threads));
-    doc.cases.push_back(run_io(plan, backend));
+    JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
+    doc.cases = run(plan, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

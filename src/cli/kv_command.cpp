@@ -80,8 +80,8 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    Progress::Step step(progress, fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
-    doc.cases.push_back(run_kv(plan, backend));
+    JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
+    doc.cases = run(plan, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

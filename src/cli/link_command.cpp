@@ -104,16 +104,20 @@ int serve(const LinkArgs& a, const CLI::App& app, const OutputOptions& out, Comm
   if (plan.transport.empty()) plan.transport = transport_names().front();
   Backend& backend = ctx.registry.preferred();
   ReadyFile ready(a.ready_file);
-  const SessionReport report =
-      run_link_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
-        ready.write(control, data);
-        if (!out.quiet) {
-          ctx.err << fmt::format("xferbench link: serving on {} (transport {} on {}), waiting up to {} s for a client\n",
-                                 control.to_string(), plan.transport, data.to_string(),
-                                 std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count())
-                  << std::flush;
-        }
-      });
+  JobContext job{.registry = &ctx.registry,
+                 .backend = &backend,
+                 .log = &ctx.err,
+                 .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                   ready.write(control, data);
+                   if (!out.quiet) {
+                     ctx.err << fmt::format(
+                                    "xferbench link: serving on {} (transport {} on {}), waiting up to {} s for a client\n",
+                                    control.to_string(), plan.transport, data.to_string(),
+                                    std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count())
+                             << std::flush;
+                   }
+                 }};
+  const SessionReport report = run(plan, job);
   if (!out.quiet) {
     ctx.err << fmt::format("xferbench link: served {}: {} region(s), {} bytes exposed\n", report.client,
                            report.regions, report.exposed_bytes);
@@ -165,10 +169,8 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    const std::string over = plan.transport.empty() ? "the first transport" : plan.transport;
-    Progress::Step step(progress, fmt::format("link: {} to {} over {}…", format_size(plan.min_bytes),
-                                              format_size(plan.max_bytes), over));
-    doc.cases = run_link(plan, backend);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
+    doc.cases = run(plan, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

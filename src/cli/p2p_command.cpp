@@ -141,7 +141,8 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
   meet.window = std::chrono::seconds(parse_count(a.window, "--window", 1, 3600));
   meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
   ResultDocument doc = new_result_document(ctx);
-  doc.cases = run_p2p_two_nodes(remote, meet, backend);
+  JobContext job{.registry = &ctx.registry, .backend = &backend};
+  doc.cases = run(P2pTwoNodePlan{remote, meet}, job);
   deliver(doc, out, ctx);
   return kExitOk;
 }
@@ -161,7 +162,8 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
   std::vector<CaseResult> cases;
   try {
     remote.token = shared_session_token(runtime, given_session_token(a.net.token));
-    cases = run_p2p_remote(remote, backend, runtime);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
+    cases = run(remote, job);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     runtime.abort(kExitFailure);
@@ -215,7 +217,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   const P2pPlan plan = to_plan(a, app);
   const OutputFormat format = resolve_output(out);
   std::string why_cpu;
-  Backend& backend = a.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(a.backend);
+  Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
   if (const Support s = backend.availability(); !s.ok) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
@@ -230,8 +232,8 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   {
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    Progress::Step step(progress, fmt::format("p2p: {} x {}…", format_size(plan.size), plan.executions));
-    doc.cases = run_p2p(plan, backend);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
+    doc.cases = run(plan, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

@@ -105,8 +105,4 @@ void Progress::erase_locked() {
   drawn_ = false;
 }
 
-Progress::Step::Step(Progress& owner, std::string text) : owner_(owner) { owner_.begin(std::move(text)); }
-
-Progress::Step::~Step() { owner_.end(); }
-
 }  // namespace xb

@@ -4,17 +4,20 @@
 // real output only. Off (no line, no thread) when stderr is not a terminal, with --quiet and in
 // JSON mode: the caller says which through `enabled`, and is_terminal() checks the first.
 //
-// No global state: a Progress belongs to one command run. Each Step is RAII: its destructor erases
-// the line, also when the step throws.
+// No global state: a Progress belongs to one command run. It is the jobs' ProgressLine
+// (core/progress_line.hpp): a job's ProgressStep is RAII, its destructor erases the line, also when
+// the step throws.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "core/progress_line.hpp"
+
 namespace xb {
 
-class Progress {
+class Progress final : public ProgressLine {
  public:
   // `fd` is where the line goes (STDERR_FILENO). `enabled` false makes every call a no-op.
   // A step's line appears only once it has run `show_after` (0: at once), so quick runs stay quiet.
@@ -25,24 +28,15 @@ class Progress {
 
   bool enabled() const { return enabled_; }
 
-  // One running step. While it lives a ticker thread redraws "<text> N s" every half second.
-  class Step {
-   public:
-    Step(Progress& owner, std::string text);
-    ~Step();
-    Step(const Step&) = delete;
-    Step& operator=(const Step&) = delete;
-
-   private:
-    Progress& owner_;
-  };
+  // A step starts: while it runs, a ticker thread redraws "<text> N s" every half second.
+  void begin(std::string text) override;
+  // The step ended: its line is erased.
+  void end() override;
 
   // Whether `fd` is a terminal (isatty), the first condition of `enabled`.
   static bool is_terminal(int fd);
 
  private:
-  void begin(std::string text);
-  void end();
   void tick_loop();
   void draw_locked(bool force);
   void erase_locked();

@@ -71,12 +71,9 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
 
   ResultDocument doc = new_result_document(ctx);
   {
-    Survey survey(plan, ctx.registry);  // its temporary storage directory goes at the end of this scope
     Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
-    for (std::size_t i = 0; i < survey.size(); ++i) {
-      Progress::Step step(progress, fmt::format("survey: [{}/{}] {}…", i + 1, survey.size(), survey.title(i)));
-      for (CaseResult& c : survey.run(i)) doc.cases.push_back(std::move(c));
-    }
+    JobContext job{.registry = &ctx.registry, .progress = &progress};
+    doc.cases = run(plan, job);
   }
 
   if (json_mode) {

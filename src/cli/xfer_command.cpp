@@ -153,7 +153,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   check_ready_file_path(a.ready_file);
   const OutputFormat format = resolve_output(out);
   std::string why_cpu;
-  Backend& backend = plan.backend.empty() ? ctx.registry.preferred(&why_cpu) : ctx.registry.get(plan.backend);
+  Backend& backend = ctx.registry.choose(plan.backend, &why_cpu);
   check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram);
   const bool device_memory = plan.role == XferRole::server || plan.mode.local == RegionPlace::device;
   if (!why_cpu.empty() && device_memory && !out.quiet) {
@@ -163,23 +163,28 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   ResultDocument doc = new_result_document(ctx);
   if (plan.role == XferRole::server) {
     ReadyFile ready(a.ready_file);
-    doc.cases = run_xfer_server_clients(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
-      ready.write(control, data);
-      if (!out.quiet) {
-        ctx.err << fmt::format("xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
-                               control.to_string(), plan.transport, data.to_string(),
-                               std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
-                               plan.clients == 1 ? std::string("a client") : fmt::format("{} clients", plan.clients))
-                << std::flush;
-      }
-    });
+    JobContext job{.registry = &ctx.registry,
+                   .backend = &backend,
+                   .log = &ctx.err,
+                   .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                     ready.write(control, data);
+                     if (!out.quiet) {
+                       ctx.err << fmt::format(
+                                      "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
+                                      control.to_string(), plan.transport, data.to_string(),
+                                      std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
+                                      plan.clients == 1 ? std::string("a client") : fmt::format("{} clients", plan.clients))
+                               << std::flush;
+                     }
+                   }};
+    doc.cases = run(plan, job);
   } else {
     // The client only: a server already says on stderr that it waits, and then for whom.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    Progress::Step step(progress, fmt::format("xfer: {} {} over {}…", to_string(plan.op),
-                                              to_string(plan.mode), plan.transport));
-    const std::vector<SocketAddress> servers = xfer_peers(a.peer);
-    doc.cases = servers.size() == 1 ? run_xfer_client(plan, backend) : run_xfer_clients(plan, servers, backend);
+    XferPlan client = plan;
+    client.servers = xfer_peers(a.peer);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
+    doc.cases = run(client, job);
   }
   deliver(doc, out, ctx);
   return kExitOk;

@@ -85,36 +85,38 @@ CaseStatus status_from(const std::string& s) {
 
 }  // namespace
 
+void to_json(json& j, const CaseResult& c) {
+  json labels = json::array();
+  for (const auto& [k, v] : c.labels) labels.push_back({{"key", k}, {"value", v}});
+  json series = json::array();
+  for (const auto& s : c.series) series.push_back(series_json(s));
+  json ranks = json::array();
+  for (const auto& r : c.ranks) {
+    json rs = json::array();
+    for (const auto& s : r.series) rs.push_back(series_json(s));
+    ranks.push_back({{"rank", r.rank}, {"device", r.device}, {"series", rs}});
+  }
+  json metrics = json::array();
+  for (const auto& m : c.metrics) {
+    metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"formula", m.formula}});
+  }
+  j = {{"job", c.job},
+       {"name", c.name},
+       {"title", c.title},
+       {"status", to_string(c.status)},
+       {"status_reason", c.status_reason},
+       {"labels", labels},
+       {"config", c.config},
+       {"series", series},
+       {"ranks", ranks},
+       {"metrics", metrics}};
+}
+
 json to_json(const ResultDocument& doc) {
   json environment = json::object();
   for (const auto& [name, value] : doc.environment) environment[name] = value;
   json cases = json::array();
-  for (const auto& c : doc.cases) {
-    json labels = json::array();
-    for (const auto& [k, v] : c.labels) labels.push_back({{"key", k}, {"value", v}});
-    json series = json::array();
-    for (const auto& s : c.series) series.push_back(series_json(s));
-    json ranks = json::array();
-    for (const auto& r : c.ranks) {
-      json rs = json::array();
-      for (const auto& s : r.series) rs.push_back(series_json(s));
-      ranks.push_back({{"rank", r.rank}, {"device", r.device}, {"series", rs}});
-    }
-    json metrics = json::array();
-    for (const auto& m : c.metrics) {
-      metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"formula", m.formula}});
-    }
-    cases.push_back({{"job", c.job},
-                     {"name", c.name},
-                     {"title", c.title},
-                     {"status", to_string(c.status)},
-                     {"status_reason", c.status_reason},
-                     {"labels", labels},
-                     {"config", c.config},
-                     {"series", series},
-                     {"ranks", ranks},
-                     {"metrics", metrics}});
-  }
+  for (const auto& c : doc.cases) cases.push_back(c);
   return {{"schema", kResultSchemaName},
           {"schema_version", doc.schema_version},
           {"program", {{"name", "xferbench"}, {"version", doc.program_version}}},
@@ -129,6 +131,27 @@ json to_json(const ResultDocument& doc) {
           {"command_line", doc.command_line},
           {"environment", environment},
           {"cases", cases}};
+}
+
+void from_json(const json& jc, CaseResult& c) {
+  c = CaseResult{};
+  c.job = jc.at("job").get<std::string>();
+  c.name = jc.at("name").get<std::string>();
+  c.title = jc.value("title", "");
+  c.status = status_from(jc.value("status", "ok"));
+  c.status_reason = jc.value("status_reason", "");
+  for (const auto& l : jc.at("labels")) c.labels.emplace_back(l.at("key"), l.at("value"));
+  c.config = jc.value("config", json::object());
+  for (const auto& s : jc.at("series")) c.series.push_back(series_from(s));
+  for (const auto& r : jc.value("ranks", json::array())) {
+    RankResult rr{r.at("rank").get<int>(), r.at("device").get<std::string>(), {}};
+    for (const auto& s : r.at("series")) rr.series.push_back(series_from(s));
+    c.ranks.push_back(std::move(rr));
+  }
+  for (const auto& mt : jc.at("metrics")) {
+    c.metrics.push_back({mt.at("name").get<std::string>(), mt.at("value").get<double>(),
+                         mt.at("unit").get<std::string>(), mt.value("formula", "")});
+  }
 }
 
 ResultDocument result_from_json(const json& j) {
@@ -155,27 +178,7 @@ ResultDocument result_from_json(const json& j) {
       if (value.is_string()) doc.environment.emplace_back(name, value.get<std::string>());
     }
   }
-  for (const auto& jc : j.at("cases")) {
-    CaseResult c;
-    c.job = jc.at("job").get<std::string>();
-    c.name = jc.at("name").get<std::string>();
-    c.title = jc.value("title", "");
-    c.status = status_from(jc.value("status", "ok"));
-    c.status_reason = jc.value("status_reason", "");
-    for (const auto& l : jc.at("labels")) c.labels.emplace_back(l.at("key"), l.at("value"));
-    c.config = jc.value("config", json::object());
-    for (const auto& s : jc.at("series")) c.series.push_back(series_from(s));
-    for (const auto& r : jc.value("ranks", json::array())) {
-      RankResult rr{r.at("rank").get<int>(), r.at("device").get<std::string>(), {}};
-      for (const auto& s : r.at("series")) rr.series.push_back(series_from(s));
-      c.ranks.push_back(std::move(rr));
-    }
-    for (const auto& mt : jc.at("metrics")) {
-      c.metrics.push_back({mt.at("name").get<std::string>(), mt.at("value").get<double>(),
-                           mt.at("unit").get<std::string>(), mt.value("formula", "")});
-    }
-    doc.cases.push_back(std::move(c));
-  }
+  for (const auto& jc : j.at("cases")) doc.cases.push_back(jc.get<CaseResult>());
   return doc;
 }
 

@@ -81,6 +81,11 @@ struct ResultDocument {
 Series make_series(std::string name, std::string unit, std::vector<double> samples);
 const char* to_string(CaseStatus status);
 
+// One case as the result document writes it (an element of "cases"), and read back: nlohmann's
+// ADL pair, so a case also travels between ranks as a typed value (runtime/rank_values.hpp).
+void to_json(nlohmann::json& j, const CaseResult& c);
+void from_json(const nlohmann::json& j, CaseResult& c);
+
 nlohmann::json to_json(const ResultDocument& doc);
 // Reads a document written by to_json; throws std::runtime_error naming the problem (not JSON,
 // another schema, an unknown schema version).

@@ -67,11 +67,12 @@ int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
   BlockPrinter printer(req, ctx.out);
-  const std::vector<CaseResult> cases = run_p2p(req.plan, backend, [&](const CaseResult& c) {
-    if (req.plan.all_pairs) return;  // the matrices, at the end
-    const P2pPair pair = req.plan.pairs.front();
-    printer.print(c, {pod, pair.src}, {pod, pair.dst});
-  });
+  JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& c) {
+                   if (req.plan.all_pairs) return;  // the matrices, at the end
+                   const P2pPair pair = req.plan.pairs.front();
+                   printer.print(c, {pod, pair.src}, {pod, pair.dst});
+                 }};
+  const std::vector<CaseResult> cases = run(req.plan, job);
   if (req.plan.all_pairs) {
     for (const CaseResult& c : cases) {
       // A waived pair has no configuration; the matrices have theirs.
@@ -113,7 +114,8 @@ int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
     if (!req.json) ctx.out << render_ascend_dmi_copy_header(d, copies.device) << std::flush;
     for (const std::uint64_t size : copies.sizes) {
       const CopyPlan plan = plan_for(d, size);
-      const AscendDmiCopyRow row = ascend_dmi_copy_row(run_copy(plan, backend));
+      JobContext job{.registry = &ctx.registry, .backend = &backend};
+      const AscendDmiCopyRow row = ascend_dmi_copy_row(run(plan, job).front());
       if (req.json) {
         doc.add_copy(d, copies.device, row);
       } else {
@@ -147,7 +149,8 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   }
   std::vector<CaseResult> cases;
   try {
-    cases = run_p2p_remote(plan, backend, runtime);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
+    cases = run(plan, job);
   } catch (const std::exception& e) {
     ctx.err << fmt::format("ascend-dmi: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     runtime.abort(kExitFailure);
@@ -188,7 +191,8 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   meet.card = req.card;
   meet.listener = "the other node (--sp 0)";
   BlockPrinter printer(req, ctx.out);
-  for (const CaseResult& c : run_p2p_two_nodes(plan, meet, backend)) {
+  JobContext job{.registry = &ctx.registry, .backend = &backend};
+  for (const CaseResult& c : run(P2pTwoNodePlan{plan, meet}, job)) {
     printer.print(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }
   printer.finish();

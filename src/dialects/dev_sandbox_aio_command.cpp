@@ -46,9 +46,11 @@ int run_dev_sandbox_aio(const std::vector<std::string>& args, CommandContext& ct
   // dump's, which this validates before anything is written.
   worded_by(req.words, [&] { validate_kv_plan(req.dump, nullptr); });
   BlockRemover remover(req.dump, !req.keep);
-  ctx.out << render_dev_sandbox_aio(run_kv(req.dump, nullptr));
+  JobContext dump{.registry = &ctx.registry};
+  ctx.out << render_dev_sandbox_aio(run(req.dump, dump).front());
   ctx.out.flush();
-  ctx.out << render_dev_sandbox_aio(run_kv(req.load, backend));
+  JobContext load{.registry = &ctx.registry, .backend = backend};
+  ctx.out << render_dev_sandbox_aio(run(req.load, load).front());
   return kExitOk;
 }
 

@@ -26,12 +26,18 @@ struct PreparedJob {
   GdsioRequest req;
   Backend* backend = nullptr;
   std::string why_cpu;
+  BackendRegistry* registry = nullptr;
+
+  CaseResult measure(const IoPlan& plan) const {
+    JobContext job{.registry = registry, .backend = backend};
+    return run(plan, job).front();
+  }
 };
 
 // Everything checked before anything runs: a job file's bad second job must not follow a first
 // job's files.
 PreparedJob prepare(GdsioRequest req, CommandContext& ctx) {
-  PreparedJob j{std::move(req), nullptr, {}};
+  PreparedJob j{std::move(req), nullptr, {}, &ctx.registry};
   // The device types move data to and from device memory: the preferred backend's (an accelerator
   // where there is one; here the cpu backend's arenas, which have no GPU-direct storage).
   if (uses_device(j.req.plan.transfer)) j.backend = &ctx.registry.preferred(&j.why_cpu);
@@ -47,7 +53,7 @@ PreparedJob prepare(GdsioRequest req, CommandContext& ctx) {
 // One job's lines: its run, and with -V on a write the read-back.
 std::string run_job(PreparedJob& j) {
   std::string out;
-  const CaseResult result = run_io(j.req.plan, j.backend);
+  const CaseResult result = j.measure(j.req.plan);
   // gdsio's line has no place for how GPUD moved the data; a compat-mode run says so on stderr
   // (gdsio users read GPUD figures as GPUDirect Storage figures); `xferbench io` records it in its result.
   if (const IoConfig config = result.config.get<IoConfig>();
@@ -57,7 +63,7 @@ std::string run_job(PreparedJob& j) {
   out += render_gdsio(result);
   if (j.req.verify_after_write) {
     out += "Verifying data\n";
-    out += render_gdsio(run_io(gdsio_readback_plan(j.req.plan), j.backend));
+    out += render_gdsio(j.measure(gdsio_readback_plan(j.req.plan)));
   }
   return out;
 }
@@ -83,7 +89,7 @@ int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {
   Progress progress = job_progress(false, false);
   std::vector<std::string> lines(jobs.size());
   {
-    Progress::Step step(progress, "gdsio: running…");
+    const ProgressStep step(&progress, "gdsio: running…");
     if (jobs.size() == 1) {
       lines[0] = run_job(jobs[0]);
     } else {

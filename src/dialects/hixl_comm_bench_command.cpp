@@ -67,12 +67,15 @@ int run_hixl_comm_bench(const std::vector<std::string>& args, CommandContext& ct
   }
   ctx.out << render_hixl_comm_start(req) << std::flush;
   if (target) {
-    const auto served = run_xfer_server_clients(plan, backend, ctx.err, {});
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .log = &ctx.err};
+    const std::vector<CaseResult> served = run(plan, job);
     ctx.out << fmt::format("[INFO] target done: served {} initiator(s)\n", served.size()) << std::flush;
     return kExitOk;
   }
-  const std::vector<CaseResult> cases =
-      req.remotes.size() == 1 ? run_xfer_client(plan, backend) : run_xfer_clients(plan, req.remotes, backend);
+  XferPlan client = plan;
+  client.servers = req.remotes;
+  JobContext job{.registry = &ctx.registry, .backend = &backend};
+  const std::vector<CaseResult> cases = run(client, job);
   std::map<std::size_t, std::vector<CaseResult>> by_remote;
   for (const CaseResult& c : cases) by_remote[c.config.get<XferClientConfig>().server_index.value_or(0)].push_back(c);
   std::vector<std::string> csv, jsonl;

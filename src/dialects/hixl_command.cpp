@@ -74,10 +74,11 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   worded_by(hixl_flag_words(), [&] { check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram); });
   if (plan.role == XferRole::client) {
     std::optional<CaseResult> last;
-    const std::vector<CaseResult> cases = run_xfer_client(plan, backend, [&](const CaseResult& c) {
-      ctx.out << render_hixl_line(c) << std::flush;
-      last = c;
-    });
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& c) {
+                     ctx.out << render_hixl_line(c) << std::flush;
+                     last = c;
+                   }};
+    const std::vector<CaseResult> cases = run(plan, job);
     if (!json_path.empty()) {
       ResultDocument doc = new_result_document(ctx);
       doc.cases = cases;
@@ -87,10 +88,14 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
     if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;
     return kExitOk;
   }
-  const CaseResult served = run_xfer_server(plan, backend, ctx.err, [&](const SocketAddress& control, const SocketAddress& data) {
-    ctx.out << render_hixl_server_ready(control.port, data.to_string()) << std::flush;
-  });
-  ctx.out << render_hixl_server_done(served) << std::flush;
+  JobContext job{.registry = &ctx.registry,
+                 .backend = &backend,
+                 .log = &ctx.err,
+                 .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                   ctx.out << render_hixl_server_ready(control.port, data.to_string()) << std::flush;
+                 }};
+  const std::vector<CaseResult> served = run(plan, job);  // HIXL's server serves one client
+  ctx.out << render_hixl_server_done(served.front()) << std::flush;
   return kExitOk;
 }
 

@@ -48,17 +48,18 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
       ctx.out << block << std::flush;
       block.clear();
     };
-    run_coll(coll.plan, group, [&](const CaseResult& c) {
-      if (c.name != current && whole_blocks) emit();
-      if (c.name != current) block += render_sharp_coll_header(c);
-      current = c.name;
-      block += render_sharp_coll_row(c);
-      if (!whole_blocks) emit();
-      if (c.status == CaseStatus::failed) {
-        wrong = true;
-        ctx.err << fmt::format("sharp_coll_test: wrong result: {}\n", c.status_reason) << std::flush;
-      }
-    });
+    JobContext job{.registry = &ctx.registry, .collectives = &group, .on_case = [&](const CaseResult& c) {
+                     if (c.name != current && whole_blocks) emit();
+                     if (c.name != current) block += render_sharp_coll_header(c);
+                     current = c.name;
+                     block += render_sharp_coll_row(c);
+                     if (!whole_blocks) emit();
+                     if (c.status == CaseStatus::failed) {
+                       wrong = true;
+                       ctx.err << fmt::format("sharp_coll_test: wrong result: {}\n", c.status_reason) << std::flush;
+                     }
+                   }};
+    run(coll.plan, job);
     emit();
   } catch (const Unavailable& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", world.rank(), e.what()) << std::flush;
@@ -117,9 +118,10 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandCont
       req.plan.peer = parse_address(controls.at(partner), "the far end", true);
       far_end = fmt::format("rank {} on {} ({})", partner, nodes.at(partner), req.plan.peer->to_string());
       if (rank == 0) ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
-      run_link(req.plan, backend, [&](const CaseResult& r) {
-        if (rank == 0) ctx.out << render_sharp_coll_test_row(r) << std::flush;
-      });
+      JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& r) {
+                       if (rank == 0) ctx.out << render_sharp_coll_test_row(r) << std::flush;
+                     }};
+      run(req.plan, job);
     }
     if (server) server->join();
     world.barrier();
@@ -162,10 +164,11 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   if (!req.plan.peer && mpi_launched()) return run_sharp_link_ranks(req, backend, ctx);
   std::string far_end;
   ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
-  run_link(req.plan, backend, [&](const CaseResult& r) {
-    ctx.out << render_sharp_coll_test_row(r) << std::flush;
-    far_end = r.config.get<LinkConfig>().peer;
-  });
+  JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& r) {
+                   ctx.out << render_sharp_coll_test_row(r) << std::flush;
+                   far_end = r.config.get<LinkConfig>().peer;
+                 }};
+  run(req.plan, job);
   ctx.out.flush();  // the tool's table first, then what xferbench adds
   ctx.err << fmt::format("sharp_coll_test: far end: {}{}\n", far_end,
                          req.plan.peer ? ""

@@ -14,6 +14,7 @@
 #include "jobs/copy/copy_config.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -117,7 +118,7 @@ CaseResult real_case_for(const std::vector<std::string>& args) {
   auto backend = make_cpu_backend();
   validate_copy_plan(req.plan, *backend);
   ForkLauncher launcher(req.plan.devices);
-  return run_copy(req.plan, *backend, launcher);
+  return test::run_one(req.plan, &*backend, &launcher);
 }
 
 TEST(DevSandboxGolden, RealGqaRunRendersAsTheSeedWithCpuLabels) {

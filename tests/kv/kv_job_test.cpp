@@ -21,6 +21,7 @@
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
 #include "storage/kv_store.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -86,7 +87,7 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   auto backend = make_cpu_backend();
   KvPlan d = small_plan(dir.path(), KvOp::dump);
   d.sync = sync;
-  const CaseResult dr = run_kv(d, nullptr);
+  const CaseResult dr = test::run_one(d, nullptr);
   EXPECT_EQ(dr.job, "kv");
   EXPECT_EQ(metric(dr, "blocks"), 24);
   EXPECT_EQ(metric(dr, "bytes"), 24.0 * (64 << 10));
@@ -113,7 +114,7 @@ TEST_P(KvRoundTrip, DumpsThenLoadsBackVerified) {
   KvPlan l = small_plan(dir.path(), KvOp::load);
   l.target = target;
   l.verify = true;
-  const CaseResult lr = run_kv(l, backend.get());
+  const CaseResult lr = test::run_one(l, backend.get());
   EXPECT_EQ(metric(lr, "blocks"), 24);
   EXPECT_EQ(lr.config.at("to"), std::string(to_string(target)));
   EXPECT_EQ(nlohmann::json(lr.config.get<KvConfig>()), lr.config) << lr.config.dump();
@@ -138,42 +139,42 @@ TEST(KvJob, BufferedOddBlocksAndPassesRoundTrip) {
   d.block_bytes = 1000;  // not a logical block: fine through the page cache
   d.passes = 3;
   d.threads = 5;
-  EXPECT_EQ(metric(run_kv(d, nullptr), "blocks"), 72);
+  EXPECT_EQ(metric(test::run_one(d, nullptr), "blocks"), 72);
   expect_layout(dir, 24, 1000);
   KvPlan l = d;
   l.op = KvOp::load;
   l.verify = true;
-  EXPECT_EQ(metric(run_kv(l, nullptr), "bytes"), 72.0 * 1000);
+  EXPECT_EQ(metric(test::run_one(l, nullptr), "bytes"), 72.0 * 1000);
 }
 
 TEST(KvJob, CorruptedByteIsLocatedByBlockFileAndOffset) {
   for (KvTarget target : {KvTarget::host, KvTarget::device}) {
     TempDir dir;
     auto backend = make_cpu_backend();
-    run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+    test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
     const auto victim = kv_block_path(dir.path(), 5);
     flip_byte(victim, 12345);
     KvPlan l = small_plan(dir.path(), KvOp::load);
     l.target = target;
     l.verify = true;
-    const std::string e = error_of([&] { run_kv(l, backend.get()); });
+    const std::string e = error_of([&] { test::run_one(l, backend.get()); });
     EXPECT_NE(e.find("verify failed: block 5 (" + victim.string() + ") byte at offset 12345 "), std::string::npos) << e;
     // Without --verify the same load passes: the check is what finds it.
     l.verify = false;
-    EXPECT_EQ(error_of([&] { run_kv(l, backend.get()); }), "");
+    EXPECT_EQ(error_of([&] { test::run_one(l, backend.get()); }), "");
   }
 }
 
 TEST(KvJob, AByteAtEitherEdgeOfABlockIsFound) {
   // The first and the last byte of a 64 KiB block: a check a byte short or late misses one.
   TempDir dir;
-  run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+  test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
   const auto victim = kv_block_path(dir.path(), 7);
   for (const std::uint64_t offset : {0ull, (64ull << 10) - 1}) {
     flip_byte(victim, offset);
     KvPlan l = small_plan(dir.path(), KvOp::load);
     l.verify = true;
-    const std::string e = error_of([&] { run_kv(l, nullptr); });
+    const std::string e = error_of([&] { test::run_one(l, nullptr); });
     EXPECT_NE(e.find("verify failed: block 7 (" + victim.string() + ") byte at offset " + std::to_string(offset) + " "),
               std::string::npos)
         << e;
@@ -181,35 +182,35 @@ TEST(KvJob, AByteAtEitherEdgeOfABlockIsFound) {
   }
   KvPlan l = small_plan(dir.path(), KvOp::load);
   l.verify = true;
-  EXPECT_EQ(error_of([&] { run_kv(l, nullptr); }), "");
+  EXPECT_EQ(error_of([&] { test::run_one(l, nullptr); }), "");
 }
 
 TEST(KvJob, SwappedBlockFilesAreCaught) {
   TempDir dir;
-  run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+  test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
   std::filesystem::copy_file(kv_block_path(dir.path(), 1), kv_block_path(dir.path(), 2),
                              std::filesystem::copy_options::overwrite_existing);
   KvPlan l = small_plan(dir.path(), KvOp::load);
   l.verify = true;
-  const std::string e = error_of([&] { run_kv(l, nullptr); });
+  const std::string e = error_of([&] { test::run_one(l, nullptr); });
   EXPECT_NE(e.find("verify failed: block 2 ("), std::string::npos) << e;
 }
 
 TEST(KvJob, MissingBlockIsNamedFirstInBlockOrder) {
   TempDir dir;
-  run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+  test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
   std::filesystem::remove(kv_block_path(dir.path(), 17));
   std::filesystem::remove(kv_block_path(dir.path(), 9));
-  const std::string e = error_of([&] { run_kv(small_plan(dir.path(), KvOp::load), nullptr); });
+  const std::string e = error_of([&] { test::run_one(small_plan(dir.path(), KvOp::load), nullptr); });
   EXPECT_NE(e.find("block 9 is missing from the store: " + kv_block_path(dir.path(), 9).string()), std::string::npos)
       << e;
 }
 
 TEST(KvJob, ShortBlockIsNamedWithBothSizes) {
   TempDir dir;
-  run_kv(small_plan(dir.path(), KvOp::dump), nullptr);
+  test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
   std::filesystem::resize_file(kv_block_path(dir.path(), 4), 4096);
-  const std::string e = error_of([&] { run_kv(small_plan(dir.path(), KvOp::load), nullptr); });
+  const std::string e = error_of([&] { test::run_one(small_plan(dir.path(), KvOp::load), nullptr); });
   EXPECT_NE(e.find("block 4 (" + kv_block_path(dir.path(), 4).string() + ") is 4096 bytes, expected"), std::string::npos)
       << e;
 }
@@ -217,7 +218,7 @@ TEST(KvJob, ShortBlockIsNamedWithBothSizes) {
 TEST(KvJob, LeftoverTemporaryIsNeverLoaded) {
   TempDir dir;
   KvPlan d = small_plan(dir.path(), KvOp::dump);
-  run_kv(d, nullptr);
+  test::run_one(d, nullptr);
   // A crash mid-dump: block 6's real name is gone, and a whole, valid-looking temporary of it is
   // left (the pattern a dump writes), under another process's temporary name.
   const auto real = kv_block_path(dir.path(), 6);
@@ -226,13 +227,13 @@ TEST(KvJob, LeftoverTemporaryIsNeverLoaded) {
   std::filesystem::rename(real, leftover);
   KvPlan l = small_plan(dir.path(), KvOp::load);
   l.verify = true;
-  const std::string e = error_of([&] { run_kv(l, nullptr); });
+  const std::string e = error_of([&] { test::run_one(l, nullptr); });
   EXPECT_NE(e.find("block 6 is missing from the store"), std::string::npos) << e;
 
   // Next to a whole store, a half-written temporary changes nothing: the load reads the blocks.
-  run_kv(d, nullptr);
+  test::run_one(d, nullptr);
   std::filesystem::resize_file(leftover, 100);
-  EXPECT_EQ(error_of([&] { run_kv(l, nullptr); }), "");
+  EXPECT_EQ(error_of([&] { test::run_one(l, nullptr); }), "");
 }
 
 TEST(KvJob, BadPlansAreUsageErrorsNamingTheFlag) {

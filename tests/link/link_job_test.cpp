@@ -21,6 +21,7 @@
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 #include "transport/transport.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -53,7 +54,7 @@ LinkPlan small_plan(const std::string& transport, RegionPlace src, RegionPlace d
 std::vector<CaseResult> run_or_skip(const LinkPlan& plan, Backend& backend, bool& skipped) {
   skipped = false;
   try {
-    return run_link(plan, backend);
+    return test::run_job(plan, &backend);
   } catch (const Unavailable& e) {
     skipped = true;
     return {};
@@ -218,10 +219,10 @@ TEST(LinkServerThread, HoldsItsClientToThePlansOneRegion) {
 TEST(LinkJob, BadPlansAreRefusedBeforeAnythingStarts) {
   auto backend = make_cpu_backend();
   LinkPlan p = small_plan("tcp", RegionPlace::null, RegionPlace::host, true);
-  EXPECT_THROW(run_link(p, *backend), UsageError);
+  EXPECT_THROW(test::run_job(p, &*backend), UsageError);
   p = small_plan("tcp", RegionPlace::host, RegionPlace::host, false);
   p.step = 1;
-  EXPECT_THROW(run_link(p, *backend), UsageError);
+  EXPECT_THROW(test::run_job(p, &*backend), UsageError);
 }
 
 TEST(LinkJob, NoServerAtThePeerIsARunFailureNamingIt) {
@@ -229,7 +230,7 @@ TEST(LinkJob, NoServerAtThePeerIsARunFailureNamingIt) {
   LinkPlan p = small_plan("tcp", RegionPlace::host, RegionPlace::host, false);
   p.peer = SocketAddress{"127.0.0.1", 9};  // discard: nothing listens there
   p.wait = std::chrono::seconds(1);
-  const std::string message = error_of([&] { run_link(p, *backend); });
+  const std::string message = error_of([&] { test::run_job(p, &*backend); });
   EXPECT_NE(message.find("127.0.0.1:9"), std::string::npos) << message;
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/fork_launcher.hpp"
 
 #include "support/temp_dir.hpp"
+#include "support/run_job.hpp"
 
 namespace {
 
@@ -188,7 +189,7 @@ TEST(Registry, CopyJobRunsOnTheModulesBackend) {
   plan.verify = true;
   ASSERT_NO_THROW(xb::validate_copy_plan(plan, b));
   xb::ForkLauncher launcher(plan.devices);
-  const xb::CaseResult result = xb::run_copy(plan, b, launcher);
+  const xb::CaseResult result = xb::test::run_one(plan, &b, &launcher);
   EXPECT_EQ(result.config.at("backend"), "testgood");
   EXPECT_EQ(result.label("from"), "testgood::host::all");
   EXPECT_EQ(result.label("to"), "testgood::device::all");

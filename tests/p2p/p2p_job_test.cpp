@@ -20,6 +20,7 @@
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 #include "support/wrapped_cpu_backend.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -67,7 +68,7 @@ TEST(P2pJob, OnePairOneWayAndBothWays) {
   plan.bidirectional = true;
   validate_p2p_plan(plan, cpu.get());
   std::vector<std::string> seen;
-  const auto cases = run_p2p(plan, cpu.get(), [&](const CaseResult& c) { seen.push_back(c.name); });
+  const auto cases = test::run_job(plan, &cpu.get(), [&](const CaseResult& c) { seen.push_back(c.name); });
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(seen, (std::vector<std::string>{"p2p_unidirectional", "p2p_bidirectional"})) << "each case as it completes";
   expect_consistent(cases[0], 1 << 20, 5, false);
@@ -87,7 +88,7 @@ TEST(P2pJob, OneByteOddSizesAndManyWindows) {
     SCOPED_TRACE(size);
     P2pPlan plan = small_plan(size, 3);
     plan.bidirectional = true;
-    const auto cases = run_p2p(plan, cpu.get());
+    const auto cases = test::run_job(plan, &cpu.get());
     ASSERT_EQ(cases.size(), 2u);
     expect_consistent(cases[0], size, 3, false);
     expect_consistent(cases[1], size, 3, true);
@@ -96,7 +97,7 @@ TEST(P2pJob, OneByteOddSizesAndManyWindows) {
   P2pPlan many = small_plan(4096, kP2pWindow * 2 + 3);
   many.bidirectional = true;
   many.warmup = kP2pWindow + 1;
-  const auto cases = run_p2p(many, cpu.get());
+  const auto cases = test::run_job(many, &cpu.get());
   expect_consistent(cases.at(0), 4096, kP2pWindow * 2 + 3, false);
   expect_consistent(cases.at(1), 4096, kP2pWindow * 2 + 3, true);
 }
@@ -108,7 +109,7 @@ TEST(P2pJob, AllPairsMatrixFollowsTheReportConvention) {
   plan.devices = 3;
   plan.bidirectional = true;
   validate_p2p_plan(plan, cpu.get());
-  const auto cases = run_p2p(plan, cpu.get());
+  const auto cases = test::run_job(plan, &cpu.get());
   // 6 ordered pairs one way, 3 unordered pairs both ways, then the two matrices.
   ASSERT_EQ(cases.size(), 6u + 3u + 2u);
   for (std::size_t i = 0; i < 9; ++i) expect_consistent(cases[i], 64 << 10, 3, i >= 6);

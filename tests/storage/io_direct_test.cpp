@@ -21,6 +21,7 @@
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
 #include "support/wrapped_cpu_backend.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -129,7 +130,7 @@ TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
     DirectLog log;
     const auto backend = direct_backend(log);
     TempDir dir;
-    const CaseResult w = run_io(direct_plan(dir.path(), write), backend.get());
+    const CaseResult w = test::run_one(direct_plan(dir.path(), write), backend.get());
     EXPECT_EQ(metric(w, "ops"), 2 * 8);
     EXPECT_EQ(metric(w, "bytes"), 2.0 * (512 << 10));
     EXPECT_EQ(w.label("engine"), "fake-direct");
@@ -147,13 +148,13 @@ TEST(IoDirect, WritesThenReadsBackVerifiedThroughTheDirectPath) {
 
     IoPlan r = direct_plan(dir.path(), read);
     r.verify = true;
-    const CaseResult rr = run_io(r, backend.get());
+    const CaseResult rr = test::run_one(r, backend.get());
     EXPECT_EQ(metric(rr, "ops"), 2 * 8);
     // The data is the pattern: the same run through the CPU path verifies it too.
     IoPlan cpu = r;
     cpu.transfer = IoTransfer::cpu;
     cpu.engine = "psync";
-    EXPECT_EQ(metric(run_io(cpu, backend.get()), "ops"), 2 * 8);
+    EXPECT_EQ(metric(test::run_one(cpu, backend.get()), "ops"), 2 * 8);
   }
 }
 
@@ -164,14 +165,14 @@ TEST(IoDirect, BuffersGoUnregisteredWhenThePlanSaysSo) {
   TempDir dir;
   IoPlan w = direct_plan(dir.path(), IoPattern::write);
   w.register_buffers = false;
-  const CaseResult r = run_io(w, backend.get());
+  const CaseResult r = test::run_one(w, backend.get());
   EXPECT_EQ(metric(r, "ops"), 2 * 8);
   EXPECT_EQ(log.buffers_registered, 0);
   EXPECT_EQ(r.config.at("registered_buffers"), false);
   IoPlan back = direct_plan(dir.path(), IoPattern::read);
   back.verify = true;
   back.register_buffers = false;
-  EXPECT_EQ(metric(run_io(back, backend.get()), "ops"), 2 * 8);
+  EXPECT_EQ(metric(test::run_one(back, backend.get()), "ops"), 2 * 8);
   EXPECT_EQ(log.buffers_registered, 0);
 }
 
@@ -183,7 +184,7 @@ TEST(IoDirect, TheAsyncAndBatchTypesNeedApisNoBackendDrivesYet) {
     IoPlan p = direct_plan(dir.path(), IoPattern::write);
     p.transfer = t;
     try {
-      run_io(p, backend.get());
+      test::run_one(p, backend.get());
       ADD_FAILURE() << to_string(t) << " ran";
     } catch (const Unavailable& e) {
       EXPECT_NE(std::string(e.what()).find("needs cuFile's"), std::string::npos) << e.what();
@@ -198,24 +199,24 @@ TEST(IoDirect, ShortTransfersAndEintrAreResumed) {
   log.eintr_first = true;
   const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
+  test::run_one(direct_plan(dir.path(), IoPattern::write), backend.get());
   // 64 KiB IOs moved 32, 16, 8, 4, 4 KiB at a time: five calls each, plus one EINTR per file.
   EXPECT_EQ(log.calls, 2 * (8 * 5 + 1));
   IoPlan r = direct_plan(dir.path(), IoPattern::read);
   r.verify = true;
-  EXPECT_EQ(metric(run_io(r, backend.get()), "bytes"), 2.0 * (512 << 10));
+  EXPECT_EQ(metric(test::run_one(r, backend.get()), "bytes"), 2.0 * (512 << 10));
 }
 
 TEST(IoDirect, VerifyFindsAFlippedByteAsItArrivedInDeviceMemory) {
   DirectLog log;
   const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
+  test::run_one(direct_plan(dir.path(), IoPattern::write), backend.get());
   const auto victim = dir.path() / "xferbench-io.1";
   test::flip_byte(victim, 200'000);
   IoPlan r = direct_plan(dir.path(), IoPattern::randread);
   r.verify = true;
-  const std::string what = error_of([&] { run_io(r, backend.get()); });
+  const std::string what = error_of([&] { test::run_one(r, backend.get()); });
   EXPECT_NE(what.find(victim.string() + " byte at offset 200000 "), std::string::npos) << what;
   EXPECT_NE(what.find("in the 65536-byte IO at offset 196608, as it arrived in device memory"), std::string::npos) << what;
 }
@@ -224,9 +225,9 @@ TEST(IoDirect, AReadThatMovesNothingIsTheEndOfTheFileWithItsOffset) {
   DirectLog log;
   const auto backend = direct_backend(log);
   TempDir dir;
-  run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
+  test::run_one(direct_plan(dir.path(), IoPattern::write), backend.get());
   log.read_nothing = true;
-  const std::string what = error_of([&] { run_io(direct_plan(dir.path(), IoPattern::read), backend.get()); });
+  const std::string what = error_of([&] { test::run_one(direct_plan(dir.path(), IoPattern::read), backend.get()); });
   EXPECT_NE(what.find("direct read("), std::string::npos) << what;
   EXPECT_NE(what.find("xferbench-io."), std::string::npos) << what;
   EXPECT_NE(what.find("offset 0"), std::string::npos) << what;
@@ -240,7 +241,7 @@ TEST(IoDirect, AMissingDirectPathLeavesNothingBehind) {
   const auto backend = direct_backend(log);
   TempDir dir;
   try {
-    run_io(direct_plan(dir.path(), IoPattern::write), backend.get());
+    test::run_one(direct_plan(dir.path(), IoPattern::write), backend.get());
     ADD_FAILURE() << "GPUD ran without its direct path";
   } catch (const Unavailable& e) {
     EXPECT_NE(std::string(e.what()).find("cuFile"), std::string::npos) << e.what();

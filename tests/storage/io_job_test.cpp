@@ -19,6 +19,7 @@
 #include "storage/file_set.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -47,7 +48,7 @@ TEST_P(IoRoundTrip, WritesThenReadsBackVerified) {
   const auto& [engine, write_pattern, read_pattern] = GetParam();
   TempDir dir;
   IoPlan w = small_plan(dir.path(), write_pattern, engine);
-  const CaseResult wr = run_io(w);
+  const CaseResult wr = test::run_one(w);
   EXPECT_EQ(wr.job, "io");
   EXPECT_EQ(metric(wr, "ops"), 2 * 64);
   EXPECT_EQ(metric(wr, "bytes"), 2.0 * (1 << 20));
@@ -64,7 +65,7 @@ TEST_P(IoRoundTrip, WritesThenReadsBackVerified) {
 
   IoPlan r = small_plan(dir.path(), read_pattern, engine);
   r.verify = true;
-  const CaseResult rr = run_io(r);
+  const CaseResult rr = test::run_one(r);
   // The typed record (item 7) holds every key the job wrote, no more.
   EXPECT_EQ(nlohmann::json(rr.config.get<IoConfig>()), rr.config) << rr.config.dump();
   EXPECT_EQ(metric(rr, "ops"), 2 * 64);
@@ -88,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(AllEngines, IoRoundTrip,
 // rounding only: x * (1 / wall) against x / wall.
 TEST(IoJob, StoredRatesFollowFromTheSameResultsTotals) {
   TempDir dir;
-  const CaseResult r = run_io(small_plan(dir.path(), IoPattern::write, "psync"));
+  const CaseResult r = test::run_one(small_plan(dir.path(), IoPattern::write, "psync"));
   const double wall = metric(r, "wall_time"), ops = metric(r, "ops"), bytes = metric(r, "bytes");
   const double user = metric(r, "cpu_user_time"), sys = metric(r, "cpu_sys_time");
   ASSERT_GT(wall, 0);
@@ -112,13 +113,13 @@ TEST(IoJob, OneFileSharedByThreadsAndBufferedMode) {
     w.file = dir.path() / "one";
     w.threads = 3;
     w.buffered = buffered;
-    run_io(w);
+    test::run_one(w);
     EXPECT_EQ(std::filesystem::file_size(w.file), 3u << 20);  // thread t owns region t
     IoPlan r = w;
     r.pattern = IoPattern::read;
     r.verify = true;
     r.engine = "libaio";
-    run_io(r);
+    test::run_one(r);
   }
 }
 
@@ -132,11 +133,11 @@ TEST(IoJob, IoSizeOfOneLogicalBlockWorksWithEveryEngine) {
     IoPlan w = small_plan(dir.path(), IoPattern::randwrite, engine);
     w.io_bytes = block;
     w.file_bytes = 64 * block;
-    run_io(w);
+    test::run_one(w);
     IoPlan r = w;
     r.pattern = IoPattern::randread;
     r.verify = true;
-    EXPECT_EQ(metric(run_io(r), "ops"), 2 * 64) << engine;
+    EXPECT_EQ(metric(test::run_one(r), "ops"), 2 * 64) << engine;
   }
 }
 
@@ -144,7 +145,7 @@ TEST(IoJob, SizeIsRoundedDownToWholeIos) {
   TempDir dir;
   IoPlan w = small_plan(dir.path(), IoPattern::write, "psync");
   w.file_bytes = (1u << 20) + 1000;
-  const CaseResult r = run_io(w);
+  const CaseResult r = test::run_one(w);
   EXPECT_EQ(metric(r, "ops"), 2 * 64);
   EXPECT_EQ(r.config.at("size_per_thread"), 1u << 20);
 }
@@ -153,7 +154,7 @@ TEST(IoJob, PsyncClampsTheQueueDepthToOne) {
   TempDir dir;
   IoPlan w = small_plan(dir.path(), IoPattern::write, "psync");
   w.queue_depth = 16;
-  const CaseResult r = run_io(w);
+  const CaseResult r = test::run_one(w);
   EXPECT_EQ(r.config.at("queue_depth"), 1);
   EXPECT_EQ(r.config.at("queue_depth_requested"), 16);
 }
@@ -163,24 +164,24 @@ TEST(IoJob, TimeBoundedRunLoopsAndStaysVerifiable) {
   IoPlan w = small_plan(dir.path(), IoPattern::randwrite, "io_uring");
   w.file_bytes = 256u << 10;
   w.seconds = 1;
-  const CaseResult r = run_io(w);
+  const CaseResult r = test::run_one(w);
   EXPECT_GT(metric(r, "ops"), 0);
   IoPlan v = small_plan(dir.path(), IoPattern::read, "libaio");
   v.file_bytes = 256u << 10;
   v.verify = true;
-  run_io(v);
+  test::run_one(v);
 }
 
 TEST(IoJob, FlippedByteIsFoundAtItsFileAndOffset) {
   TempDir dir;
-  run_io(small_plan(dir.path(), IoPattern::write, "libaio"));
+  test::run_one(small_plan(dir.path(), IoPattern::write, "libaio"));
   const std::uint64_t offset = 345'679;  // inside the 22nd 16 KiB IO of file 1
   flip_byte(dir.path() / "xferbench-io.1", offset);
   for (const char* engine : {"psync", "libaio", "io_uring"}) {
     for (IoPattern pattern : {IoPattern::read, IoPattern::randread}) {
       IoPlan r = small_plan(dir.path(), pattern, engine);
       r.verify = true;
-      const std::string what = error_of([&] { run_io(r); });
+      const std::string what = error_of([&] { test::run_one(r); });
       EXPECT_NE(what.find("verify failed"), std::string::npos) << what;
       EXPECT_NE(what.find((dir.path() / "xferbench-io.1").string() + " byte at offset 345679 "), std::string::npos)
           << what;
@@ -189,50 +190,50 @@ TEST(IoJob, FlippedByteIsFoundAtItsFileAndOffset) {
     }
   }
   // Without --verify the same read succeeds: verification is what finds it.
-  run_io(small_plan(dir.path(), IoPattern::read, "io_uring"));
+  test::run_one(small_plan(dir.path(), IoPattern::read, "io_uring"));
 }
 
 TEST(IoJob, AByteAtEitherEdgeOfAnIoIsFound) {
   // The first and the last byte of one 16 KiB IO (the 22nd of file 1): a check that stops a byte
   // short, or starts a byte late, misses one of them.
   TempDir dir;
-  run_io(small_plan(dir.path(), IoPattern::write, "psync"));
+  test::run_one(small_plan(dir.path(), IoPattern::write, "psync"));
   const auto file = dir.path() / "xferbench-io.1";
   for (const std::uint64_t offset : {344'064ull, 344'064ull + 16'383}) {
     flip_byte(file, offset);
     IoPlan r = small_plan(dir.path(), IoPattern::read, "psync");
     r.verify = true;
-    const std::string what = error_of([&] { run_io(r); });
+    const std::string what = error_of([&] { test::run_one(r); });
     EXPECT_NE(what.find(file.string() + " byte at offset " + std::to_string(offset) + " "), std::string::npos) << what;
     flip_byte(file, offset);  // flipped back: the file verifies again
   }
   IoPlan r = small_plan(dir.path(), IoPattern::read, "psync");
   r.verify = true;
-  EXPECT_EQ(error_of([&] { run_io(r); }), "");
+  EXPECT_EQ(error_of([&] { test::run_one(r); }), "");
 }
 
 TEST(IoJob, FilesCarryTheirOwnPattern) {
   // The seed depends on the file index, so files swapped between threads do not verify: the record
   // of each names the other name (and, past the record, the pattern would differ).
   TempDir dir;
-  run_io(small_plan(dir.path(), IoPattern::write, "io_uring"));
+  test::run_one(small_plan(dir.path(), IoPattern::write, "io_uring"));
   const auto a = dir.path() / "xferbench-io.0", b = dir.path() / "xferbench-io.1", t = dir.path() / "swap";
   std::filesystem::rename(a, t);
   std::filesystem::rename(b, a);
   std::filesystem::rename(t, b);
   IoPlan r = small_plan(dir.path(), IoPattern::read, "io_uring");
   r.verify = true;
-  const std::string what = error_of([&] { run_io(r); });
+  const std::string what = error_of([&] { test::run_one(r); });
   EXPECT_NE(what.find(a.string() + ": the record"), std::string::npos) << what;
   EXPECT_NE(what.find("is of " + b.string() + ", another name of the file"), std::string::npos) << what;
 }
 
 TEST(IoJob, ReadOfShortFileFailsNamingFileAndBothSizes) {
   TempDir dir;
-  run_io(small_plan(dir.path(), IoPattern::write, "psync"));
+  test::run_one(small_plan(dir.path(), IoPattern::write, "psync"));
   IoPlan r = small_plan(dir.path(), IoPattern::read, "io_uring");
   r.file_bytes = 2u << 20;
-  const std::string what = error_of([&] { run_io(r); });
+  const std::string what = error_of([&] { test::run_one(r); });
   EXPECT_NE(what.find((dir.path() / "xferbench-io.0").string() + " is 1048576 bytes"), std::string::npos) << what;
   EXPECT_NE(what.find("2097152 bytes"), std::string::npos) << what;
 }
@@ -240,7 +241,7 @@ TEST(IoJob, ReadOfShortFileFailsNamingFileAndBothSizes) {
 TEST(IoJob, ReadOfMissingFileFailsNamingIt) {
   TempDir dir;
   IoPlan r = small_plan(dir.path(), IoPattern::read, "libaio");
-  const std::string what = error_of([&] { run_io(r); });
+  const std::string what = error_of([&] { test::run_one(r); });
   EXPECT_NE(what.find((dir.path() / "xferbench-io.0").string() + " does not exist"), std::string::npos) << what;
   EXPECT_TRUE(dir.entries().empty());
 }

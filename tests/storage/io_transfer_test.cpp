@@ -17,6 +17,7 @@
 #include "jobs/io/io_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -47,7 +48,7 @@ TEST_P(IoTransferRoundTrip, WritesThenReadsBackVerified) {
   const auto& [engine, write_pattern, read_pattern, transfer] = GetParam();
   auto backend = make_cpu_backend();
   TempDir dir;
-  const CaseResult w = run_io(transfer_plan(dir.path(), write_pattern, engine, transfer), backend.get());
+  const CaseResult w = test::run_one(transfer_plan(dir.path(), write_pattern, engine, transfer), backend.get());
   // The typed record (item 7) holds every key the job wrote, no more.
   EXPECT_EQ(nlohmann::json(w.config.get<IoConfig>()), w.config) << w.config.dump();
   EXPECT_EQ(metric(w, "ops"), 2 * 32);
@@ -59,7 +60,7 @@ TEST_P(IoTransferRoundTrip, WritesThenReadsBackVerified) {
 
   IoPlan r = transfer_plan(dir.path(), read_pattern, engine, transfer);
   r.verify = true;
-  const CaseResult rr = run_io(r, backend.get());
+  const CaseResult rr = test::run_one(r, backend.get());
   EXPECT_EQ(metric(rr, "ops"), 2 * 32);
   EXPECT_GT(metric(rr, "throughput"), 0);
   EXPECT_LE(metric(rr, "latency_min"), metric(rr, "latency_max"));
@@ -98,13 +99,13 @@ TEST(IoTransfer, CpuGpuAndCpuOnlyAgreeOnTheData) {
     w.threads = 3;
     w.queue_depth = 1;
     w.device = 1;
-    run_io(w, backend.get());
+    test::run_one(w, backend.get());
     IoPlan r = w;
     r.pattern = IoPattern::read;
     r.transfer = reader;
     r.verify = true;
     r.engine = "libaio";
-    EXPECT_EQ(metric(run_io(r, backend.get()), "ops"), 3 * 32);
+    EXPECT_EQ(metric(test::run_one(r, backend.get()), "ops"), 3 * 32);
   }
 }
 
@@ -113,23 +114,23 @@ TEST(IoTransfer, CpuGpuTimeBoundedAndBuffered) {
   TempDir dir;
   IoPlan w = transfer_plan(dir.path(), IoPattern::write, "libaio", IoTransfer::cpu_gpu);
   w.buffered = true;
-  run_io(w, backend.get());
+  test::run_one(w, backend.get());
   IoPlan r = transfer_plan(dir.path(), IoPattern::randread, "io_uring", IoTransfer::cpu_gpu);
   r.seconds = 1;
   r.verify = true;
-  EXPECT_GT(metric(run_io(r, backend.get()), "ops"), 0);
+  EXPECT_GT(metric(test::run_one(r, backend.get()), "ops"), 0);
 }
 
 TEST(IoTransfer, CpuGpuVerifyFindsAFlippedByteInDeviceMemory) {
   auto backend = make_cpu_backend();
   TempDir dir;
-  run_io(transfer_plan(dir.path(), IoPattern::write, "psync", IoTransfer::cpu), backend.get());
+  test::run_one(transfer_plan(dir.path(), IoPattern::write, "psync", IoTransfer::cpu), backend.get());
   const auto victim = dir.path() / "xferbench-io.0";
   test::flip_byte(victim, 100'000);
   for (const char* engine : {"psync", "libaio", "io_uring"}) {
     IoPlan r = transfer_plan(dir.path(), IoPattern::randread, engine, IoTransfer::cpu_gpu);
     r.verify = true;
-    const std::string what = error_of([&] { run_io(r, backend.get()); });
+    const std::string what = error_of([&] { test::run_one(r, backend.get()); });
     EXPECT_NE(what.find(victim.string() + " byte at offset 100000 "), std::string::npos) << what;
     EXPECT_NE(what.find("in the 16384-byte IO at offset 98304, as it arrived in device memory"), std::string::npos)
         << what;
@@ -143,7 +144,7 @@ TEST(IoTransfer, GpuDirectIsUnavailableWithoutGpuDirectStorage) {
   for (IoPattern p : {IoPattern::write, IoPattern::read}) {
     const IoPlan plan = transfer_plan(dir.path(), p, "io_uring", IoTransfer::gpu_direct);
     try {
-      run_io(plan, backend.get());
+      test::run_one(plan, backend.get());
       ADD_FAILURE() << "GPUD ran on the cpu backend";
     } catch (const MachineLimit& e) {  // an Unavailable: exit 3, the survey waives it
       const std::string said = e.text().worded(native_flag_words());

@@ -13,6 +13,7 @@
 #include "support/job_helpers.hpp"
 #include "support/state_dir.hpp"
 #include "support/temp_dir.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -86,7 +87,7 @@ TEST(Manifest, StateDirectoryFollowsTheXdgRule) {
 TEST(Manifest, CompleteWriteRecordsEachFileInTheStateDirectoryNotBesideIt) {
   ScopedStateDir state;
   TempDir dir;
-  run_io(plan(dir.path(), IoPattern::randwrite, 2, 1u << 20));
+  test::run_one(plan(dir.path(), IoPattern::randwrite, 2, 1u << 20));
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"xferbench-io.0", "xferbench-io.1"}));
   ASSERT_EQ(state.records().size(), 2u);
   struct stat st {};
@@ -98,16 +99,16 @@ TEST(Manifest, CompleteWriteRecordsEachFileInTheStateDirectoryNotBesideIt) {
   EXPECT_EQ(m.begin, 0u);
   EXPECT_EQ(m.end, 1u << 20);
   EXPECT_EQ(m.io_bytes, 64u << 10);
-  EXPECT_NO_THROW(run_io(plan(dir.path(), IoPattern::read, 2, 1u << 20)));
-  EXPECT_NO_THROW(run_io(plan(dir.path(), IoPattern::randread, 1, 512u << 10)));  // a part of what was written
+  EXPECT_NO_THROW(test::run_one(plan(dir.path(), IoPattern::read, 2, 1u << 20)));
+  EXPECT_NO_THROW(test::run_one(plan(dir.path(), IoPattern::randread, 1, 512u << 10)));  // a part of what was written
 }
 
 TEST(Manifest, VerifyWithoutARecordIsRefused) {
   ScopedStateDir state;
   TempDir dir;
-  run_io(plan(dir.path(), IoPattern::write, 1, 1u << 20));
+  test::run_one(plan(dir.path(), IoPattern::write, 1, 1u << 20));
   std::filesystem::remove_all(state.path() / "io-written");
-  const std::string what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 1, 1u << 20)); });
+  const std::string what = error_of([&] { test::run_one(plan(dir.path(), IoPattern::read, 1, 1u << 20)); });
   EXPECT_NE(what.find("--verify: refused: " + (dir.path() / "xferbench-io.0").string() +
                       ": no record of a complete write run"),
             std::string::npos)
@@ -116,16 +117,16 @@ TEST(Manifest, VerifyWithoutARecordIsRefused) {
   // A read without --verify only measures: the record is not needed.
   IoPlan r = plan(dir.path(), IoPattern::read, 1, 1u << 20);
   r.verify = false;
-  EXPECT_NO_THROW(run_io(r));
+  EXPECT_NO_THROW(test::run_one(r));
 }
 
 TEST(Manifest, VerifyChecksSeedExtentAndTheFileAsItIsNow) {
   ScopedStateDir state;
   TempDir dir;
-  run_io(plan(dir.path(), IoPattern::write, 2, 1u << 20));
+  test::run_one(plan(dir.path(), IoPattern::write, 2, 1u << 20));
   IoPlan r = plan(dir.path(), IoPattern::read, 2, 1u << 20);
   r.seed = 5;
-  std::string what = error_of([&] { run_io(r); });
+  std::string what = error_of([&] { test::run_one(r); });
   EXPECT_NE(what.find("xferbench-io.0: written with pattern seed"), std::string::npos) << what;
   EXPECT_NE(what.find("this run expects 5"), std::string::npos) << what;
 
@@ -134,19 +135,19 @@ TEST(Manifest, VerifyChecksSeedExtentAndTheFileAsItIsNow) {
   IoPlan alias = plan(dir.path(), IoPattern::read, 1, 1u << 20);
   alias.directory.clear();
   alias.file = dir.path() / "alias";
-  what = error_of([&] { run_io(alias); });
+  what = error_of([&] { test::run_one(alias); });
   EXPECT_NE(what.find("another name of the file"), std::string::npos) << what;
   std::filesystem::remove(dir.path() / "alias");
 
   // A complete write of file 0 at an offset: reads of other bytes are refused.
   IoPlan w = plan(dir.path(), IoPattern::write, 1, 512u << 10);
   w.offset = 512u << 10;
-  run_io(w);
-  what = error_of([&] { run_io(plan(dir.path(), IoPattern::read, 1, 512u << 10)); });
+  test::run_one(w);
+  what = error_of([&] { test::run_one(plan(dir.path(), IoPattern::read, 1, 512u << 10)); });
   EXPECT_NE(what.find("wrote bytes [524288, 1048576), this run reads [0, 524288)"), std::string::npos) << what;
   IoPlan same = plan(dir.path(), IoPattern::read, 1, 512u << 10);
   same.offset = w.offset;
-  EXPECT_NO_THROW(run_io(same));
+  EXPECT_NO_THROW(test::run_one(same));
 
   // Rewritten by another program under the same name (a new file): no record for it.
   const auto f1 = dir.path() / "xferbench-io.1";
@@ -156,14 +157,14 @@ TEST(Manifest, VerifyChecksSeedExtentAndTheFileAsItIsNow) {
   replaced.directory.clear();
   replaced.file = f1;
   replaced.seed = IoPlan{}.seed + 1;  // file 1's seed, as a one-file plan names it
-  what = error_of([&] { run_io(replaced); });
+  what = error_of([&] { test::run_one(replaced); });
   EXPECT_NE(what.find(f1.string() + ": no record of a complete write run"), std::string::npos) << what;
 
   // A damaged record is no record.
   struct stat st {};
   ASSERT_EQ(stat((dir.path() / "xferbench-io.0").c_str(), &st), 0);
   std::ofstream(manifest_path(state.path(), identity_of(st))) << "xferbench-io-record 2\nio_size 65536\n";
-  what = error_of([&] { run_io(same); });
+  what = error_of([&] { test::run_one(same); });
   EXPECT_NE(what.find("is not a valid record: no 'end' line"), std::string::npos) << what;
 }
 
@@ -173,23 +174,23 @@ TEST(Manifest, OneSharedFileRecordsItsWholeExtent) {
   IoPlan w = plan(dir.path(), IoPattern::write, 2, 1u << 20);
   w.directory.clear();
   w.file = dir.path() / "one";
-  run_io(w);
+  test::run_one(w);
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"one"}));
   EXPECT_EQ(state.records().size(), 1u);
   IoPlan r = plan(dir.path(), IoPattern::read, 1, 2u << 20);  // one thread over both regions
   r.directory.clear();
   r.file = w.file;
-  EXPECT_NO_THROW(run_io(r));
+  EXPECT_NO_THROW(test::run_one(r));
 }
 
 TEST(Manifest, RecordsOfFilesGoneArePrunedByTheNextWrite) {
   ScopedStateDir state;
   TempDir dir;
-  run_io(plan(dir.path(), IoPattern::write, 2, 1u << 20));
+  test::run_one(plan(dir.path(), IoPattern::write, 2, 1u << 20));
   ASSERT_EQ(state.records().size(), 2u);
   std::filesystem::remove(dir.path() / "xferbench-io.1");
   TempDir other;
-  run_io(plan(other.path(), IoPattern::write, 1, 1u << 20));
+  test::run_one(plan(other.path(), IoPattern::write, 1, 1u << 20));
   // xferbench-io.0 of the first directory and of the second: the removed file's record is gone.
   EXPECT_EQ(state.records().size(), 2u);
 }

@@ -42,7 +42,7 @@ TEST(Progress, DrawsTheStepAndErasesItAfterwards) {
   {
     Progress progress(p.fd[1], true);
     {
-      Progress::Step step(progress, "survey: [1/2] storage write…");
+      ProgressStep step(&progress, "survey: [1/2] storage write…");
       // Drawn at once (a tick may already have redrawn it: the same line again).
       const std::string drawn = p.drain();
       ASSERT_EQ(drawn.rfind("\r\033[Ksurvey: [1/2] storage write…", 0), 0u) << drawn;
@@ -60,7 +60,7 @@ TEST(Progress, DrawsTheStepAndErasesItAfterwards) {
       EXPECT_EQ(after.compare(at, line.size(), line), 0) << after;  // only redraws of the same line
     }
     {
-      Progress::Step step(progress, "survey: [2/2] p2p…");
+      ProgressStep step(&progress, "survey: [2/2] p2p…");
       // Ticks every half second; a loaded machine may starve the ticker, so wait for the first
       // line that shows the seconds the step has run rather than for a fixed time.
       std::string text;
@@ -85,7 +85,7 @@ TEST(Progress, OffWritesNothing) {
   Pipe p;
   {
     Progress progress(p.fd[1], false);
-    Progress::Step step(progress, "never shown");
+    ProgressStep step(&progress, "never shown");
   }
   EXPECT_EQ(p.drain(), "");
 }
@@ -94,7 +94,7 @@ TEST(Progress, AStepShorterThanTheDelayWritesNothing) {
   Pipe p;
   {
     Progress progress(p.fd[1], true, 2000ms);
-    Progress::Step step(progress, "io: read…");
+    ProgressStep step(&progress, "io: read…");
     std::this_thread::sleep_for(100ms);
   }
   EXPECT_EQ(p.drain(), "");
@@ -104,7 +104,7 @@ TEST(Progress, AStepThatThrowsStillErasesItsLine) {
   Pipe p;
   Progress progress(p.fd[1], true);
   try {
-    Progress::Step step(progress, "failing step");
+    ProgressStep step(&progress, "failing step");
     throw std::runtime_error("boom");
   } catch (const std::runtime_error&) {
   }

@@ -17,6 +17,7 @@
 #include "jobs/link/link_config.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/xfer/xfer_config.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -227,7 +228,7 @@ TEST(ConfigRecords, ACopyCaseIsItsRecordExactly) {
   p.warmup = 1;
   p.devices = 1;
   p.streams = 1;
-  const CaseResult r = run_copy(p, *backend);
+  const CaseResult r = test::run_one(p, &*backend);
   const CopyConfig config = r.config.get<CopyConfig>();
   EXPECT_EQ(config.block_bytes, 16u * 1024);
   EXPECT_EQ(config.blocks, 4u);

@@ -22,6 +22,7 @@
 
 #include "support/temp_dir.hpp"
 #include "support/wrapped_cpu_backend.hpp"
+#include "support/run_job.hpp"
 
 namespace xb {
 namespace {
@@ -294,7 +295,7 @@ TEST_F(CopyJobTest, EveryDirectionTopologyBatchAndFragmentationCopiesVerified) {
                                           << " fragments " << fragments);
           ASSERT_NO_THROW(validate_copy_plan(p, *backend));
           ForkLauncher launcher(p.devices);
-          const CaseResult r = run_copy(p, *backend, launcher);
+          const CaseResult r = test::run_one(p, &*backend, &launcher);
           if (t == CopyTopology::shared) p.host_kind = HostMemoryKind::shm;  // as the job resolves it
           expect_good_result(r, p);
           EXPECT_EQ(my_shm_segments(), 0u) << "the shared buffer outlived the run";
@@ -312,7 +313,7 @@ TEST_F(CopyJobTest, NontemporalEngineAndMoreDevices) {
   p.block_bytes = 16384 + 24;  // not a multiple of the cache line
   p.fragments = 5;
   ForkLauncher launcher(p.devices);
-  expect_good_result(run_copy(p, *backend, launcher), p);
+  expect_good_result(test::run_one(p, &*backend, &launcher), p);
 }
 
 // Every rank's device time beside the host clock's (the cpu backend has events), and the result
@@ -321,7 +322,7 @@ TEST_F(CopyJobTest, DeviceTimeIsKeptAndEachSeriesNamesItsClock) {
   CopyPlan p = tiny_plan();
   p.devices = 2;
   ForkLauncher launcher(p.devices);
-  const CaseResult r = run_copy(p, *backend, launcher);
+  const CaseResult r = test::run_one(p, &*backend, &launcher);
   ASSERT_TRUE(r.config.contains("timing")) << r.config.dump();
   EXPECT_EQ(r.config["timing"]["copy"], "host clock: first enqueue until every stream has drained");
   EXPECT_EQ(r.config["timing"]["device"].get<std::string>().rfind("device events, ungated", 0), 0u) << r.config.dump();
@@ -348,7 +349,7 @@ TEST_F(CopyJobTest, HostMemoryKindsAsSourceAndDestination) {
       p.direction = d;
       p.odirect_dir = dir.path();
       ForkLauncher launcher(p.devices);
-      expect_good_result(run_copy(p, *backend, launcher), p);
+      expect_good_result(test::run_one(p, &*backend, &launcher), p);
       EXPECT_TRUE(fs::is_empty(dir.path())) << "an O_DIRECT backing file was left behind";
     }
   }
@@ -364,13 +365,13 @@ TEST_F(CopyJobTest, HugepageHostMemoryRunsOrIsUnavailable) {
   if (reserved == 0) {
     // The machine lacks the memory kind: a waiver (Unavailable), not a failed run.
     try {
-      run_copy(p, *backend, launcher);
+      test::run_one(p, &*backend, &launcher);
       FAIL() << "ran on huge pages although vm.nr_hugepages is 0";
     } catch (const Unavailable& e) {
       EXPECT_TRUE(contains(e.what(), "huge pages")) << e.what();
     }
   } else {
-    expect_good_result(run_copy(p, *backend, launcher), p);
+    expect_good_result(test::run_one(p, &*backend, &launcher), p);
   }
 }
 
@@ -442,7 +443,7 @@ TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
             ForkLauncher launcher(p.devices);
             p.verify = true;
             try {
-              run_copy(p, *dropping, launcher);
+              test::run_one(p, &*dropping, &launcher);
               ADD_FAILURE() << "verify passed although the last block was never copied";
             } catch (const std::runtime_error& e) {
               const std::string msg = e.what();
@@ -451,7 +452,7 @@ TEST_F(CopyJobTest, VerifyCatchesADroppedBlockInEveryDirectionAndTopology) {
             }
             // Without verification the same run reports its figures: the check is what caught it.
             p.verify = false;
-            EXPECT_NO_THROW(run_copy(p, *dropping, launcher));
+            EXPECT_NO_THROW(test::run_one(p, &*dropping, &launcher));
           }
         }
       }
@@ -477,7 +478,7 @@ TEST_F(CopyJobTest, EveryStreamsCopiesGoOutBeforeTheJobWaitsOnAny) {
         wrap.event_timing = events;
         const auto holding = test::make_wrapped_cpu_backend(std::move(wrap));
         ForkLauncher launcher(p.devices);
-        const CaseResult r = run_copy(p, *holding, launcher);
+        const CaseResult r = test::run_one(p, &*holding, &launcher);
         expect_good_result(r, p);
         EXPECT_EQ(r.config["timing"].contains("device"), events);
       }
@@ -529,7 +530,7 @@ TEST_F(CopyJobTest, VerifyFillsAndChecksThroughTheSetupEngineNotTheOneUnderTest)
     };
     const auto counting = test::make_wrapped_cpu_backend(std::move(wrap));
     ForkLauncher launcher(p.devices);
-    expect_good_result(run_copy(p, *counting, launcher), p);
+    expect_good_result(test::run_one(p, &*counting, &launcher), p);
   }
 }
 

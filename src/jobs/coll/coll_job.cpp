@@ -95,8 +95,11 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
 
 }  // namespace
 
-void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_case) {
+std::vector<CaseResult> run(const CollPlan& plan, JobContext& ctx) {
+  if (ctx.collectives == nullptr) throw std::logic_error("coll: JobContext.collectives is not set");
+  CollectiveGroup& group = *ctx.collectives;
   const int n = group.size();
+  std::vector<CaseResult> cases;
   for (const Collective op : plan.collectives) {
     for (const std::uint64_t count : coll_counts(plan, op, n)) {
       CollectiveShape shape;
@@ -118,9 +121,11 @@ void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_c
                                                       to_string(op), static_cast<int>(wrong_ranks))
                                         : wrong;
       }
-      on_case(c);
+      ctx.emit(c);
+      cases.push_back(std::move(c));
     }
   }
+  return cases;
 }
 
 }  // namespace xb

@@ -8,16 +8,18 @@
 // Gb/s of the row's bytes (iallreduce: every outstanding operation's) over Avg.
 #include <functional>
 
-#include "core/case_sink.hpp"
+#include <vector>
+
 #include "core/result.hpp"
 #include "jobs/coll/coll_plan.hpp"
-#include "runtime/collectives.hpp"
+#include "jobs/job_context.hpp"
 
 namespace xb {
 
-// Runs the plan (validated) on `group`. A result the check finds wrong is a failed case (its
-// reason names the collective, the size and the element), not an exception: every rank goes on,
-// so no rank is left waiting in a collective.
-void run_coll(const CollPlan& plan, CollectiveGroup& group, const CaseSink& on_case);
+// Runs the plan (validated) on the group ctx.collectives. At the group's rank 0: every case, each
+// also to ctx.on_case as it completes; elsewhere: none. A result the check finds wrong is a failed
+// case (its reason names the collective, the size and the element), not an exception: every rank
+// goes on, so no rank is left waiting in a collective.
+std::vector<CaseResult> run(const CollPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -346,6 +346,8 @@ std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint6
           {"bandwidth_decimal", bytes_per_s / 1e9, "GB/s", "block_bytes * count / copy.avg, GB = 10^9 bytes"}};
 }
 
+namespace {
+
 CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
   CopyPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
@@ -426,9 +428,22 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   return result;
 }
 
-CaseResult run_copy(const CopyPlan& plan, Backend& backend) {
-  ForkLauncher launcher(plan.devices);
-  return run_copy(plan, backend, launcher);
+}  // namespace
+
+std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("copy");
+  const ProgressStep step(ctx.progress, fmt::format("copy: {} on {} device(s), {} x {}, {} iterations…",
+                                                    to_string(plan.direction), plan.devices, plan.blocks,
+                                                    format_size(plan.block_bytes), plan.iterations));
+  std::vector<CaseResult> cases;
+  if (ctx.launcher != nullptr) {
+    cases.push_back(run_copy(plan, backend, *ctx.launcher));
+  } else {
+    ForkLauncher launcher(plan.devices);
+    cases.push_back(run_copy(plan, backend, launcher));
+  }
+  ctx.emit(cases.back());
+  return cases;
 }
 
 }  // namespace xb

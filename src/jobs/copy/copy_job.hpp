@@ -2,11 +2,12 @@
 // The copy job: a plan in, a result out (the measurement core; no formatting here).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backends/registry.hpp"
 #include "core/result.hpp"
 #include "jobs/copy/copy_plan.hpp"
-#include "runtime/runtime.hpp"
+#include "jobs/job_context.hpp"
 
 namespace xb {
 
@@ -22,11 +23,11 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 // MachineLimit when the buffers do not fit in memory.
 void validate_copy_plan(const CopyPlan& plan, Backend& backend);
 
-// Runs the plan: one forked process per device (each rank returns its samples as a typed value).
-CaseResult run_copy(const CopyPlan& plan, Backend& backend);
-// The same through a given launcher (which must have plan.devices ranks): for tests that count or
-// inject ranks.
-CaseResult run_copy(const CopyPlan& plan, Backend& backend, Launcher& launcher);
+// Runs the plan on ctx.backend (validated against it): one rank per device, each returning its
+// samples as a typed value. The ranks are forked processes, or ctx.launcher's when set (it must
+// have plan.devices ranks: for tests that count or inject ranks). Returns the one case, which
+// also goes to ctx.on_case.
+std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx);
 
 // The copy job's figures from its measurements: bandwidth = block_bytes * count / copy.avg, in
 // GiB/s (dev-sandbox's unit) and in decimal GB/s. One place, so the golden tests use it too.

@@ -15,6 +15,7 @@
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
+#include "runtime/rank_values.hpp"
 #include "runtime/timed_loop.hpp"
 #include "transport/session.hpp"
 
@@ -129,11 +130,9 @@ class LinkMeter {
 
 // Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
 std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> mine) {
-  ResultDocument doc;
-  doc.cases = std::move(mine);
   std::vector<CaseResult> links;
-  for (const std::string& text : group.gather(to_json(doc).dump(), 0)) {
-    for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) links.push_back(std::move(c));
+  for (std::vector<CaseResult>& of_rank : gather_values(group, mine, 0)) {
+    for (CaseResult& c : of_rank) links.push_back(std::move(c));
   }
   std::sort(links.begin(), links.end(),
             [](const CaseResult& x, const CaseResult& y) { return fleet_link_of(x) < fleet_link_of(y); });
@@ -141,14 +140,7 @@ std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> min
 }
 
 // Rank 0's set of links at every rank.
-LinkSet share_links(Runtime& group, const LinkSet& at_root) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& [from, to] : at_root) j.push_back({from, to});
-  const std::string text = group.allgather(group.rank() == 0 ? j.dump() : "").at(0);
-  LinkSet out;
-  for (const auto& l : nlohmann::json::parse(text)) out.insert({l.at(0).get<int>(), l.at(1).get<int>()});
-  return out;
-}
+LinkSet share_links(Runtime& group, const LinkSet& at_root) { return broadcast_value(group, at_root, 0); }
 
 // One step per suspect link's pair, one pair at a time: each re-measured alone.
 std::vector<FleetStep> steps_of(const LinkSet& links) {
@@ -161,7 +153,9 @@ std::vector<FleetStep> steps_of(const LinkSet& links) {
 
 }  // namespace
 
-FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, Runtime& group) {
+FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("fleet");
+  Runtime& group = ctx.need_runtime("fleet");
   FleetPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();
@@ -209,6 +203,7 @@ FleetOutcome run_fleet(const FleetPlan& plan_in, Backend& backend, Runtime& grou
   CaseResult matrix = fleet_matrix_case(plan, ranks, addresses, links, outcome.verdict);
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
+  for (const CaseResult& c : outcome.cases) ctx.emit(c);
   return outcome;
 }
 

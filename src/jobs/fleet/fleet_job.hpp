@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/device.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/fleet/fleet_verdict.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
@@ -48,9 +48,10 @@ struct FleetOutcome {
   FleetVerdict verdict;  // at rank 0
 };
 
-// Runs the plan on this rank (every rank of the group calls it). The ranks first compare their
+// Runs the plan on this rank of ctx.runtime (every rank of the group calls it), with ctx.backend's
+// devices; rank 0's cases also go to ctx.on_case at the end (the verdict needs every link first). The ranks first compare their
 // plans: a mismatch is an error naming both. Throws naming the call and the peer on a transport,
 // device or verification error; the caller must then end every rank (MPI_Abort).
-FleetOutcome run_fleet(const FleetPlan& plan, Backend& backend, Runtime& group);
+FleetOutcome run(const FleetPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -467,6 +467,8 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
   }
 }
 
+namespace {
+
 CaseResult run_io(const IoPlan& plan, Backend* backend) {
   validate_io_plan(plan, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
@@ -580,6 +582,17 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
     result.title += fmt::format(", into and out of {} through pinned bounce buffers", device->info().name);
   }
   return result;
+}
+
+}  // namespace
+
+std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
+  const ProgressStep step(ctx.progress, fmt::format("io: {} {} with {}, {} thread(s)…", to_string(plan.pattern),
+                                                    format_size(plan.io_bytes), plan.engine, plan.threads));
+  std::vector<CaseResult> cases;
+  cases.push_back(run_io(plan, ctx.backend));
+  ctx.emit(cases.back());
+  return cases;
 }
 
 }  // namespace xb

@@ -8,6 +8,7 @@
 #include "core/histogram.hpp"
 #include "core/result.hpp"
 #include "jobs/io/io_plan.hpp"
+#include "jobs/job_context.hpp"
 
 namespace xb {
 
@@ -18,9 +19,11 @@ namespace xb {
 // `backend` is the device backend of cpu_gpu and gpu_direct (unused, and may be null, for cpu).
 void validate_io_plan(const IoPlan& plan, const Backend* backend = nullptr);
 
-// Runs the plan. Throws on the first failing IO (after stopping the other threads), with the error
-// and how much was done before it; a verify mismatch names the file and the byte's offset.
-CaseResult run_io(const IoPlan& plan, Backend* backend = nullptr);
+// Runs the plan (ctx.backend: the device backend of cpu_gpu and gpu_direct; may be null for cpu).
+// Returns its one case (also to ctx.on_case). Throws on the first failing IO (after stopping the
+// other threads), with the error and how much was done before it; a verify mismatch names the file
+// and the byte's offset.
+std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx);
 
 // gdsio's Throughput and the job's `throughput` metric: bytes / seconds in GiB/s (2^30 B/s).
 double io_throughput_gib_per_s(std::uint64_t bytes, double seconds);

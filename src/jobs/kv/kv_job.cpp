@@ -335,6 +335,8 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
   }
 }
 
+namespace {
+
 CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   validate_kv_plan(plan, backend);
   const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(plan.store);
@@ -421,6 +423,17 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   }
   if (plan.passes > 1) result.title += fmt::format(", {} passes", plan.passes);
   return result;
+}
+
+}  // namespace
+
+std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx) {
+  const ProgressStep step(ctx.progress,
+                          fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
+  std::vector<CaseResult> cases;
+  cases.push_back(run_kv(plan, ctx.backend));
+  ctx.emit(cases.back());
+  return cases;
 }
 
 }  // namespace xb

@@ -2,9 +2,11 @@
 // The kv job: KV-cache blocks dumped to and loaded from the POSIX block store (storage/kv_store),
 // by threads sharing one block list; a plan in, a result out (no formatting here).
 #include <string>
+#include <vector>
 
 #include "backends/device.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/kv/kv_plan.hpp"
 
 namespace xb {
@@ -19,6 +21,8 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend);
 // Runs the plan. Throws on the first failing block (after stopping the other threads), naming the
 // block id, its file and how much was done before; a verify mismatch names the block, the file and
 // the byte's offset in it.
-CaseResult run_kv(const KvPlan& plan, Backend* backend);
+// ctx.backend: the one a load --to device uses (may be null otherwise). Returns the one case (also
+// to ctx.on_case).
+std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx);
 
 }  // namespace xb

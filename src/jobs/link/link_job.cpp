@@ -109,9 +109,12 @@ struct Sweep {
 
 }  // namespace
 
-std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend, const CaseSink& on_size) {
+std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("link");
   LinkPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
+  const ProgressStep step(ctx.progress, fmt::format("link: {} to {} over {}…", format_size(plan.min_bytes),
+                                                    format_size(plan.max_bytes), plan.transport));
   validate_link_plan(plan);
   const std::vector<std::uint64_t> sizes = link_sizes(plan);
 
@@ -158,7 +161,7 @@ std::vector<CaseResult> run_link(const LinkPlan& plan_in, Backend& backend, cons
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
     results.push_back(sweep.measure(bytes));
-    if (on_size) on_size(results.back());
+    ctx.emit(results.back());
   }
   session.finish();
   if (loopback) loopback->join();

@@ -8,17 +8,16 @@
 #include <iosfwd>
 #include <vector>
 
-#include "backends/device.hpp"
-#include "core/case_sink.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/link/link_plan.hpp"
 
 namespace xb {
 
 // Runs the plan against plan.peer, or a loopback server thread of this process when it has none.
-// `backend` provides the device memory of "cuda" and the pinned host memory. `on_size` (optional)
-// sees each size's result as soon as it is measured. Throws TransportError when the peer fails or
-// is not there, std::runtime_error naming the size and offset when --check finds a difference.
-std::vector<CaseResult> run_link(const LinkPlan& plan, Backend& backend, const CaseSink& on_size = {});
+// ctx.backend provides the device memory of "cuda" and the pinned host memory; ctx.on_case sees
+// each size's result as soon as it is measured. Throws TransportError when the peer fails or is not
+// there, std::runtime_error naming the size and offset when --check finds a difference.
+std::vector<CaseResult> run(const LinkPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -8,8 +8,10 @@
 
 namespace xb {
 
-SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std::ostream& log,
-                              const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+SessionReport run(const LinkServerPlan& plan, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("link server");
+  std::ostringstream nowhere;  // no log given: refused connections are not shown
+  std::ostream& log = ctx.log != nullptr ? *ctx.log : nowhere;
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   Device& dev = *device;
@@ -24,7 +26,7 @@ SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std:
   options.wait = plan.wait;
   options.caps = plan.caps;
   SessionServer server(*transport, plan.control, plan.data, options, factory, log);
-  if (on_ready) on_ready(server.control_address(), server.data_address());
+  if (ctx.on_listening) ctx.on_listening(server.control_address(), server.data_address());
   return server.serve_one();
 }
 
@@ -61,10 +63,11 @@ void LinkServerThread::serve(LinkServerPlan plan, Backend& backend) {
   // An error before listening is the constructor's (through the promise); after, join()'s.
   bool listening = false;
   try {
-    run_link_server(plan, backend, log_, [&](const SocketAddress& control, const SocketAddress&) {
-      listening = true;
-      ready_.set_value(control);
-    });
+    JobContext ctx{.backend = &backend, .log = &log_, .on_listening = [&](const SocketAddress& control, const SocketAddress&) {
+                     listening = true;
+                     ready_.set_value(control);
+                   }};
+    run(plan, ctx);
   } catch (...) {
     if (listening) {
       error_ = std::current_exception();

@@ -1,7 +1,7 @@
 #pragma once
 // The peer side of a link run: a session server (transport/session.hpp) that exposes EndpointMemory
 // of its own device in the place the client asks for, and fills or verifies it on request. Runs as
-// `xferbench link --listen` (run_link_server) or on a thread of the measuring process
+// `xferbench link --listen` (run(LinkServerPlan)) or on a thread of the measuring process
 // (LinkServerThread: --loopback, and every rank of a cross-node p2p run).
 #include <chrono>
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "backends/device.hpp"
+#include "jobs/job_context.hpp"
 #include "transport/address.hpp"
 #include "transport/session.hpp"
 
@@ -34,11 +35,10 @@ struct LinkServerPlan {
   SessionCaps caps;
 };
 
-// Serves one client to its end. `on_ready` runs once both addresses are bound (before waiting).
-// Rejected connections are reported on `log`. Throws TransportError when no client came in time or
-// the client broke off.
-SessionReport run_link_server(const LinkServerPlan& plan, Backend& backend, std::ostream& log,
-                              const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
+// Serves one client to its end with ctx.backend's device. ctx.on_listening runs once both
+// addresses are bound (before waiting). Rejected connections are reported on ctx.log. Throws
+// TransportError when no client came in time or the client broke off.
+SessionReport run(const LinkServerPlan& plan, JobContext& ctx);
 
 // A link server on a thread of this process, on `host` with ports chosen by the kernel: the peer
 // side for --loopback (LoopbackLinkServer) and each rank's server of a cross-node p2p run

@@ -156,7 +156,9 @@ CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, co
   return c;
 }
 
-std::vector<CaseResult> run_p2p(const P2pPlan& plan_in, Backend& backend, const CaseSink& on_case) {
+std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("p2p");
+  const ProgressStep step(ctx.progress, fmt::format("p2p: {} x {}…", format_size(plan_in.size), plan_in.executions));
   P2pPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
   const std::string name(backend.name());
@@ -194,11 +196,17 @@ std::vector<CaseResult> run_p2p(const P2pPlan& plan_in, Backend& backend, const 
       const double bw = cases.back().find_metric("bandwidth")->value;
       (p.bidirectional ? bi_cells : uni_cells)[{a.index, b.index}] = bw;
     }
-    if (on_case) on_case(cases.back());
+    ctx.emit(cases.back());
   }
   if (plan.all_pairs) {
-    if (plan.unidirectional) cases.push_back(matrix_case(plan, name, devices, false, uni_cells));
-    if (plan.bidirectional) cases.push_back(matrix_case(plan, name, devices, true, bi_cells));
+    if (plan.unidirectional) {
+      cases.push_back(matrix_case(plan, name, devices, false, uni_cells));
+      ctx.emit(cases.back());
+    }
+    if (plan.bidirectional) {
+      cases.push_back(matrix_case(plan, name, devices, true, bi_cells));
+      ctx.emit(cases.back());
+    }
   }
   return cases;
 }

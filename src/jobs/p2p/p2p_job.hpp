@@ -6,19 +6,17 @@
 #include <functional>
 #include <vector>
 
-#include "backends/device.hpp"
-#include "core/case_sink.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
 
 namespace xb {
 
-// Called with each pair's case as it completes (the ascend-dmi dialect prints it then).
-
-// Runs a plan validate_p2p_plan accepted. Devices that cannot reach each other give a waived case
-// (and a null matrix cell); a copy or verification error throws, naming the pair.
-std::vector<CaseResult> run_p2p(const P2pPlan& plan, Backend& backend, const CaseSink& on_case = {});
+// Runs a plan validate_p2p_plan accepted on ctx.backend. Devices that cannot reach each other give
+// a waived case (and a null matrix cell); a copy or verification error throws, naming the pair.
+// ctx.on_case sees each pair's case as it completes (the ascend-dmi dialect prints it then).
+std::vector<CaseResult> run(const P2pPlan& plan, JobContext& ctx);
 
 // The case of one measured pair (also built by the MPI runtime from gathered figures).
 // `from`/`to`: where the source and destination are ("cpu::device::0", "rank 1 cpu::device::0").

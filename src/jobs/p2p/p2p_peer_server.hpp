@@ -1,6 +1,6 @@
 #pragma once
 // The passive side of a cross-node p2p pair, on a thread of each rank: a session server (the link
-// job's run_link_server) exposing device memory of this rank's device to the partner's client, on
+// job's run(LinkServerPlan)) exposing device memory of this rank's device to the partner's client, on
 // this rank's address with ports the kernel chooses. A thread with its own Transport and Device,
 // because the rank's main thread drives its own client at the same time (bidirectional runs) and a
 // Transport belongs to one thread: exactly the link job's LinkServerThread, named for p2p.

@@ -17,6 +17,7 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
+#include "runtime/rank_values.hpp"
 #include "runtime/timed_loop.hpp"
 #include "transport/auth.hpp"
 #include "transport/session.hpp"
@@ -72,7 +73,9 @@ std::string p2p_default_host() {
   return found;
 }
 
-std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& backend, Runtime& group) {
+std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("p2p");
+  Runtime& group = ctx.need_runtime("p2p");
   P2pRemotePlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
   if (plan.host.empty()) plan.host = p2p_default_host();
@@ -165,13 +168,14 @@ std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan_in, Backend& ba
   server.join();
 
   // Each pair's cases were made at its lower rank: gather them to rank 0, in pair order.
-  ResultDocument doc;
-  doc.cases = std::move(mine);
-  const std::string mine_text = to_json(doc).dump();
-  const std::vector<std::string> all = plan.results_everywhere ? group.allgather(mine_text) : group.gather(mine_text, 0);
+  std::vector<std::vector<CaseResult>> all =
+      plan.results_everywhere ? allgather_values(group, mine) : gather_values(group, mine, 0);
   std::vector<CaseResult> cases;
-  for (const std::string& text : all) {
-    for (CaseResult& c : result_from_json(nlohmann::json::parse(text)).cases) cases.push_back(std::move(c));
+  for (std::vector<CaseResult>& of_rank : all) {
+    for (CaseResult& c : of_rank) {
+      ctx.emit(c);
+      cases.push_back(std::move(c));
+    }
   }
   return cases;
 }

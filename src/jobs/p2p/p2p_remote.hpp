@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/device.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
 #include "runtime/runtime.hpp"
 
@@ -43,13 +43,14 @@ struct P2pRemotePlan {
 // listens when no --hip names it (one per network namespace in the tests).
 std::string p2p_default_host();
 
-// Runs the plan on this rank. At rank 0 (every rank with results_everywhere): every pair's cases in
+// Runs the plan on this rank of ctx.runtime, with ctx.backend's devices. At rank 0 (every rank with results_everywhere): every pair's cases in
 // order; elsewhere: empty. The ranks first compare their plans (size, executions, warm-up, verify,
 // transport): a mismatch is an error naming both, as the seed requires the same --et on both nodes. Each case
 // names its ranks and devices in config (from_rank, from_device, to_rank, to_device, from_node…).
 // Throws (naming the call and the peer) on a transport, device or verification error; the caller
 // must then end every rank (MPI_Abort), since the others wait in a collective.
-std::vector<CaseResult> run_p2p_remote(const P2pRemotePlan& plan, Backend& backend, Runtime& group);
+// Each case also goes to ctx.on_case where it is returned.
+std::vector<CaseResult> run(const P2pRemotePlan& plan, JobContext& ctx);
 
 // The device a rank uses.
 int p2p_remote_device(const P2pRemotePlan& plan, int rank);

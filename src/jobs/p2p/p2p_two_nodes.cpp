@@ -57,8 +57,9 @@ int p2p_rank_by_address(const std::string& self, const std::string& peer) {
   return a.bytes < b.bytes ? 0 : 1;
 }
 
-std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2pTwoNodeMeet& meet, Backend& backend) {
-  P2pRemotePlan plan = plan_in;
+std::vector<CaseResult> run(const P2pTwoNodePlan& two, JobContext& ctx) {
+  const P2pTwoNodeMeet& meet = two.meet;
+  P2pRemotePlan plan = two.remote;
   plan.host = meet.self;
   plan.results_everywhere = true;  // each node prints the run
   const PairMeet pair{.rank = meet.rank,
@@ -76,11 +77,14 @@ std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan_in, const P2
     runtime = std::make_unique<TcpPairRuntime>(meet.rank, meet.self, meet.peer, kPairRendezvousPort, meet.window,
                                                plan.wait, plan.token);
   }
-  std::vector<CaseResult> cases = run_p2p_remote(plan, backend, *runtime);
+  // The cases go to the caller's sink once they name the launcher, not before.
+  JobContext pair_ctx{.registry = ctx.registry, .backend = ctx.backend, .runtime = runtime.get()};
+  std::vector<CaseResult> cases = run(plan, pair_ctx);
   for (CaseResult& c : cases) {
     auto config = c.config.get<P2pConfig>();
     config.launcher = shared ? "shared-dir" : "peer-ip";
     c.config = config;
+    ctx.emit(c);
   }
   return cases;
 }

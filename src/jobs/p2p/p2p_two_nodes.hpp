@@ -1,6 +1,6 @@
 #pragma once
 // Two nodes started by hand, without MPI: how they meet, then the cross-node p2p job between them
-// (run_p2p_remote with results on both nodes). Shared by `xferbench p2p --ip PEER --hip SELF
+// (run(P2pRemotePlan), with results on both nodes). Shared by `xferbench p2p --ip PEER --hip SELF
 // [--spp DIR]` and the ascend-dmi dialect's `--sp 0/1 --ip --hip [--spp]`, which differ only in
 // how a node learns its rank: the dialect is told (--sp), the native command derives it from the
 // two addresses (p2p_rank_by_address), so both nodes run the same command line mirrored.
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/device.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 
 namespace xb {
@@ -29,9 +29,16 @@ struct P2pTwoNodeMeet {
   std::string listener = "the other node";
 };
 
-// Meets the other node and runs `plan` between the two (plan.host is meet.self; the devices are
-// plan.even_device on rank 0 and plan.odd_device on rank 1). Both nodes return the same cases.
-std::vector<CaseResult> run_p2p_two_nodes(const P2pRemotePlan& plan, const P2pTwoNodeMeet& meet, Backend& backend);
+// The cross-node p2p job between two nodes that meet as `meet` says.
+struct P2pTwoNodePlan {
+  P2pRemotePlan remote;
+  P2pTwoNodeMeet meet;
+};
+
+// Meets the other node (this job makes its own two-rank runtime: ctx.runtime is not used) and runs
+// plan.remote between the two on ctx.backend (its host is meet.self; the devices are even_device
+// on rank 0 and odd_device on rank 1). Both nodes return the same cases.
+std::vector<CaseResult> run(const P2pTwoNodePlan& plan, JobContext& ctx);
 
 // UsageError "FLAG VALUE: not a valid IP address" unless `value` is a literal IPv4 or IPv6 address.
 void check_p2p_ip(const std::string& value, const std::string& flag);

@@ -1,5 +1,5 @@
 // The survey's memory copies: H2D, D2H and D2D on every available backend (all its devices at once,
-// one process each, as the copy job runs them), and a host memory copy; through run_copy.
+// one process each, as the copy job runs them), and a host memory copy; through the copy job.
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -31,11 +31,13 @@ CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direct
   return p;
 }
 
-std::vector<CaseResult> run_copy_step(const CopyPlan& plan, Backend& backend, const SurveyRow& row) {
+std::vector<CaseResult> run_copy_step(const CopyPlan& plan, BackendRegistry& registry, Backend& backend,
+                                      const SurveyRow& row) {
   validate_copy_plan(plan, backend);
-  CaseResult c = run_copy(plan, backend);
-  annotate_survey_row(c, row);
-  return {std::move(c)};
+  JobContext job{.registry = &registry, .backend = &backend};
+  std::vector<CaseResult> cases = run(plan, job);
+  for (CaseResult& c : cases) annotate_survey_row(c, row);
+  return cases;
 }
 
 // Backend modules that could not be loaded, or that cannot run here: one row each, saying why.
@@ -72,7 +74,7 @@ void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps) {
         const CopyPlan plan = copy_plan(b, backend, d.direction, size, devices);
         steps.push_back({fmt::format("{} {} {}", d.name, backend.name(), format_size(size)), "copy",
                          fmt::format("survey_{}_{}_{}", to_string(d.direction), backend.name(), size), row,
-                         [plan, &backend, row] { return run_copy_step(plan, backend, row); }});
+                         [plan, &registry = state.registry, &backend, row] { return run_copy_step(plan, registry, backend, row); }});
       }
     }
   }
@@ -83,7 +85,8 @@ void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps) {
     const SurveyRow row{"host memory copy", size, "bandwidth"};
     const CopyPlan plan = copy_plan(b, cpu, CopyDirection::h2h, size, 1);
     steps.push_back({fmt::format("host memory copy {}", format_size(size)), "copy",
-                     fmt::format("survey_h2h_{}", size), row, [plan, &cpu, row] { return run_copy_step(plan, cpu, row); }});
+                     fmt::format("survey_h2h_{}", size), row,
+                     [plan, &registry = state.registry, &cpu, row] { return run_copy_step(plan, registry, cpu, row); }});
   }
 }
 

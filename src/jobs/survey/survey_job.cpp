@@ -21,23 +21,11 @@ CaseResult survey_status_case(const SurveyStep& step, CaseStatus status, const s
   return c;
 }
 
-Survey::Survey(const SurveyPlan& plan, BackendRegistry& registry)
-    : state_(std::make_unique<SurveyState>(plan, registry)) {
-  add_copy_steps(*state_, steps_);
-  add_storage_steps(*state_, steps_);
-  add_transfer_steps(*state_, steps_);
-}
+namespace {
 
-Survey::~Survey() = default;
-
-std::size_t Survey::size() const { return steps_.size(); }
-
-const std::string& Survey::title(std::size_t i) const { return steps_.at(i).title; }
-
-std::vector<CaseResult> Survey::run(std::size_t i) {
-  const SurveyStep& step = steps_.at(i);
-  // Not measurable here (no device, no UCX, a plan larger than this machine): a waived row. Any
-  // other error: a failed row with the error, and the survey goes on with the next path.
+// One step's cases. Not measurable here (no device, no UCX, a plan larger than this machine): a
+// waived row. Any other error: a failed row with the error, and the survey goes on with the next.
+std::vector<CaseResult> run_step(const SurveyStep& step) {
   try {
     return step.run();
   } catch (const Unavailable& e) {
@@ -47,6 +35,25 @@ std::vector<CaseResult> Survey::run(std::size_t i) {
   } catch (const std::exception& e) {
     return {survey_status_case(step, CaseStatus::failed, e.what())};
   }
+}
+
+}  // namespace
+
+std::vector<CaseResult> run(const SurveyPlan& plan, JobContext& ctx) {
+  SurveyState state(plan, ctx.need_registry("survey"));  // its temporary storage directory goes when this returns
+  std::vector<SurveyStep> steps;
+  add_copy_steps(state, steps);
+  add_storage_steps(state, steps);
+  add_transfer_steps(state, steps);
+  std::vector<CaseResult> cases;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const ProgressStep shown(ctx.progress, fmt::format("survey: [{}/{}] {}…", i + 1, steps.size(), steps[i].title));
+    for (CaseResult& c : run_step(steps[i])) {
+      ctx.emit(c);
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
 }
 
 }  // namespace xb

@@ -3,43 +3,22 @@
 // path measured briefly by the job that owns it (copy, io, link, p2p) through its C++ entry point.
 // A plan in, annotated cases out (survey_row.hpp); no formatting here.
 //
-// The caller drives the steps one by one (so it can show progress around each); a step that cannot
-// run here gives a waived case saying why, one that fails a failed case with the error: neither
-// stops the survey.
-#include <cstddef>
-#include <memory>
-#include <string>
+// Each step that cannot run here gives a waived case saying why, one that fails a failed case with
+// the error: neither stops the survey.
 #include <vector>
 
-#include "backends/registry.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/survey/survey_plan.hpp"
 
 namespace xb {
 
-struct SurveyState;
-struct SurveyStep;
-
-class Survey {
- public:
-  // Finds what there is to measure and lays out the steps. Makes the storage directory (a
-  // temporary one unless plan.directory is set); a directory that cannot be made there turns the
-  // storage steps into waived rows, it does not throw.
-  Survey(const SurveyPlan& plan, BackendRegistry& registry);
-  ~Survey();  // removes the temporary storage directory
-  Survey(const Survey&) = delete;
-  Survey& operator=(const Survey&) = delete;
-
-  std::size_t size() const;
-  // What step i does, for progress: "storage randread 4K".
-  const std::string& title(std::size_t i) const;
-  // Runs step i (in order: storage reads use the file the write step made). Returns its cases, each
-  // annotated with its survey row; throws only for programming errors, never for the step's own.
-  std::vector<CaseResult> run(std::size_t i);
-
- private:
-  std::unique_ptr<SurveyState> state_;
-  std::vector<SurveyStep> steps_;
-};
+// Finds what there is to measure (every backend of ctx.registry, storage, transports), lays out the
+// steps and runs them in order (storage reads use the file the write step made), each under a
+// progress step "survey: [3/9] storage randread 4K…". Makes the storage directory (a temporary
+// one, removed before returning, unless plan.directory is set); a directory that cannot be made
+// turns the storage steps into waived rows, it does not throw. Returns every case, annotated with
+// its survey row, each also to ctx.on_case as its step ends; throws only for programming errors.
+std::vector<CaseResult> run(const SurveyPlan& plan, JobContext& ctx);
 
 }  // namespace xb

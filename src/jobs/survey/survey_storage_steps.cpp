@@ -1,5 +1,5 @@
 // The survey's storage: one file written then read sequentially in 1 MiB O_DIRECT IOs, then read
-// at random in 4 KiB IOs for a few seconds (IOPS), in the storage directory; through run_io.
+// at random in 4 KiB IOs for a few seconds (IOPS), in the storage directory; through the io job.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -94,7 +94,8 @@ std::vector<CaseResult> run_write(SurveyState& st, const SurveyRow& row) {
     const IoPlan plan = io_plan(st, IoPattern::write, kSeqIo, st.plan.budget.storage_seq_qd);
     try {
       validate_io_plan(plan);
-      CaseResult c = run_io(plan);
+      JobContext job{.registry = &st.registry};
+      CaseResult c = std::move(run(plan, job).front());
       st.file_written = true;
       return finish(std::move(c), st, row);
     } catch (const Unavailable& e) {
@@ -110,7 +111,8 @@ std::vector<CaseResult> run_read(SurveyState& st, IoPattern pattern, std::uint64
   if (!st.file_written) throw Unavailable("needs the file the storage write step makes, and that step did not");
   const IoPlan plan = io_plan(st, pattern, io_bytes, qd);
   validate_io_plan(plan);
-  return finish(run_io(plan), st, row);
+  JobContext job{.registry = &st.registry};
+  return finish(std::move(run(plan, job).front()), st, row);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The survey's transfers: a loopback link over UCX (and in the full survey the plain TCP transport
-// as the baseline), through run_link; and P2P where a backend has several devices, through run_p2p.
+// as the baseline), through the link job; and P2P where a backend has several devices, through the p2p job.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,7 +21,8 @@ constexpr std::uint64_t kLatencyUpTo = 4096;
 
 std::vector<CaseResult> run_link_step(const LinkPlan& plan, BackendRegistry& registry) {
   validate_link_plan(plan);
-  std::vector<CaseResult> cases = run_link(plan, registry.preferred());
+  JobContext job{.registry = &registry, .backend = &registry.preferred()};
+  std::vector<CaseResult> cases = run(plan, job);
   for (CaseResult& c : cases) {
     const std::uint64_t size = c.config.get<LinkConfig>().size;
     annotate_survey_row(c, {fmt::format("{} loopback", plan.transport), size,
@@ -59,7 +60,7 @@ void add_link_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
 }
 
 // P2P needs two devices of one backend: an all-pairs matrix per backend that has them, through
-// run_p2p (one case per ordered pair, plus the matrix case with min/median/max).
+// the p2p job (one case per ordered pair, plus the matrix case with min/median/max).
 void add_p2p_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
   const SurveyBudget& b = st.plan.budget;
   std::string counts;
@@ -82,9 +83,10 @@ void add_p2p_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
                     fmt::format("survey_p2p_{}", name),
                     SurveyRow{fmt::format("P2P {} ({} devices, all pairs)", name, devices), plan.size, ""}, nullptr};
     Backend* be = &backend;
-    step.run = [plan, be, name] {
+    step.run = [plan, &registry = st.registry, be, name] {
       validate_p2p_plan(plan, *be);
-      std::vector<CaseResult> cases = run_p2p(plan, *be);
+      JobContext job{.registry = &registry, .backend = be};
+      std::vector<CaseResult> cases = run(plan, job);
       for (CaseResult& c : cases) {
         const std::string direction = c.label("direction");
         if (c.name.rfind("p2p_matrix_", 0) == 0) {

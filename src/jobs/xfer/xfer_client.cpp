@@ -8,7 +8,7 @@
 #include "core/size.hpp"
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
-#include "jobs/xfer/xfer_job.hpp"
+#include "jobs/xfer/xfer_sides.hpp"
 #include "jobs/xfer/xfer_metrics.hpp"
 #include "jobs/xfer/xfer_mover.hpp"
 #include "runtime/timed_loop.hpp"

@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/xfer/xfer_config.hpp"
-#include "jobs/xfer/xfer_job.hpp"
+#include "jobs/xfer/xfer_sides.hpp"
 
 namespace xb {
 namespace {

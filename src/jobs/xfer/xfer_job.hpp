@@ -2,48 +2,29 @@
 // The xfer job: a client moves its memory into (write) or out of (read) a server's, over a
 // transport, for each block size; the server exposes the memory the client asks for. A plan in, a
 // result out: no formatting here.
-#include <functional>
-#include <iosfwd>
 #include <vector>
 
-#include "backends/device.hpp"
-#include "core/case_sink.hpp"
 #include "core/result.hpp"
+#include "jobs/job_context.hpp"
 #include "jobs/xfer/xfer_plan.hpp"
-#include "transport/address.hpp"
 
 namespace xb {
 
-// Runs the client side: connects (waiting up to plan.wait for the server), asks the server for a
-// region of plan.total bytes in the mode's remote place, and per block size runs the warm-up
-// passes, the latency pass (each transfer alone), then the timed passes (every transfer queued,
-// one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
-// size's result as soon as it is complete (the HIXL dialect prints its line then).
-std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {});
-
-// Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
-// with the bound addresses (port 0 resolved), serves one client that presents the token and
-// returns once it is done. Refused connections are reported on `log`. Throws TransportError when
-// no client came within plan.wait or the client vanished mid-session.
-CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
-
-// Many to one: plan.clients clients served at once on the one control address plan.control, each
-// by a thread with its own transport, device and exposed memory (SessionServer beside the others
-// on a SharedControlListener). `on_ready` once every thread listens. One server case per client,
-// in the order they finished their handshake. Throws the first thread's error (naming it) after
-// every thread ended.
-std::vector<CaseResult> run_xfer_server_clients(
-    const XferPlan& plan, Backend& backend, std::ostream& log,
-    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
-
-// One to many: the client plan run against every server of `servers` at once, each by a thread
-// with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
-// each block size's case (its config "server_index" names the server) as it completes, never
-// from two threads at once.
-// The cases of every server in server order, each with config "server_index" and "servers".
-// Throws the first error after every thread ended.
-std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
-                                         Backend& backend, const CaseSink& on_case = {});
+// Runs the plan's role on ctx.backend.
+// Client: connects (waiting up to plan.wait for the server), asks the server for a region of
+// plan.total bytes in the mode's remote place, and per block size runs the warm-up passes, the
+// latency pass (each transfer alone), then the timed passes (every transfer queued, one flush),
+// and with --verify checks the data the timed passes moved. With several plan.servers, every server
+// at once, each by a thread with its own transport, device and memory (HIXL's concurrent worker per
+// remote); each case's config "server_index" and "servers" name its server, and the cases come back
+// in server order. ctx.on_case sees each block size's case as it completes (never from two threads
+// at once).
+// Server: listens on plan.control (and the transport on plan.data), calls ctx.on_listening with the
+// bound addresses (port 0 resolved) once every one of its plan.clients listens, serves them (each
+// by a thread of its own when several share the control address) and returns one case per client
+// in the order they finished their handshake. Refused connections are reported on ctx.log.
+// Throws TransportError when no client came within plan.wait or a peer vanished mid-session; with
+// several threads, the first error after every thread ended.
+std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -40,6 +40,9 @@ struct XferPlan {
   XferRole role = XferRole::client;
   // Client: the server's control address (--peer). Server: where it listens (--listen).
   SocketAddress control;
+  // Client: several servers at once (one to many: --peer A,B,…, HIXL's remotes); with one or none,
+  // the client moves to `control` alone (one given here replaces it).
+  std::vector<SocketAddress> servers;
   // Server: the transport listener (--data-port on the --listen host; port 0 = ephemeral,
   // announced to the client over the control channel).
   SocketAddress data;

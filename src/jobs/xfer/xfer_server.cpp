@@ -13,7 +13,7 @@
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/xfer/xfer_config.hpp"
-#include "jobs/xfer/xfer_job.hpp"
+#include "jobs/xfer/xfer_sides.hpp"
 #include "transport/session.hpp"
 
 namespace xb {

@@ -1,0 +1,30 @@
+// The xfer job's one entry: the plan's role and how many peers pick the side that runs.
+#include "jobs/xfer/xfer_job.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+#include <sstream>
+
+#include "jobs/xfer/xfer_sides.hpp"
+
+namespace xb {
+
+std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
+  Backend& backend = ctx.need_backend("xfer");
+  if (plan.role == XferRole::server) {
+    std::ostringstream nowhere;  // no log given: refusals are still counted by the session, not shown
+    std::ostream& log = ctx.log != nullptr ? *ctx.log : nowhere;
+    std::vector<CaseResult> cases = run_xfer_server_clients(plan, backend, log, ctx.on_listening);
+    for (const CaseResult& c : cases) ctx.emit(c);
+    return cases;
+  }
+  const ProgressStep step(ctx.progress,
+                          fmt::format("xfer: {} {} over {}…", to_string(plan.op), to_string(plan.mode), plan.transport));
+  if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case);
+  XferPlan one = plan;
+  if (plan.servers.size() == 1) one.control = plan.servers.front();
+  return run_xfer_client(one, backend, ctx.on_case);
+}
+
+}  // namespace xb
