@@ -1,11 +1,14 @@
 // `xferbench devices`: what this machine has for data to move through — the backends found (and why
 // a module was refused) with their devices' memory, NUMA node and PCI address; the host's NUMA
 // nodes, cores and memory and the PCI devices on data paths (hwloc); the storage under --dir; the
-// transports (UCX's, as ucx_info -d lists them, and the plain TCP one). Text, or --json for scripts.
+// transports (UCX's, as ucx_info -d lists them, and the plain TCP one); and the theoretical ceiling
+// of each PCI device's path and each network port (judge/: PCIe links up to the root port, port
+// speeds), with how it was derived and any link trained below its capability. Text, or --json.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -14,6 +17,8 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "judge/nic_ceiling.hpp"
+#include "judge/pcie_path.hpp"
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
 #include "jobs/survey/transport_inventory.hpp"
@@ -47,7 +52,13 @@ struct Inventory {
   // The MPI runtime module: where it was found and its MPI library, or why it is not here.
   std::string mpi_where, mpi_status;
   bool mpi_available = false;
+  // The ceiling of every PCI address named above (backend devices, hwloc's PCI devices), and of
+  // every network interface but loopback.
+  std::map<std::string, Ceiling> pci_ceilings;
+  std::vector<NicCeiling> nics;
 };
+
+constexpr const char* kSysfs = "/sys";
 
 Inventory gather(BackendRegistry& registry, const fs::path& dir) {
   Inventory inv;
@@ -85,6 +96,15 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir) {
     }
     inv.backends.push_back(std::move(row));
   }
+  for (const auto& b : inv.backends) {
+    for (const auto& d : b.devices) {
+      if (!d.info.pci_address.empty()) inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
+    }
+  }
+  if (inv.topology) {
+    for (const auto& p : inv.topology->pci_devices) inv.pci_ceilings[p.address] = pcie_ceiling_of(kSysfs, p.address);
+  }
+  inv.nics = nic_ceilings(kSysfs);
   inv.storage = inspect_storage(dir);
   inv.transports = inspect_transports();
   std::string why;
@@ -111,6 +131,23 @@ std::string storage_line(const StorageInfo& s) {
                      s.mount_point, format_bytes_human(s.free_bytes), format_bytes_human(s.capacity_bytes), disk);
 }
 
+// "31.5 GB/s (PCIe Gen4 x16 …)", "unknown (why)"; decimal GB/s, as PCIe and Ethernet rates are
+// written; the capability where a link trained below it; each warning on its own line.
+std::string ceiling_text(const Ceiling& c, std::string_view indent) {
+  std::string text = c.bytes_per_second ? fmt::format("{:.1f} GB/s", *c.bytes_per_second / 1e9) : "unknown";
+  if (c.bytes_per_second && c.capable_bytes_per_second && *c.capable_bytes_per_second > *c.bytes_per_second) {
+    text += fmt::format(" as trained ({:.1f} GB/s capable)", *c.capable_bytes_per_second / 1e9);
+  }
+  text += fmt::format(" ({})\n", c.derivation);
+  for (const auto& w : c.warnings) text += fmt::format("{}warning: {}\n", indent, w);
+  return text;
+}
+
+void render_ceiling_of(const Inventory& inv, const std::string& address, std::ostream& out) {
+  const auto it = inv.pci_ceilings.find(address);
+  if (it != inv.pci_ceilings.end()) out << "    ceiling " << ceiling_text(it->second, "      ");
+}
+
 void render_text(const Inventory& inv, std::ostream& out) {
   for (const auto& r : inv.refused) out << r << '\n';
   for (const auto& b : inv.backends) {
@@ -123,6 +160,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
                          i.memory_bytes ? ", memory " + format_bytes_human(i.memory_bytes) : "",
                          i.numa_node >= 0 ? fmt::format(", NUMA node {}", i.numa_node) : ", NUMA node unknown",
                          i.pci_address.empty() ? "" : ", PCI " + i.pci_address);
+      render_ceiling_of(inv, i.pci_address, out);
     }
   }
   if (inv.topology) {
@@ -137,9 +175,16 @@ void render_text(const Inventory& inv, std::ostream& out) {
       out << fmt::format("  PCI {} {} {:04x}:{:04x}{}{}\n", p.address, p.kind, p.vendor_id, p.device_id,
                          p.numa_node >= 0 ? fmt::format(", NUMA node {}", p.numa_node) : "",
                          p.os_names.empty() ? "" : " (" + p.os_names + ")");
+      render_ceiling_of(inv, p.address, out);
     }
   } else {
     out << "host: topology unknown: " << inv.topology_problem << '\n';
+  }
+  out << "network:\n";
+  if (inv.nics.empty()) out << "  no interface but loopback\n";
+  for (const auto& n : inv.nics) {
+    out << fmt::format("  {}{}  ceiling {}", n.name, n.pci_address.empty() ? "" : " (PCI " + n.pci_address + ")",
+                       ceiling_text(n.ceiling, "    "));
   }
   out << fmt::format("storage under {}:\n{}", inv.storage->directory.string(), storage_line(*inv.storage));
   const auto& tr = inv.transports;
@@ -152,6 +197,19 @@ void render_text(const Inventory& inv, std::ostream& out) {
   out << fmt::format("runtime mpi{}: {}\n", inv.mpi_available ? " (" + inv.mpi_where + ")" : "", inv.mpi_status);
 }
 
+nlohmann::json to_json(const Ceiling& c) {
+  using nlohmann::json;
+  return {{"bytes_per_second", c.bytes_per_second ? json(*c.bytes_per_second) : json(nullptr)},
+          {"capable_bytes_per_second", c.capable_bytes_per_second ? json(*c.capable_bytes_per_second) : json(nullptr)},
+          {"derivation", c.derivation},
+          {"warnings", c.warnings}};
+}
+
+nlohmann::json ceiling_of(const Inventory& inv, const std::string& address) {
+  const auto it = inv.pci_ceilings.find(address);
+  return it == inv.pci_ceilings.end() ? nlohmann::json(nullptr) : to_json(it->second);
+}
+
 nlohmann::json to_json(const Inventory& inv) {
   using nlohmann::json;
   json backends = json::array();
@@ -159,7 +217,8 @@ nlohmann::json to_json(const Inventory& inv) {
     json devices = json::array();
     for (const auto& d : b.devices) {
       devices.push_back({{"name", d.name}, {"description", d.info.name}, {"memory_bytes", d.info.memory_bytes},
-                         {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address}});
+                         {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address},
+                         {"ceiling", ceiling_of(inv, d.info.pci_address)}});
     }
     backends.push_back({{"name", b.name}, {"where", b.where}, {"available", b.available}, {"status", b.status},
                         {"engines", b.engines}, {"devices", devices}});
@@ -174,13 +233,17 @@ nlohmann::json to_json(const Inventory& inv) {
     }
     for (const auto& p : t.pci_devices) {
       pci.push_back({{"address", p.address}, {"kind", p.kind}, {"class_id", p.class_id}, {"vendor_id", p.vendor_id},
-                     {"device_id", p.device_id}, {"numa_node", p.numa_node}, {"os_names", p.os_names}});
+                     {"device_id", p.device_id}, {"numa_node", p.numa_node}, {"os_names", p.os_names},
+                     {"ceiling", ceiling_of(inv, p.address)}});
     }
     j["host"] = {{"packages", t.packages}, {"cores", t.cores},   {"pus", t.pus},
                  {"memory_bytes", t.memory_bytes}, {"numa_nodes", nodes}, {"pci_devices", pci}};
   } else {
     j["host"] = {{"problem", inv.topology_problem}};
   }
+  json nics = json::array();
+  for (const auto& n : inv.nics) nics.push_back({{"name", n.name}, {"pci_address", n.pci_address}, {"ceiling", to_json(n.ceiling)}});
+  j["network_interfaces"] = nics;
   const auto& s = *inv.storage;
   j["storage"] = {{"directory", s.directory.string()}, {"fs_type", s.fs_type}, {"mount_point", s.mount_point},
                   {"source", s.source}, {"capacity_bytes", s.capacity_bytes}, {"free_bytes", s.free_bytes},

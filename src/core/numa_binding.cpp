@@ -8,21 +8,15 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
+
+#include "core/first_line.hpp"
 
 namespace xb {
 namespace {
 
 constexpr unsigned long kMaxNodes = 1024;  // the nodemask's bits
 constexpr std::size_t kMaskWords = kMaxNodes / (8 * sizeof(unsigned long));
-
-std::string read_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
 
 int to_int(std::string_view s, const std::string& text) {
   int v = 0;
@@ -53,13 +47,13 @@ std::vector<int> parse_cpu_list(const std::string& text) {
 }
 
 std::vector<int> online_numa_nodes() {
-  const std::string online = read_line("/sys/devices/system/node/online");
+  const std::string online = read_first_line("/sys/devices/system/node/online");
   if (online.empty()) return {0};
   return parse_cpu_list(online);
 }
 
 std::vector<int> numa_node_cpus(int node) {
-  return parse_cpu_list(read_line(fmt::format("/sys/devices/system/node/node{}/cpulist", node)));
+  return parse_cpu_list(read_first_line(fmt::format("/sys/devices/system/node/node{}/cpulist", node)));
 }
 
 NumaBinding::NumaBinding(int node) : nodemask_(kMaskWords, 0) {

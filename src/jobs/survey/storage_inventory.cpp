@@ -10,23 +10,16 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/first_line.hpp"
 
 namespace xb {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_line(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
-  return line;
-}
-
 std::uint64_t read_number(const fs::path& file) {
   try {
-    return std::stoull(read_line(file));
+    return std::stoull(read_first_line(file));
   } catch (const std::exception&) {
     return 0;  // absent or not a number: unknown
   }
@@ -86,13 +79,13 @@ void fill_from_sysfs(StorageInfo& info, dev_t dev) {
   }
   info.block_device = disk.filename().string();
   const fs::path queue = disk / "queue";
-  const std::string rotational = read_line(queue / "rotational");
+  const std::string rotational = read_first_line(queue / "rotational");
   if (rotational == "0" || rotational == "1") info.rotational = rotational == "1";
   info.logical_block_bytes = read_number(queue / "logical_block_size");
   info.physical_block_bytes = read_number(queue / "physical_block_size");
-  info.model = read_line(disk / "device" / "model");
+  info.model = read_first_line(disk / "device" / "model");
   // "[mq-deadline] none": the active one is bracketed.
-  const std::string sched = read_line(queue / "scheduler");
+  const std::string sched = read_first_line(queue / "scheduler");
   const auto open = sched.find('['), close = sched.find(']');
   info.scheduler = open != std::string::npos && close > open ? sched.substr(open + 1, close - open - 1) : sched;
 }

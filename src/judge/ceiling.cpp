@@ -1,0 +1,28 @@
+#include "judge/ceiling.hpp"
+
+#include <algorithm>
+
+namespace xb {
+namespace {
+
+// The lower of two optional figures; an unknown one does not lower a known one (the path's known
+// part still bounds it: the ceiling stays an upper bound, only looser).
+std::optional<double> lower(std::optional<double> a, std::optional<double> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+}  // namespace
+
+Ceiling narrower_of(const Ceiling& a, const Ceiling& b) {
+  Ceiling c;
+  c.bytes_per_second = lower(a.bytes_per_second, b.bytes_per_second);
+  c.capable_bytes_per_second = lower(a.capable_bytes_per_second, b.capable_bytes_per_second);
+  c.derivation = a.derivation.empty() ? b.derivation : b.derivation.empty() ? a.derivation : a.derivation + "; " + b.derivation;
+  c.warnings = a.warnings;
+  c.warnings.insert(c.warnings.end(), b.warnings.begin(), b.warnings.end());
+  return c;
+}
+
+}  // namespace xb

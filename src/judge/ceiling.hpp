@@ -1,0 +1,30 @@
+#pragma once
+// A theoretical ceiling: the most a path can carry, computed from what the hardware reports (never
+// typed in), with how it was derived, so a verdict can say what it compared against (issue 17).
+// Figures are bytes per second after line encoding (PCIe's 128b/130b, an Ethernet port's signalling
+// rate), before protocol headers: the expectations (built-in fractions per path kind) account for
+// those. Facts only, no formatting of numbers into units.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xb {
+
+struct Ceiling {
+  // The path as it is trained now; null where nothing on the path reports a rate (derivation: why).
+  std::optional<double> bytes_per_second;
+  // What the same path could carry with every link at the best both its ends support; null where
+  // unknown. Above bytes_per_second when a link trained below its capability.
+  std::optional<double> capable_bytes_per_second;
+  // "PCIe Gen4 x16 (16.0 GT/s x 16, 128b/130b) between 0000:18:00.0 and root port 0000:17:00.0"
+  std::string derivation;
+  // One line per link trained below what both its ends can do, naming the link; and what was not
+  // read (a port whose configuration space this user cannot read).
+  std::vector<std::string> warnings;
+};
+
+// The narrower of two ceilings on one path (a NIC's port behind its PCIe link): the lower figure,
+// both derivations, every warning.
+Ceiling narrower_of(const Ceiling& a, const Ceiling& b);
+
+}  // namespace xb
