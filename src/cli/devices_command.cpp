@@ -19,6 +19,7 @@
 #include "core/size.hpp"
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_path.hpp"
+#include "judge/storage_ceiling.hpp"
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
 #include "jobs/survey/transport_inventory.hpp"
@@ -56,6 +57,7 @@ struct Inventory {
   // every network interface but loopback.
   std::map<std::string, Ceiling> pci_ceilings;
   std::vector<NicCeiling> nics;
+  std::optional<Ceiling> storage_ceiling;  // where the storage is on a block device
 };
 
 constexpr const char* kSysfs = "/sys";
@@ -106,6 +108,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir) {
   }
   inv.nics = nic_ceilings(kSysfs);
   inv.storage = inspect_storage(dir);
+  if (!inv.storage->block_device.empty()) inv.storage_ceiling = storage_ceiling(kSysfs, inv.storage->block_device);
   inv.transports = inspect_transports();
   std::string why;
   if (const auto mpi = MpiLibrary::open(registry.module_dirs(), why)) {
@@ -187,6 +190,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
                        ceiling_text(n.ceiling, "    "));
   }
   out << fmt::format("storage under {}:\n{}", inv.storage->directory.string(), storage_line(*inv.storage));
+  if (inv.storage_ceiling) out << "    ceiling " << ceiling_text(*inv.storage_ceiling, "      ");
   const auto& tr = inv.transports;
   out << fmt::format("transports: {}{}\n", fmt::join(tr.built, ", "),
                      tr.ucx_version.empty() ? "" : fmt::format(" (UCX {})", tr.ucx_version));
@@ -250,7 +254,8 @@ nlohmann::json to_json(const Inventory& inv) {
                   {"block_device", s.block_device}, {"partition", s.partition},
                   {"rotational", s.rotational ? json(*s.rotational) : json(nullptr)},
                   {"logical_block_bytes", s.logical_block_bytes}, {"physical_block_bytes", s.physical_block_bytes},
-                  {"model", s.model}, {"scheduler", s.scheduler}};
+                  {"model", s.model}, {"scheduler", s.scheduler},
+                  {"ceiling", inv.storage_ceiling ? to_json(*inv.storage_ceiling) : json(nullptr)}};
   json rows = json::array();
   for (const auto& r : inv.transports.rows) rows.push_back({{"transport", r.transport}, {"device", r.device}, {"kind", r.kind}});
   j["transports"] = {{"built", inv.transports.built}, {"ucx_version", inv.transports.ucx_version}, {"resources", rows},

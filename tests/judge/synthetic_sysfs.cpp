@@ -56,6 +56,20 @@ void SyntheticSysfs::add_nic(const std::string& name, const std::string& speed, 
   if (!pci_dir.empty()) fs::create_symlink(pci_dir, dir / "device");
 }
 
+fs::path SyntheticSysfs::add_disk(const fs::path& under, const std::string& name) {
+  const fs::path dir = under / "block" / name;
+  fs::create_directories(dir);
+  fs::create_directories(root_ / "class" / "block");
+  fs::create_symlink(fs::relative(dir, root_ / "class" / "block"), root_ / "class" / "block" / name);
+  return dir;
+}
+
+void SyntheticSysfs::add_sata_link(int port, const std::string& speed) {
+  const fs::path dir = root_ / "class" / "ata_link" / ("link" + std::to_string(port));
+  fs::create_directories(dir);
+  write(dir / "sata_spd", speed + "\n");
+}
+
 std::string speed_text(int generation) {
   constexpr std::array<const char*, 7> kText{"", "2.5 GT/s PCIe", "5.0 GT/s PCIe", "8.0 GT/s PCIe",
                                              "16.0 GT/s PCIe", "32.0 GT/s PCIe", "64.0 GT/s PCIe"};

@@ -32,6 +32,11 @@ class SyntheticSysfs {
   // virtual interface).
   void add_nic(const std::string& name, const std::string& speed, const std::filesystem::path& pci_dir = {},
                const std::string& operstate = "up");
+  // A disk: `under` (a directory below devices/, made if absent) / block / NAME, linked from
+  // class/block/NAME; returns its directory.
+  std::filesystem::path add_disk(const std::filesystem::path& under, const std::string& name);
+  // class/ata_link/linkN/sata_spd holding `speed` ("6.0 Gbps").
+  void add_sata_link(int port, const std::string& speed);
 
  private:
   TempDir dir_;

@@ -88,6 +88,14 @@ TEST(DevicesCli, EveryPciDeviceAndInterfaceHasACeilingWithItsDerivation) {
     EXPECT_TRUE(has(text.out, derivation)) << derivation << "\n" << text.out;
   }
   EXPECT_TRUE(has(text.out, "\nnetwork:\n")) << text.out;
+  const auto& storage = j.at("storage");
+  if (!storage.at("block_device").get<std::string>().empty()) {  // the disk's controller and link
+    const std::string derivation = storage.at("ceiling").at("derivation");
+    EXPECT_EQ(derivation.rfind(storage.at("block_device").get<std::string>() + ": ", 0), 0u) << derivation;
+    EXPECT_TRUE(has(text.out, "    ceiling ")) << text.out;
+  } else {
+    EXPECT_TRUE(storage.at("ceiling").is_null()) << storage.dump();
+  }
   for (const auto& n : j.at("network_interfaces")) {
     EXPECT_NE(n.at("name"), "lo");
     const std::string derivation = n.at("ceiling").at("derivation");
