@@ -10,6 +10,7 @@ packages=(
   libucx-dev ucx-utils iperf3
   iproute2  # ip and tc: the tests make network namespaces, and slow one link for fleet
   openmpi-bin libopenmpi-dev  # p2p --mpi and fleet: ranks launched and lined up by Open MPI
+  libyaml-cpp-dev  # expectation files (issue 17): YAML or JSON, each node with its line for errors
   chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
   python3  # scripts/gpu_check.sh works out its ratios with it (its dry run is a test)
 )

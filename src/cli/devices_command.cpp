@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fnmatch.h>
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -14,11 +16,13 @@
 #include <ostream>
 
 #include "cli/args.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_path.hpp"
+#include "judge/server_model.hpp"
 #include "judge/storage_ceiling.hpp"
 #include "jobs/survey/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
@@ -42,6 +46,27 @@ struct BackendRow {
   std::vector<DeviceRow> devices;
 };
 
+// What a path bounded by one ceiling is expected to reach, and which rule of which layer said so
+// (no rule: "none", and why).
+struct ShownExpectation {
+  std::string path;
+  std::optional<ResolvedExpectation> resolved;
+  bool ceiling_known = false;
+};
+
+std::vector<ShownExpectation> expectations_for(const ExpectationLayers& layers, const std::vector<std::string>& paths,
+                                               const std::string& device, const std::string& server,
+                                               const Ceiling& ceiling) {
+  std::vector<ShownExpectation> out;
+  for (const auto& path : paths) {
+    // No block size: a SKU entry that holds from some block size up is not shown here.
+    out.push_back({path,
+                   resolve_expectation(layers.in_order(), {path, "bandwidth", device, server, 0, ceiling.bytes_per_second}),
+                   ceiling.bytes_per_second.has_value()});
+  }
+  return out;
+}
+
 // Everything is gathered first (facts), then rendered as text or JSON.
 struct Inventory {
   std::vector<BackendRow> backends;
@@ -58,11 +83,22 @@ struct Inventory {
   std::map<std::string, Ceiling> pci_ceilings;
   std::vector<NicCeiling> nics;
   std::optional<Ceiling> storage_ceiling;  // where the storage is on a block device
+  std::string server;                      // the firmware's product name, "" where it says none
+  // What each ceiling's paths are expected to reach: per backend device row name, per NIC (in
+  // the order of nics), for the storage.
+  std::map<std::string, std::vector<ShownExpectation>> device_expectations;
+  std::vector<std::vector<ShownExpectation>> nic_expectations;
+  std::vector<ShownExpectation> storage_expectations;
+  std::string sku_note;  // which SKU entries this machine's server and devices meet, or that none does
+  std::string site_file;
+  std::size_t cli_rules = 0;
 };
+
+
 
 constexpr const char* kSysfs = "/sys";
 
-Inventory gather(BackendRegistry& registry, const fs::path& dir) {
+Inventory gather(BackendRegistry& registry, const fs::path& dir, const ExpectationLayers& layers) {
   Inventory inv;
   try {
     inv.topology = inspect_topology();
@@ -107,8 +143,39 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir) {
     for (const auto& p : inv.topology->pci_devices) inv.pci_ceilings[p.address] = pcie_ceiling_of(kSysfs, p.address);
   }
   inv.nics = nic_ceilings(kSysfs);
+  inv.server = server_model(kSysfs);
+  inv.site_file = layers.site_file;
+  inv.cli_rules = layers.command_line.size();
+  std::vector<std::string> device_names;
+  for (const auto& b : inv.backends) {
+    for (const auto& d : b.devices) {
+      device_names.push_back(d.info.name);
+      const auto it = inv.pci_ceilings.find(d.info.pci_address);
+      if (it == inv.pci_ceilings.end()) continue;
+      inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, it->second);
+    }
+  }
+  for (const auto& n : inv.nics) inv.nic_expectations.push_back(expectations_for(layers, {"link"}, n.name, inv.server, n.ceiling));
+  // Unknown SKU: no SKU layer for this machine, said so (not an error).
+  int sku_rules = 0;
+  for (const auto& r : layers.sku) {
+    const bool server_ok = r.server.empty() || fnmatch(r.server.c_str(), inv.server.c_str(), FNM_CASEFOLD) == 0;
+    for (const auto& name : device_names) {
+      if (server_ok && fnmatch(r.device.c_str(), name.c_str(), FNM_CASEFOLD) == 0) {
+        ++sku_rules;
+        break;
+      }
+    }
+  }
+  inv.sku_note = sku_rules > 0 ? fmt::format("{} rule(s) for this machine", sku_rules)
+                               : fmt::format("nothing for this machine (server '{}', devices {}): no SKU layer",
+                                             inv.server.empty() ? "not named by the firmware" : inv.server,
+                                             fmt::join(device_names, ", "));
   inv.storage = inspect_storage(dir);
-  if (!inv.storage->block_device.empty()) inv.storage_ceiling = storage_ceiling(kSysfs, inv.storage->block_device);
+  if (!inv.storage->block_device.empty()) {
+    inv.storage_ceiling = storage_ceiling(kSysfs, inv.storage->block_device);
+    inv.storage_expectations = expectations_for(layers, {"io.read", "io.write"}, inv.storage->model, inv.server, *inv.storage_ceiling);
+  }
   inv.transports = inspect_transports();
   std::string why;
   if (const auto mpi = MpiLibrary::open(registry.module_dirs(), why)) {
@@ -146,6 +213,19 @@ std::string ceiling_text(const Ceiling& c, std::string_view indent) {
   return text;
 }
 
+void render_expectations(const std::vector<ShownExpectation>& shown, std::string_view indent, std::ostream& out) {
+  for (const auto& e : shown) {
+    if (!e.resolved) {
+      out << fmt::format("{}expect {}: no rule applies{}\n", indent, e.path,
+                         e.ceiling_known ? "" : " (the ceiling is unknown, and no SKU, site or command-line rule names a figure)");
+      continue;
+    }
+    const ExpectRule& r = *e.resolved->rule;
+    out << fmt::format("{}expect {} ≥ {:.1f} GB/s ({}: {}, {})\n", indent, e.path, e.resolved->expected_bytes_per_second / 1e9,
+                       layer_name(r.layer), r.text, r.origin);
+  }
+}
+
 void render_ceiling_of(const Inventory& inv, const std::string& address, std::ostream& out) {
   const auto it = inv.pci_ceilings.find(address);
   if (it != inv.pci_ceilings.end()) out << "    ceiling " << ceiling_text(it->second, "      ");
@@ -164,6 +244,9 @@ void render_text(const Inventory& inv, std::ostream& out) {
                          i.numa_node >= 0 ? fmt::format(", NUMA node {}", i.numa_node) : ", NUMA node unknown",
                          i.pci_address.empty() ? "" : ", PCI " + i.pci_address);
       render_ceiling_of(inv, i.pci_address, out);
+      if (const auto it = inv.device_expectations.find(d.name); it != inv.device_expectations.end()) {
+        render_expectations(it->second, "      ", out);
+      }
     }
   }
   if (inv.topology) {
@@ -185,12 +268,15 @@ void render_text(const Inventory& inv, std::ostream& out) {
   }
   out << "network:\n";
   if (inv.nics.empty()) out << "  no interface but loopback\n";
-  for (const auto& n : inv.nics) {
+  for (std::size_t k = 0; k < inv.nics.size(); ++k) {
+    const auto& n = inv.nics[k];
     out << fmt::format("  {}{}  ceiling {}", n.name, n.pci_address.empty() ? "" : " (PCI " + n.pci_address + ")",
                        ceiling_text(n.ceiling, "    "));
+    render_expectations(inv.nic_expectations[k], "    ", out);
   }
   out << fmt::format("storage under {}:\n{}", inv.storage->directory.string(), storage_line(*inv.storage));
   if (inv.storage_ceiling) out << "    ceiling " << ceiling_text(*inv.storage_ceiling, "      ");
+  render_expectations(inv.storage_expectations, "      ", out);
   const auto& tr = inv.transports;
   out << fmt::format("transports: {}{}\n", fmt::join(tr.built, ", "),
                      tr.ucx_version.empty() ? "" : fmt::format(" (UCX {})", tr.ucx_version));
@@ -199,6 +285,9 @@ void render_text(const Inventory& inv, std::ostream& out) {
   }
   for (const auto& p : tr.problems) out << "  (" << p << ")\n";
   out << fmt::format("runtime mpi{}: {}\n", inv.mpi_available ? " (" + inv.mpi_where + ")" : "", inv.mpi_status);
+  out << fmt::format("expectations: built-in defaults; SKU file: {}{}{}\n", inv.sku_note,
+                     inv.site_file.empty() ? "" : "; site file " + inv.site_file,
+                     inv.cli_rules == 0 ? "" : fmt::format("; {} command-line rule(s)", inv.cli_rules));
 }
 
 nlohmann::json to_json(const Ceiling& c) {
@@ -207,6 +296,25 @@ nlohmann::json to_json(const Ceiling& c) {
           {"capable_bytes_per_second", c.capable_bytes_per_second ? json(*c.capable_bytes_per_second) : json(nullptr)},
           {"derivation", c.derivation},
           {"warnings", c.warnings}};
+}
+
+nlohmann::json to_json(const std::vector<ShownExpectation>& shown) {
+  using nlohmann::json;
+  json out = json::array();
+  for (const auto& e : shown) {
+    if (!e.resolved) {
+      out.push_back({{"path", e.path}, {"expected_bytes_per_second", nullptr}});
+      continue;
+    }
+    const ExpectRule& r = *e.resolved->rule;
+    out.push_back({{"path", e.path},
+                   {"expected_bytes_per_second", e.resolved->expected_bytes_per_second},
+                   {"layer", layer_name(r.layer)},
+                   {"rule", r.text},
+                   {"origin", r.origin},
+                   {"source", r.source}});
+  }
+  return out;
 }
 
 nlohmann::json ceiling_of(const Inventory& inv, const std::string& address) {
@@ -222,7 +330,10 @@ nlohmann::json to_json(const Inventory& inv) {
     for (const auto& d : b.devices) {
       devices.push_back({{"name", d.name}, {"description", d.info.name}, {"memory_bytes", d.info.memory_bytes},
                          {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address},
-                         {"ceiling", ceiling_of(inv, d.info.pci_address)}});
+                         {"ceiling", ceiling_of(inv, d.info.pci_address)},
+                         {"expectations", inv.device_expectations.count(d.name) != 0
+                                              ? to_json(inv.device_expectations.at(d.name))
+                                              : json::array()}});
     }
     backends.push_back({{"name", b.name}, {"where", b.where}, {"available", b.available}, {"status", b.status},
                         {"engines", b.engines}, {"devices", devices}});
@@ -246,7 +357,11 @@ nlohmann::json to_json(const Inventory& inv) {
     j["host"] = {{"problem", inv.topology_problem}};
   }
   json nics = json::array();
-  for (const auto& n : inv.nics) nics.push_back({{"name", n.name}, {"pci_address", n.pci_address}, {"ceiling", to_json(n.ceiling)}});
+  for (std::size_t k = 0; k < inv.nics.size(); ++k) {
+    const auto& n = inv.nics[k];
+    nics.push_back({{"name", n.name}, {"pci_address", n.pci_address}, {"ceiling", to_json(n.ceiling)},
+                    {"expectations", to_json(inv.nic_expectations[k])}});
+  }
   j["network_interfaces"] = nics;
   const auto& s = *inv.storage;
   j["storage"] = {{"directory", s.directory.string()}, {"fs_type", s.fs_type}, {"mount_point", s.mount_point},
@@ -255,7 +370,10 @@ nlohmann::json to_json(const Inventory& inv) {
                   {"rotational", s.rotational ? json(*s.rotational) : json(nullptr)},
                   {"logical_block_bytes", s.logical_block_bytes}, {"physical_block_bytes", s.physical_block_bytes},
                   {"model", s.model}, {"scheduler", s.scheduler},
-                  {"ceiling", inv.storage_ceiling ? to_json(*inv.storage_ceiling) : json(nullptr)}};
+                  {"ceiling", inv.storage_ceiling ? to_json(*inv.storage_ceiling) : json(nullptr)},
+                  {"expectations", to_json(inv.storage_expectations)}};
+  j["expectations"] = {{"server", inv.server}, {"sku", inv.sku_note}, {"site_file", inv.site_file},
+                       {"command_line_rules", inv.cli_rules}};
   json rows = json::array();
   for (const auto& r : inv.transports.rows) rows.push_back({{"transport", r.transport}, {"device", r.device}, {"kind", r.kind}});
   j["transports"] = {{"built", inv.transports.built}, {"ucx_version", inv.transports.ucx_version}, {"resources", rows},
@@ -271,12 +389,15 @@ int run_devices(const std::vector<std::string>& args, CommandContext& ctx) {
   bool json = false;
   app.add_option("--dir", dir, "describe the storage under this directory (default: the working directory)");
   app.add_flag("--json", json, "one JSON object instead of text, for scripts");
+  ExpectFlags expect;
+  expect.add_to(app);
   parse_args(app, args);
   std::error_code ec;
   if (dir.empty() || !fs::exists(dir, ec)) throw UsageError(fmt::format("--dir '{}': no such directory", dir));
   if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("--dir {}: not a directory", dir));
 
-  const Inventory inv = gather(ctx.registry, dir);
+  const ExpectationLayers layers = expect.load();  // a malformed file: exit 2 before anything is read
+  const Inventory inv = gather(ctx.registry, dir, layers);
   if (json) {
     ctx.out << to_json(inv).dump(2) << '\n';
   } else {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "support/temp_dir.hpp"
@@ -102,6 +103,53 @@ TEST(DevicesCli, EveryPciDeviceAndInterfaceHasACeilingWithItsDerivation) {
     EXPECT_EQ(derivation.rfind(n.at("name").get<std::string>() + ": ", 0), 0u) << n.dump();
     EXPECT_TRUE(has(text.out, "\n  " + n.at("name").get<std::string>())) << text.out;
   }
+}
+
+// Issue 17's expectation layers as devices shows them: a command-line rule over a site file over
+// the built-in shares; a malformed file is one line naming file, line and rule, exit 2, nothing
+// printed or left; a machine no SKU entry names says it has no SKU layer.
+TEST(DevicesCli, ExpectationsShowTheLayerAndRuleThatDecide) {
+  test::TempDir dir;
+  const auto site = dir.path() / "site.yaml";
+  std::ofstream(site) << "schema: xferbench.expectations\nschema_version: 1\nrules:\n"
+                         "  - {path: io.read, expect: 3 GB/s, source: our array}\n";
+  auto r = run_xferbench({"devices", "--dir", "/var/tmp", "--json", "--expect", site.string()});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  auto j = nlohmann::json::parse(r.out);
+  const std::string sku = j.at("expectations").at("sku");
+  EXPECT_TRUE(sku.rfind("nothing for this machine (server ", 0) == 0 || sku.find(" rule(s) for this machine") != std::string::npos) << sku;
+  EXPECT_EQ(j["expectations"]["site_file"], site.string());
+  if (j.at("storage").at("block_device").get<std::string>().empty()) GTEST_SKIP() << "/var/tmp is on no block device";
+  auto read = j["storage"]["expectations"].at(0);
+  EXPECT_EQ(read.at("path"), "io.read");
+  EXPECT_EQ(read.at("layer"), "site file");
+  EXPECT_EQ(read.at("origin"), site.string() + ":4");
+  EXPECT_DOUBLE_EQ(read.at("expected_bytes_per_second").get<double>(), 3e9);
+  EXPECT_EQ(read.at("source"), "our array");
+
+  r = run_xferbench({"devices", "--dir", "/var/tmp", "--expect", site.string(), "--expect-rule", "io.*=1 GB/s"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_TRUE(has(r.out, "      expect io.read ≥ 1.0 GB/s (command line: io.* bandwidth ≥ 1 GB/s, --expect-rule 1)\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "      expect io.write ≥ 1.0 GB/s (command line: ")) << r.out;
+  EXPECT_TRUE(has(r.out, "; site file " + site.string() + "; 1 command-line rule(s)\n")) << r.out;
+}
+
+TEST(DevicesCli, AMalformedExpectationFileIsOneLineAndExitTwo) {
+  test::TempDir dir;
+  const auto site = dir.path() / "site.yaml";
+  std::ofstream(site) << "schema: xferbench.expectations\nschema_version: 1\nrules:\n"
+                         "  - {path: io.read, expect: 3 GB/s}\n  - {path: io.write, ceiling_fraction: 2}\n";
+  const auto before = dir.tree();
+  auto r = run_xferbench({"devices", "--dir", dir.path().string(), "--expect", site.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "xferbench devices: " + site.string() + ":5: ceiling_fraction: 2 must be above 0 and at most 1\n");
+  EXPECT_EQ(dir.tree(), before);
+  r = run_xferbench({"devices", "--dir", dir.path().string(), "--expect-rule", "io.read"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("xferbench devices: --expect-rule 'io.read': a rule is PATH=BANDWIDTH", 0), 0u) << r.err;
 }
 
 }  // namespace

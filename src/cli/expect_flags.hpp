@@ -1,0 +1,25 @@
+#pragma once
+// The options that give a run its expectation layers (issue 17, docs/judge.md): --expect FILE (the
+// site file) and --expect-rule RULE (repeatable). Added to any command that judges or shows
+// expectations; loaded before anything runs, so a malformed file is exit 2 with nothing done.
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "judge/expectations.hpp"
+
+namespace xb {
+
+struct ExpectFlags {
+  std::string file;
+  std::vector<std::string> rules;
+
+  void add_to(CLI::App& app) {
+    app.add_option("--expect", file, "a site expectation file (YAML or JSON; docs/judge.md), over the built-in and SKU layers");
+    app.add_option("--expect-rule", rules, "PATH=BANDWIDTH ('copy.h2d=20 GB/s') or PATH=SHARE of the ceiling ('link=0.9'); "
+                   "over every file; repeatable")->allow_extra_args(false);
+  }
+  ExpectationLayers load() const { return load_expectation_layers(file, rules, "--expect-rule"); }
+};
+
+}  // namespace xb
