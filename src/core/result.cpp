@@ -1,7 +1,10 @@
 #include "core/result.hpp"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
+
+#include "core/json_optional.hpp"
 
 namespace xb {
 
@@ -110,6 +113,16 @@ void to_json(json& j, const CaseResult& c) {
        {"series", series},
        {"ranks", ranks},
        {"metrics", metrics}};
+  if (c.verdict) {
+    const CaseVerdict& v = *c.verdict;
+    json jv = {{"metric", v.metric},   {"unit", v.unit},     {"actual", v.actual},   {"verdict", v.verdict},
+               {"rule", v.rule},       {"layer", v.layer},   {"origin", v.origin},
+               {"ceiling_derivation", v.ceiling_derivation}, {"warnings", v.warnings}};
+    put_or_null(jv, "expected", v.expected);
+    put_or_null(jv, "ratio", v.ratio);
+    put_or_null(jv, "ceiling", v.ceiling);
+    j["verdict"] = jv;
+  }
 }
 
 json to_json(const ResultDocument& doc) {
@@ -151,6 +164,22 @@ void from_json(const json& jc, CaseResult& c) {
   for (const auto& mt : jc.at("metrics")) {
     c.metrics.push_back({mt.at("name").get<std::string>(), mt.at("value").get<double>(),
                          mt.at("unit").get<std::string>(), mt.value("formula", "")});
+  }
+  if (const auto it = jc.find("verdict"); it != jc.end() && it->is_object()) {
+    CaseVerdict v;
+    v.metric = it->at("metric").get<std::string>();
+    v.unit = it->at("unit").get<std::string>();
+    v.actual = it->at("actual").get<double>();
+    v.verdict = it->at("verdict").get<std::string>();
+    v.rule = it->value("rule", "");
+    v.layer = it->value("layer", "");
+    v.origin = it->value("origin", "");
+    v.ceiling_derivation = it->value("ceiling_derivation", "");
+    v.warnings = it->value("warnings", std::vector<std::string>{});
+    get_optional(*it, "expected", v.expected);
+    get_optional(*it, "ratio", v.ratio);
+    get_optional(*it, "ceiling", v.ceiling);
+    c.verdict = std::move(v);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,23 @@ struct RankResult {
 
 enum class CaseStatus { ok, waived, failed };
 
+// A case's figure next to what it should be (issue 17, docs/judge.md): set only where the run
+// judges (`--judge`). Figures are in the judged metric's own unit.
+struct CaseVerdict {
+  std::string metric;               // "bandwidth"
+  std::string unit;                 // the metric's: "GiB/s"
+  double actual = 0;
+  std::optional<double> expected;   // null: unjudged (why says so)
+  std::optional<double> ratio;      // actual / expected
+  std::string verdict;              // "PASS", "WARN", "FAIL" or "unjudged"
+  std::string rule;                 // "copy.h2d bandwidth ≥ 0.8 × ceiling"
+  std::string layer;                // "built-in", "SKU file", "site file", "command line"
+  std::string origin;               // "site.yaml:4"
+  std::optional<double> ceiling;    // the theoretical ceiling, where known
+  std::string ceiling_derivation;   // how it was derived, or why it is unknown
+  std::vector<std::string> warnings;  // links trained below their capability, and the like
+};
+
 struct CaseResult {
   std::string job;    // "copy"
   std::string name;   // a stable identifier: "h2d_pinned_to_device_memcpy"
@@ -52,6 +70,7 @@ struct CaseResult {
   std::vector<Series> series;      // aggregate over ranks, per iteration
   std::vector<RankResult> ranks;   // per rank, per iteration
   std::vector<Metric> metrics;
+  std::optional<CaseVerdict> verdict;
 
   const Series* find_series(std::string_view series_name) const;
   const Metric* find_metric(std::string_view metric_name) const;

@@ -69,7 +69,7 @@ bool glob_matches(const std::string& pattern, const std::string& text) {
 std::string rule_text(const ExpectRule& r) {
   std::string t = fmt::format("{} {} ≥ ", r.path, r.metric);
   t += r.ceiling_fraction ? fmt::format("{:g} × ceiling", *r.ceiling_fraction)
-                          : fmt::format("{:g} GB/s", *r.expect_bytes_per_second / 1e9);
+                          : r.expect_text;
   std::vector<std::string> where;
   if (!r.device.empty()) where.push_back("device " + r.device);
   if (!r.server.empty()) where.push_back("server " + r.server);
@@ -112,7 +112,10 @@ ExpectRule parse_rule(const std::string& name, const YAML::Node& node, ExpectLay
   if (static_cast<bool>(node["expect"]) == static_cast<bool>(node["ceiling_fraction"])) {
     fail_at(name, node, "a rule needs exactly one of expect (a bandwidth: '20 GB/s') and ceiling_fraction (0.8)");
   }
-  if (node["expect"]) r.expect_bytes_per_second = bandwidth(name, node["expect"], "expect");
+  if (node["expect"]) {
+    r.expect_bytes_per_second = bandwidth(name, node["expect"], "expect");
+    r.expect_text = node["expect"].Scalar();
+  }
   if (node["ceiling_fraction"]) r.ceiling_fraction = share(name, node["ceiling_fraction"], "ceiling_fraction");
   if (node["warn_below"]) r.warn_below = share(name, node["warn_below"], "warn_below");
   if (node["fail_below"]) r.fail_below = share(name, node["fail_below"], "fail_below");

@@ -33,6 +33,7 @@ struct ExpectRule {
   std::string server;                   // glob on the server model ("" any)
   std::uint64_t min_block_bytes = 0;    // applies to cases moving blocks at least this large
   std::optional<double> expect_bytes_per_second;  // an absolute figure ("20 GB/s")
+  std::string expect_text;                        // as written, for the rule's one line
   std::optional<double> ceiling_fraction;         // or a share of the theoretical ceiling
   double warn_below = 1.0;  // WARN when actual / expected falls below this
   double fail_below = 0.8;  // FAIL below this (≤ warn_below)

@@ -36,6 +36,16 @@ std::vector<Column> case_columns(const CaseResult& c, bool full) {
   for (const auto& m : c.metrics) {
     cols.push_back({fmt::format("{}({})", m.name, m.unit), full ? fmt::format("{}", m.value) : format_number(m.value)});
   }
+  // A judged case (issue 17): what the figure should be, the ratio and the verdict after it.
+  if (c.verdict) {
+    const CaseVerdict& v = *c.verdict;
+    const auto number = [&](const std::optional<double>& x) {
+      return !x ? std::string("-") : full ? fmt::format("{}", *x) : format_number(*x);
+    };
+    cols.push_back({fmt::format("expected({})", v.unit), number(v.expected)});
+    cols.push_back({"ratio", !v.ratio ? std::string("-") : full ? fmt::format("{}", *v.ratio) : fmt::format("{:.2f}", *v.ratio)});
+    cols.push_back({"verdict", v.verdict});
+  }
   return cols;
 }
 

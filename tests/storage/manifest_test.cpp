@@ -149,10 +149,15 @@ TEST(Manifest, VerifyChecksSeedExtentAndTheFileAsItIsNow) {
   same.offset = w.offset;
   EXPECT_NO_THROW(test::run_one(same));
 
-  // Rewritten by another program under the same name (a new file): no record for it.
+  // Rewritten by another program under the same name (a new file, written beside and renamed over
+  // it, as editors and rsync do): no record for it. Made while the old file still exists, so it
+  // cannot get the old inode back: after an unlink ext4 may hand the same inode number to the next
+  // file, and a record keyed by (device, inode) cannot tell those apart (the verify then finds the
+  // bytes wrong instead; docs/io.md). That reuse made this test fail once under ASan.
   const auto f1 = dir.path() / "xferbench-io.1";
-  std::filesystem::remove(f1);
-  std::ofstream(f1) << std::string(1u << 20, 'x');
+  const auto beside = dir.path() / "beside";
+  std::ofstream(beside) << std::string(1u << 20, 'x');
+  std::filesystem::rename(beside, f1);
   IoPlan replaced = plan(dir.path(), IoPattern::read, 1, 1u << 20);
   replaced.directory.clear();
   replaced.file = f1;
