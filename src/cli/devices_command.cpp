@@ -7,8 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fnmatch.h>
-
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -159,12 +158,9 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
   // Unknown SKU: no SKU layer for this machine, said so (not an error).
   int sku_rules = 0;
   for (const auto& r : layers.sku) {
-    const bool server_ok = r.server.empty() || fnmatch(r.server.c_str(), inv.server.c_str(), FNM_CASEFOLD) == 0;
-    for (const auto& name : device_names) {
-      if (server_ok && fnmatch(r.device.c_str(), name.c_str(), FNM_CASEFOLD) == 0) {
-        ++sku_rules;
-        break;
-      }
+    if (std::any_of(device_names.begin(), device_names.end(),
+                    [&](const std::string& name) { return rule_names(r, name, inv.server); })) {
+      ++sku_rules;
     }
   }
   inv.sku_note = sku_rules > 0 ? fmt::format("{} rule(s) for this machine", sku_rules)

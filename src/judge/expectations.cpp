@@ -230,14 +230,17 @@ ExpectationLayers load_expectation_layers(const std::string& site_file, const st
   return layers;
 }
 
+bool rule_names(const ExpectRule& rule, const std::string& device, const std::string& server) {
+  return glob_matches(rule.device, device) && glob_matches(rule.server, server);
+}
+
 std::optional<ResolvedExpectation> resolve_expectation(const std::vector<const std::vector<ExpectRule>*>& layers,
                                                        const FigureFacts& facts) {
   std::optional<ResolvedExpectation> best;
   std::tuple<int, int, int> best_rank{-1, -1, -1};
   for (const auto* layer : layers) {
     for (const ExpectRule& r : *layer) {
-      if (!glob_matches(r.path, facts.path) || r.metric != facts.metric || !glob_matches(r.device, facts.device) ||
-          !glob_matches(r.server, facts.server)) {
+      if (!glob_matches(r.path, facts.path) || r.metric != facts.metric || !rule_names(r, facts.device, facts.server)) {
         continue;
       }
       if (r.min_block_bytes > 0 && facts.block_bytes < r.min_block_bytes) continue;

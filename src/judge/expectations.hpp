@@ -76,6 +76,10 @@ struct ExpectationLayers {
 ExpectationLayers load_expectation_layers(const std::string& site_file, const std::vector<std::string>& rules,
                                           std::string_view rule_flag);
 
+// Whether the rule's device and server globs (empty: any; case ignored) take this device and
+// server: what resolve_expectation checks, and what says whether a SKU entry names a machine.
+bool rule_names(const ExpectRule& rule, const std::string& device, const std::string& server);
+
 // What is known of one figure when it is judged.
 struct FigureFacts {
   std::string path;    // "copy.h2d"
