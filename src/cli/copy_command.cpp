@@ -10,9 +10,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_job.hpp"
-#include "judge/copy_figure.hpp"
-#include "judge/server_model.hpp"
-#include "judge/verdict.hpp"
+#include "judge/case_figure.hpp"
 
 namespace xb {
 namespace {
@@ -80,16 +78,12 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("-f,--fragments", a.fragments, "split each block into this many copies (default 0: whole)");
   app.add_flag("--verify", a.verify, "check every destination byte after the run");
   app.add_option("--odirect-dir", a.odirect_dir, "directory for O_DIRECT backing files (default /var/tmp)");
-  bool judge = false;
-  ExpectFlags expect;
-  app.add_flag("--judge", judge, "set each figure next to what it should be (docs/judge.md): expected, ratio, "
-               "PASS/WARN/FAIL; exit 1 on a FAIL");
-  expect.add_to(app);
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
-  // Expectations given mean judging; they are read before anything runs (a bad file: exit 2).
-  judge = judge || !expect.file.empty() || !expect.rules.empty();
-  const std::optional<ExpectationLayers> layers = judge ? std::optional(expect.load()) : std::nullopt;
+  // Expectations are read before anything runs (a bad file: exit 2).
+  const std::optional<ExpectationLayers> layers = judge.load();
 
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
@@ -104,13 +98,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
     doc.cases = run(plan, job);
   }
-  if (layers) {
-    const std::string server = server_model("/sys");
-    for (auto& c : doc.cases) {
-      const JudgedFigure f = copy_figure(c, backend, "/sys", server);
-      c.verdict = judge_figure(c, f.facts, f.ceiling, *layers);
-    }
-  }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
   return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@
 #include "judge/pcie_path.hpp"
 #include "judge/server_model.hpp"
 #include "judge/storage_ceiling.hpp"
-#include "jobs/survey/storage_inventory.hpp"
+#include "storage/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
 #include "jobs/survey/transport_inventory.hpp"
 #include "runtime/mpi_library.hpp"
@@ -58,9 +59,10 @@ std::vector<ShownExpectation> expectations_for(const ExpectationLayers& layers, 
                                                const Ceiling& ceiling) {
   std::vector<ShownExpectation> out;
   for (const auto& path : paths) {
-    // No block size: a SKU entry that holds from some block size up is not shown here.
-    out.push_back({path,
-                   resolve_expectation(layers.in_order(), {path, "bandwidth", device, server, 0, ceiling.bytes_per_second}),
+    // At the largest blocks, so rules that hold from some block size up are shown (their text
+    // says from which).
+    FigureFacts facts{path, "bandwidth", device, server, std::numeric_limits<std::uint64_t>::max(), ceiling.bytes_per_second, ""};
+    out.push_back({path, resolve_expectation(layers.in_order(), facts),
                    ceiling.bytes_per_second.has_value()});
   }
   return out;

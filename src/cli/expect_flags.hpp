@@ -3,6 +3,7 @@
 // site file) and --expect-rule RULE (repeatable). Added to any command that judges or shows
 // expectations; loaded before anything runs, so a malformed file is exit 2 with nothing done.
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,24 @@ struct ExpectFlags {
                    "over every file; repeatable")->allow_extra_args(false);
   }
   ExpectationLayers load() const { return load_expectation_layers(file, rules, "--expect-rule"); }
+  bool given() const { return !file.empty() || !rules.empty(); }
+};
+
+// A job's judging: --judge, or any expectation given, which implies it (off by default for the
+// plain jobs; the survey judges always). The layers are loaded right after parsing, before
+// anything runs; the verdicts are set after the run (judge/verdict.hpp judge_cases).
+struct JudgeFlags {
+  bool judge = false;
+  ExpectFlags expect;
+
+  void add_to(CLI::App& app) {
+    app.add_flag("--judge", judge, "set each figure next to what it should be (docs/judge.md): expected, ratio, "
+                 "PASS/WARN/FAIL; exit 1 on a FAIL");
+    expect.add_to(app);
+  }
+  std::optional<ExpectationLayers> load() const {
+    return judge || expect.given() ? std::optional(expect.load()) : std::nullopt;
+  }
 };
 
 }  // namespace xb

@@ -5,11 +5,13 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/io/io_job.hpp"
+#include "judge/case_figure.hpp"
 #include "storage/io_engine.hpp"
 
 namespace xb {
@@ -77,8 +79,12 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
                  "gpu-batch, gpu-batch-stream (cuFile)");
   app.add_option("--backend", a.backend, "device backend of the device transfer types (default: an accelerator, else cpu)");
   app.add_option("--device", a.device, "device index for the device transfer types (default 0)");
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
+  // Expectations are read before anything runs (a bad file: exit 2).
+  const std::optional<ExpectationLayers> layers = judge.load();
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
   // and must not hide a bad --format or -o (exit 2).
   const OutputFormat format = resolve_output(out);
@@ -104,8 +110,9 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
     doc.cases = run(plan, job);
   }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
-  return kExitOk;
+  return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/kv/kv_job.hpp"
+#include "judge/case_figure.hpp"
 
 namespace xb {
 namespace {
@@ -68,8 +70,12 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--engine", a.engine, "load --to device: the backend's copy engine (default its first)");
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
   app.add_flag("--verify", a.verify, "load: check every byte against the pattern the dump wrote");
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
+  // Expectations are read before anything runs (a bad file: exit 2).
+  const std::optional<ExpectationLayers> layers = judge.load();
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
   // and must not hide a bad --format or -o (exit 2).
   const OutputFormat format = resolve_output(out);
@@ -83,8 +89,9 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
     JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
     doc.cases = run(plan, job);
   }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
-  return kExitOk;
+  return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

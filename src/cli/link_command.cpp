@@ -12,6 +12,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
@@ -21,6 +22,7 @@
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
+#include "judge/case_figure.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -37,7 +39,7 @@ struct LinkArgs {
 
 // The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
 constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step", "--iters", "--warmup",
-                                       "--mem", "--check"};
+                                       "--mem", "--check", "--judge", "--expect", "--expect-rule"};
 constexpr const char* kServerOnly[] = {"--data-port", "--ready-file", "--max-exposed", "--max-regions"};
 
 // Whether HOST[:PORT] text names a port: "[v6]:port", or exactly one colon.
@@ -149,9 +151,13 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   add_token_file_flag(app, a.token_file);
   app.add_option("--wait", a.wait, "seconds to wait for the peer and for each transfer (default 20)");
   app.add_option("--device", a.device, "device index of cuda memory (default 0)");
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
+  // Expectations are read before anything runs (a bad file: exit 2).
+  const std::optional<ExpectationLayers> layers = judge.load();
 
   if (app.count("--listen") > 0) {
     resolve_output(out);
@@ -172,8 +178,9 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
     doc.cases = run(plan, job);
   }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
-  return kExitOk;
+  return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

@@ -13,18 +13,20 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_job.hpp"
-#include "cli/token_flags.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
-#include "runtime/shared_dir_rendezvous.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
+#include "judge/case_figure.hpp"
 #include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
+#include "runtime/shared_dir_rendezvous.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -210,9 +212,13 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
   add_token_file_flag(app, a.net.token_file);
   app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
   resolve_token_file(a.net.token, a.net.token_file);
+  // Expectations are read before anything runs (a bad file: exit 2).
+  const std::optional<ExpectationLayers> layers = judge.load();
 
   const P2pPlan plan = to_plan(a, app);
   const OutputFormat format = resolve_output(out);
@@ -223,6 +229,9 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   }
   validate_p2p_plan(plan, backend);
   const bool across = a.mpi || !a.peer.empty();
+  if (across && layers) {
+    throw UsageError("--judge: p2p within a node only (across nodes the fleet judges; docs/judge.md)");
+  }
   if (!why_cpu.empty() && !out.quiet && !across) {
     ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
   }
@@ -235,8 +244,9 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
     doc.cases = run(plan, job);
   }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
-  return kExitOk;
+  return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

@@ -9,11 +9,15 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/survey_row.hpp"
 #include "jobs/survey/survey_job.hpp"
+#include "judge/case_figure.hpp"
+#include "judge/server_model.hpp"
 #include "report/renderer.hpp"
 #include "report/survey_table.hpp"
 
@@ -56,6 +60,17 @@ SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
   return p;
 }
 
+// Each row's own figure (its headline metric) is what the survey judges: an IOPS row stays
+// unjudged (not a bandwidth) rather than being judged on a throughput the table does not show.
+void judge_survey(std::vector<CaseResult>& cases, const ExpectationLayers& layers, BackendRegistry& registry) {
+  const std::string server = server_model("/sys");
+  judge_cases(cases, layers, [&](const CaseResult& c) {
+    JudgedFigure f = case_figure(c, registry, "/sys", server);
+    if (const auto row = survey_row_of(c); row && !row->metric.empty()) f.facts.case_metric = row->metric;
+    return f;
+  });
+}
+
 int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Every data path of this machine, measured briefly: one summary table and a results JSON", "survey"};
   SurveyArgs a;
@@ -65,8 +80,12 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   app.add_option("--json", a.json, fmt::format("write the results here (default {}); - prints the JSON instead of the table",
                                                kDefaultJson));
   app.add_flag("--quiet,-q", a.quiet, "no progress on stderr");
+  ExpectFlags expect;
+  expect.add_to(app);
   parse_args(app, args);
   const SurveyPlan plan = to_plan(a, app);
+  // The survey always judges (issue 17); the layers are read before anything runs (a bad file: exit 2).
+  const ExpectationLayers layers = expect.load();
   const bool json_mode = a.json == "-";
 
   ResultDocument doc = new_result_document(ctx);
@@ -75,6 +94,7 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
     JobContext job{.registry = &ctx.registry, .progress = &progress};
     doc.cases = run(plan, job);
   }
+  judge_survey(doc.cases, layers, ctx.registry);
 
   if (json_mode) {
     render_json(doc, ctx.out);
@@ -86,7 +106,7 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   }
   const bool failed =
       std::any_of(doc.cases.begin(), doc.cases.end(), [](const CaseResult& c) { return c.status == CaseStatus::failed; });
-  return failed ? kExitFailure : kExitOk;
+  return failed || any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/ready_file.hpp"
@@ -15,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
+#include "judge/case_figure.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -33,7 +35,8 @@ struct XferArgs {
 // The flags that only one role takes, so a misplaced one is named instead of silently ignored.
 void refuse_other_role_flags(const CLI::App& app, XferRole role) {
   static const char* const kClientOnly[] = {"--peer", "--mode",   "--op",    "--block",      "--total", "--pool",
-                                            "--pool-chunk", "--iters", "--warmup", "--no-latency", "--verify"};
+                                            "--pool-chunk", "--iters", "--warmup", "--no-latency", "--verify",
+                                            "--judge", "--expect", "--expect-rule"};
   static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions",
                                             "--clients"};
   const auto check = [&](const auto& flags, std::string_view owner) {
@@ -144,11 +147,15 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--warmup", a.warmup, "client: untimed passes before them (default 1)");
   app.add_flag("--no-latency", a.no_latency, "client: skip the per-transfer latency pass");
   app.add_flag("--verify", a.verify, "client: check the data the timed passes moved");
+  JudgeFlags judge;
+  judge.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
 
   const XferPlan plan = to_plan(a, app);
+  // Expectations are read before anything runs (a bad file: exit 2); a client's flags.
+  const std::optional<ExpectationLayers> layers = judge.load();
   validate_xfer_plan(plan);
   check_ready_file_path(a.ready_file);
   const OutputFormat format = resolve_output(out);
@@ -186,8 +193,9 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
     doc.cases = run(client, job);
   }
+  if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);
-  return kExitOk;
+  return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

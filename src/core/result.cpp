@@ -116,7 +116,7 @@ void to_json(json& j, const CaseResult& c) {
   if (c.verdict) {
     const CaseVerdict& v = *c.verdict;
     json jv = {{"metric", v.metric},   {"unit", v.unit},     {"actual", v.actual},   {"verdict", v.verdict},
-               {"rule", v.rule},       {"layer", v.layer},   {"origin", v.origin},
+               {"reason", v.reason},   {"rule", v.rule},       {"layer", v.layer},   {"origin", v.origin},
                {"ceiling_derivation", v.ceiling_derivation}, {"warnings", v.warnings}};
     put_or_null(jv, "expected", v.expected);
     put_or_null(jv, "ratio", v.ratio);
@@ -171,6 +171,7 @@ void from_json(const json& jc, CaseResult& c) {
     v.unit = it->at("unit").get<std::string>();
     v.actual = it->at("actual").get<double>();
     v.verdict = it->at("verdict").get<std::string>();
+    v.reason = it->value("reason", "");
     v.rule = it->value("rule", "");
     v.layer = it->value("layer", "");
     v.origin = it->value("origin", "");

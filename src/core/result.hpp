@@ -50,6 +50,7 @@ struct CaseVerdict {
   std::optional<double> expected;   // null: unjudged (why says so)
   std::optional<double> ratio;      // actual / expected
   std::string verdict;              // "PASS", "WARN", "FAIL" or "unjudged"
+  std::string reason;               // unjudged: why (no figure, not a bandwidth, no rule applies)
   std::string rule;                 // "copy.h2d bandwidth ≥ 0.8 × ceiling"
   std::string layer;                // "built-in", "SKU file", "site file", "command line"
   std::string origin;               // "site.yaml:4"

@@ -1,5 +1,8 @@
 #include "judge/ceiling.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 namespace xb {
@@ -22,6 +25,29 @@ Ceiling narrower_of(const Ceiling& a, const Ceiling& b) {
   c.derivation = a.derivation.empty() ? b.derivation : b.derivation.empty() ? a.derivation : a.derivation + "; " + b.derivation;
   c.warnings = a.warnings;
   c.warnings.insert(c.warnings.end(), b.warnings.begin(), b.warnings.end());
+  return c;
+}
+
+Ceiling sum_of(const std::vector<Ceiling>& parts) {
+  Ceiling c;
+  double sum = 0, capable = 0;
+  bool known = !parts.empty();
+  std::vector<std::string> derivations;
+  for (const Ceiling& p : parts) {
+    derivations.push_back(p.derivation);
+    c.warnings.insert(c.warnings.end(), p.warnings.begin(), p.warnings.end());
+    if (!p.bytes_per_second) {
+      known = false;
+      continue;
+    }
+    sum += *p.bytes_per_second;
+    capable += p.capable_bytes_per_second.value_or(*p.bytes_per_second);
+  }
+  if (known) {
+    c.bytes_per_second = sum;
+    c.capable_bytes_per_second = capable;
+  }
+  c.derivation = fmt::format("{}", fmt::join(derivations, "; "));
   return c;
 }
 

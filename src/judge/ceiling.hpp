@@ -27,4 +27,9 @@ struct Ceiling {
 // both derivations, every warning.
 Ceiling narrower_of(const Ceiling& a, const Ceiling& b);
 
+// Paths used at once (a copy over several devices, a volume striped over several disks): the sum,
+// known only where every part is; the parts' derivations joined with "; ", every warning. Where the
+// parts share a link above them the sum is an upper bound: the caller's derivation says so.
+Ceiling sum_of(const std::vector<Ceiling>& parts);
+
 }  // namespace xb

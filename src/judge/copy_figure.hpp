@@ -7,15 +7,9 @@
 
 #include "backends/device.hpp"
 #include "core/result.hpp"
-#include "judge/ceiling.hpp"
-#include "judge/expectations.hpp"
+#include "judge/verdict.hpp"
 
 namespace xb {
-
-struct JudgedFigure {
-  FigureFacts facts;
-  Ceiling ceiling;
-};
 
 JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
                          const std::string& server);

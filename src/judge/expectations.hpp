@@ -28,7 +28,10 @@ const std::vector<std::string>& expectation_path_kinds();
 
 struct ExpectRule {
   std::string path;                     // a path kind or a glob over them
-  std::string metric = "bandwidth";     // the result metric judged
+  std::string metric = "bandwidth";  // what rules name (their `metric`)
+  // The case's metric that holds the figure ("throughput" for io and xfer, "bandwidth_min" for a
+  // p2p matrix, a survey row's headline); "" where it is `metric` itself.
+  std::string case_metric;     // the result metric judged
   std::string device;                   // glob on the device's description ("" any)
   std::string server;                   // glob on the server model ("" any)
   std::uint64_t min_block_bytes = 0;    // applies to cases moving blocks at least this large
@@ -83,11 +86,14 @@ bool rule_names(const ExpectRule& rule, const std::string& device, const std::st
 // What is known of one figure when it is judged.
 struct FigureFacts {
   std::string path;    // "copy.h2d"
-  std::string metric = "bandwidth";
+  std::string metric = "bandwidth";  // what rules name (their `metric`)
   std::string device;  // "NVIDIA H200", "cpu arena 0"
   std::string server;  // DMI product name, "" where unknown
   std::uint64_t block_bytes = 0;
   std::optional<double> ceiling_bytes_per_second;
+  // The case's metric that holds the figure ("throughput" for io and xfer, "bandwidth_min" for a
+  // p2p matrix, a survey row's headline); "" where it is `metric` itself.
+  std::string case_metric;
 };
 
 struct ResolvedExpectation {

@@ -12,5 +12,7 @@ configure_file(${CMAKE_CURRENT_SOURCE_DIR}/judge/embedded_expectations.cpp.in
 target_sources(xferbench_lib PRIVATE
   judge/ceiling.cpp judge/pcie_rate.cpp judge/pcie_path.cpp judge/nic_ceiling.cpp judge/storage_ceiling.cpp
   judge/expectations.cpp ${CMAKE_CURRENT_BINARY_DIR}/judge/embedded_expectations.cpp
-  judge/verdict.cpp judge/copy_figure.cpp)
+  judge/verdict.cpp judge/copy_figure.cpp judge/storage_figure.cpp
+  judge/route_devices.cpp judge/network_figure.cpp judge/p2p_figure.cpp
+  judge/case_figure.cpp)
 target_link_libraries(xferbench_lib PUBLIC yaml-cpp)

@@ -1,9 +1,13 @@
 #include "judge/storage_ceiling.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <charconv>
 #include <string>
+#include <vector>
 
 #include "core/first_line.hpp"
 #include "judge/pcie_path.hpp"
@@ -38,10 +42,37 @@ Ceiling sata_link_ceiling(const fs::path& sysfs, const std::string& disk, int po
   return c;
 }
 
-}  // namespace
+// The disks a stacked device (device-mapper, md) is built on: each entry of its slaves/ is a disk
+// or a partition of one (then the disk is the directory above it). Sorted, without repeats.
+std::vector<std::string> disks_under(const fs::path& dir) {
+  std::vector<std::string> disks;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir / "slaves", ec)) {
+    const fs::path slave = fs::canonical(entry.path(), ec);
+    if (ec) continue;
+    const std::string disk = fs::exists(slave / "partition") ? slave.parent_path().filename().string()
+                                                             : slave.filename().string();
+    if (std::find(disks.begin(), disks.end(), disk) == disks.end()) disks.push_back(disk);
+  }
+  std::sort(disks.begin(), disks.end());
+  return disks;
+}
 
-Ceiling storage_ceiling(const fs::path& sysfs, std::string_view disk_name) {
-  const std::string disk(disk_name);
+Ceiling ceiling_of(const fs::path& sysfs, const std::string& disk, int depth);
+
+// A stacked device's ceiling: its one disk's, or the sum over several (striping is what makes
+// them add up; a mirror or a linear volume moves less: the sum is an upper bound, said so).
+Ceiling stacked_ceiling(const fs::path& sysfs, const std::string& disk, const std::vector<std::string>& under, int depth) {
+  std::vector<Ceiling> parts;
+  for (const auto& d : under) parts.push_back(ceiling_of(sysfs, d, depth + 1));
+  Ceiling c = sum_of(parts);
+  c.derivation = under.size() == 1 ? fmt::format("{} is on {}: {}", disk, under.front(), c.derivation)
+                                   : fmt::format("{} is on {} disks ({}), the sum (an upper bound: striped at best): {}",
+                                                 disk, under.size(), fmt::join(under, ", "), c.derivation);
+  return c;
+}
+
+Ceiling ceiling_of(const fs::path& sysfs, const std::string& disk, int depth) {
   std::error_code ec;
   const fs::path dir = fs::canonical(sysfs / "class" / "block" / disk, ec);
   if (ec) {
@@ -49,6 +80,8 @@ Ceiling storage_ceiling(const fs::path& sysfs, std::string_view disk_name) {
     c.derivation = fmt::format("{}: not in {}: {}", disk, (sysfs / "class" / "block").string(), ec.message());
     return c;
   }
+  // dm and md stacks are a few levels deep (LVM on md on partitions); a loop would be a kernel bug.
+  if (const auto under = disks_under(dir); !under.empty() && depth < 8) return stacked_ceiling(sysfs, disk, under, depth);
   // Up from the disk: the ataN port it hangs off (SATA), then the first PCI function (its controller).
   int ata_port = -1;
   std::string controller;
@@ -70,5 +103,9 @@ Ceiling storage_ceiling(const fs::path& sysfs, std::string_view disk_name) {
   if (ata_port >= 0) c = narrower_of(sata_link_ceiling(sysfs, disk, ata_port), c);
   return c;
 }
+
+}  // namespace
+
+Ceiling storage_ceiling(const fs::path& sysfs, std::string_view disk) { return ceiling_of(sysfs, std::string(disk), 0); }
 
 }  // namespace xb

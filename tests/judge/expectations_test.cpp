@@ -49,7 +49,7 @@ TEST(Expectations, TheLatestLayerThatAppliesDecides) {
   const auto sku = sku_expectations();
   const auto site = parse("  - {path: copy.h2d, device: 'Ascend910B3', expect: '20 GB/s'}\n");
   const auto cli = parse("  - {path: 'copy.*', expect: '21 GB/s'}\n", ExpectLayer::command_line);
-  FigureFacts f{"copy.h2d", "bandwidth", "Ascend910B3", "", 16 << 10, 31.5e9};
+  FigureFacts f{"copy.h2d", "bandwidth", "Ascend910B3", "", 1 << 20, 31.5e9, ""};  // the built-ins apply from 1M
 
   auto r = resolve_expectation({&builtin}, f);
   ASSERT_TRUE(r);
@@ -62,9 +62,10 @@ TEST(Expectations, TheLatestLayerThatAppliesDecides) {
   EXPECT_DOUBLE_EQ(r->expected_bytes_per_second, 16.7 * (1u << 30));
   EXPECT_EQ(r->rule->origin.rfind("sku_expectations.yaml:", 0), 0u) << r->rule->origin;
 
-  f.block_bytes = 4 << 10;  // below the SKU entry's 16K floor: the default decides again
-  r = resolve_expectation({&builtin, &sku}, f);
-  EXPECT_EQ(r->rule->layer, ExpectLayer::builtin);
+  f.block_bytes = 4 << 10;  // below the SKU entry's 16K floor and the built-in's 1M: nothing decides
+  EXPECT_FALSE(resolve_expectation({&builtin, &sku}, f));
+  f.block_bytes = 1 << 20;
+
 
   r = resolve_expectation({&builtin, &sku, &site}, f);
   EXPECT_EQ(r->rule->layer, ExpectLayer::site);
@@ -85,20 +86,20 @@ TEST(Expectations, WithinALayerTheMoreSpecificThenTheLaterRuleWins) {
       "  - {path: '*', device: 'H200*', expect: '5 GB/s'}\n"
       "  - {path: copy.d2h, server: 'HGX*', expect: '6 GB/s'}\n");
   const auto at = [&](FigureFacts f) { return resolve_expectation({&site}, f)->expected_bytes_per_second / 1e9; };
-  EXPECT_DOUBLE_EQ(at({"io.read", "bandwidth", "", "", 0, {}}), 1.0);
-  EXPECT_DOUBLE_EQ(at({"copy.d2d", "bandwidth", "", "", 0, {}}), 2.0);
-  EXPECT_DOUBLE_EQ(at({"copy.h2d", "bandwidth", "", "", 0, {}}), 3.0);
-  EXPECT_DOUBLE_EQ(at({"copy.h2d", "bandwidth", "H200 NVL", "", 0, {}}), 5.0);  // device beats path; later beats earlier
-  EXPECT_DOUBLE_EQ(at({"copy.d2h", "bandwidth", "", "HGX H200", 0, {}}), 6.0);
-  EXPECT_DOUBLE_EQ(at({"copy.d2h", "bandwidth", "h200 sxm", "HGX H200", 0, {}}), 5.0);  // globs ignore case
-  EXPECT_FALSE(resolve_expectation({&site}, {"copy.h2d", "latency_avg", "", "", 0, {}}));  // another metric
+  EXPECT_DOUBLE_EQ(at({"io.read", "bandwidth", "", "", 0, {}, ""}), 1.0);
+  EXPECT_DOUBLE_EQ(at({"copy.d2d", "bandwidth", "", "", 0, {}, ""}), 2.0);
+  EXPECT_DOUBLE_EQ(at({"copy.h2d", "bandwidth", "", "", 0, {}, ""}), 3.0);
+  EXPECT_DOUBLE_EQ(at({"copy.h2d", "bandwidth", "H200 NVL", "", 0, {}, ""}), 5.0);  // device beats path; later beats earlier
+  EXPECT_DOUBLE_EQ(at({"copy.d2h", "bandwidth", "", "HGX H200", 0, {}, ""}), 6.0);
+  EXPECT_DOUBLE_EQ(at({"copy.d2h", "bandwidth", "h200 sxm", "HGX H200", 0, {}, ""}), 5.0);  // globs ignore case
+  EXPECT_FALSE(resolve_expectation({&site}, {"copy.h2d", "latency_avg", "", "", 0, {}, ""}));  // another metric
 }
 
 TEST(Expectations, AShareOfAnUnknownCeilingDecidesNothing) {
   const auto builtin = builtin_expectations();
-  EXPECT_FALSE(resolve_expectation({&builtin}, {"copy.h2d", "bandwidth", "cpu arena 0", "", 1 << 20, std::nullopt}));
+  EXPECT_FALSE(resolve_expectation({&builtin}, {"copy.h2d", "bandwidth", "cpu arena 0", "", 1 << 20, std::nullopt, ""}));
   const auto site = parse("  - {path: copy.h2d, expect: '10 GB/s'}\n  - {path: copy.h2d, device: 'x*', ceiling_fraction: 0.5}\n");
-  const auto r = resolve_expectation({&site}, {"copy.h2d", "bandwidth", "x1", "", 0, std::nullopt});
+  const auto r = resolve_expectation({&site}, {"copy.h2d", "bandwidth", "x1", "", 0, std::nullopt, ""});
   ASSERT_TRUE(r);  // the more specific rule needs a ceiling: the absolute one decides
   EXPECT_DOUBLE_EQ(r->expected_bytes_per_second, 10e9);
   EXPECT_EQ(r->rule->text, "copy.h2d bandwidth ≥ 10 GB/s");

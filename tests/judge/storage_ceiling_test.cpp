@@ -3,7 +3,9 @@
 // /var/tmp.
 #include <gtest/gtest.h>
 
-#include "jobs/survey/storage_inventory.hpp"
+#include <fstream>
+
+#include "storage/storage_inventory.hpp"
 #include "judge/pcie_rate.hpp"
 #include "judge/storage_ceiling.hpp"
 #include "synthetic_sysfs.hpp"
@@ -74,6 +76,54 @@ TEST(StorageCeiling, VirtualAndMemoryDisksSayWhyThereIsNone) {
   EXPECT_EQ(ram.derivation, "ram0: no PCI controller above it (a virtual or memory-backed disk)");
   const Ceiling none = storage_ceiling(sys.root(), "nvme9n1");
   EXPECT_TRUE(has(none.derivation, "nvme9n1: not in ")) << none.derivation;
+}
+
+// LVM and md: the volume is set against the disks in its slaves/ (partitions resolve to their disk).
+TEST(StorageCeiling, AStackedVolumeIsSetAgainstTheDisksUnderIt) {
+  namespace fs = std::filesystem;
+  SyntheticSysfs sys;
+  const auto rp = sys.add(FakePort{"0000:00:01.0", speed_text(4), 4, speed_text(4), 4, PciePortType::root_port, false});
+  const auto a = sys.add(FakePort{"0000:02:00.0", speed_text(4), 4, speed_text(4), 4, PciePortType::endpoint, false}, rp);
+  const auto rp2 = sys.add(FakePort{"0000:00:02.0", speed_text(3), 4, speed_text(3), 4, PciePortType::root_port, false});
+  const auto b = sys.add(FakePort{"0000:03:00.0", speed_text(3), 4, speed_text(3), 4, PciePortType::endpoint, false}, rp2);
+  const auto n0 = sys.add_disk(a / "nvme" / "nvme0", "nvme0n1");
+  const auto n1 = sys.add_disk(b / "nvme" / "nvme1", "nvme1n1");
+  const auto part = n0 / "nvme0n1p2";  // a partition: its own directory under the disk's, with `partition`
+  fs::create_directories(part);
+  std::ofstream(part / "partition") << "2\n";
+  const auto dm = sys.add_disk(sys.root() / "devices" / "virtual", "dm-0");
+  fs::create_directories(dm / "slaves");
+  fs::create_symlink(fs::relative(part, dm / "slaves"), dm / "slaves" / "nvme0n1p2");
+  const auto md = sys.add_disk(sys.root() / "devices" / "virtual", "md0");
+  fs::create_directories(md / "slaves");
+  fs::create_symlink(fs::relative(n0, md / "slaves"), md / "slaves" / "nvme0n1");
+  fs::create_symlink(fs::relative(n1, md / "slaves"), md / "slaves" / "nvme1n1");
+
+  const Ceiling one = storage_ceiling(sys.root(), "dm-0");
+  ASSERT_TRUE(one.bytes_per_second) << one.derivation;
+  EXPECT_DOUBLE_EQ(*one.bytes_per_second, 4 * pcie_lane_bytes_per_second(16.0));
+  EXPECT_TRUE(has(one.derivation, "dm-0 is on nvme0n1: nvme0n1: controller 0000:02:00.0")) << one.derivation;
+
+  const Ceiling two = storage_ceiling(sys.root(), "md0");
+  ASSERT_TRUE(two.bytes_per_second) << two.derivation;
+  EXPECT_DOUBLE_EQ(*two.bytes_per_second, 4 * pcie_lane_bytes_per_second(16.0) + 4 * pcie_lane_bytes_per_second(8.0));
+  EXPECT_TRUE(has(two.derivation, "md0 is on 2 disks (nvme0n1, nvme1n1), the sum (an upper bound")) << two.derivation;
+}
+
+TEST(StorageCeiling, AVolumeOverADiskWithoutALinkIsUnknown) {
+  namespace fs = std::filesystem;
+  SyntheticSysfs sys;
+  const auto rp = sys.add(FakePort{"0000:00:01.0", speed_text(4), 4, speed_text(4), 4, PciePortType::root_port, false});
+  const auto a = sys.add(FakePort{"0000:02:00.0", speed_text(4), 4, speed_text(4), 4, PciePortType::endpoint, false}, rp);
+  const auto n0 = sys.add_disk(a / "nvme" / "nvme0", "nvme0n1");
+  const auto ram = sys.add_disk(sys.root() / "devices" / "virtual", "ram0");
+  const auto md = sys.add_disk(sys.root() / "devices" / "virtual", "md1");
+  fs::create_directories(md / "slaves");
+  fs::create_symlink(fs::relative(n0, md / "slaves"), md / "slaves" / "nvme0n1");
+  fs::create_symlink(fs::relative(ram, md / "slaves"), md / "slaves" / "ram0");
+  const Ceiling c = storage_ceiling(sys.root(), "md1");
+  EXPECT_FALSE(c.bytes_per_second) << c.derivation;  // a sum is known only where every part is
+  EXPECT_TRUE(has(c.derivation, "ram0: no PCI controller above it")) << c.derivation;
 }
 
 TEST(StorageCeiling, TheRealDiskUnderVarTmpSaysWhereItsCeilingComesFrom) {

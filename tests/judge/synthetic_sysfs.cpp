@@ -64,6 +64,13 @@ fs::path SyntheticSysfs::add_disk(const fs::path& under, const std::string& name
   return dir;
 }
 
+void SyntheticSysfs::add_rdma_port(const std::string& device, int port, const std::string& rate, const fs::path& pci_dir) {
+  const fs::path dir = root_ / "class" / "infiniband" / device;
+  fs::create_directories(dir / "ports" / std::to_string(port));
+  if (!rate.empty()) write(dir / "ports" / std::to_string(port) / "rate", rate + "\n");
+  if (!pci_dir.empty() && !fs::exists(dir / "device")) fs::create_symlink(pci_dir, dir / "device");
+}
+
 void SyntheticSysfs::add_sata_link(int port, const std::string& speed) {
   const fs::path dir = root_ / "class" / "ata_link" / ("link" + std::to_string(port));
   fs::create_directories(dir);

@@ -35,6 +35,9 @@ class SyntheticSysfs {
   // A disk: `under` (a directory below devices/, made if absent) / block / NAME, linked from
   // class/block/NAME; returns its directory.
   std::filesystem::path add_disk(const std::filesystem::path& under, const std::string& name);
+  // class/infiniband/DEVICE/ports/PORT/rate holding `rate` ("200 Gb/sec (4X HDR)"; empty: no
+  // attribute) and a device link to `pci_dir` (empty: a software device such as rxe).
+  void add_rdma_port(const std::string& device, int port, const std::string& rate, const std::filesystem::path& pci_dir = {});
   // class/ata_link/linkN/sata_spd holding `speed` ("6.0 Gbps").
   void add_sata_link(int port, const std::string& speed);
 

@@ -85,16 +85,30 @@ TEST(Verdict, UnjudgedSaysWhy) {
   EXPECT_EQ(v.verdict, "unjudged");
   EXPECT_FALSE(v.expected);
   EXPECT_EQ(v.ceiling_derivation, unknown.derivation);
+  EXPECT_EQ(v.reason, "no rule with a figure applies to copy.h2d bandwidth, and its ceiling is unknown");
+  Ceiling known;
+  known.bytes_per_second = 31.5e9;
+  FigureFacts small = kH2d;
+  small.block_bytes = 4096;
+  ExpectationLayers from_1m;
+  from_1m.site = parse_expectations("schema: xferbench.expectations\nschema_version: 1\nrules:\n"
+                                    "  - {path: copy.h2d, ceiling_fraction: 0.9, min_block: 1M}\n", "site.yaml",
+                                    ExpectLayer::site);
+  v = judge_figure(bandwidth_case(10), small, known, from_1m);
+  EXPECT_EQ(v.verdict, "unjudged");
+  EXPECT_EQ(v.reason, "no rule applies to copy.h2d bandwidth at 4096 B blocks");
+  small.block_bytes = 1 << 20;
+  EXPECT_EQ(judge_figure(bandwidth_case(10), small, known, from_1m).verdict, "FAIL");  // 10 GiB/s of 28.35 GB/s
   CaseResult waived = bandwidth_case(0);
   waived.status = CaseStatus::waived;
   waived.status_reason = "no GPU";
   v = judge_figure(waived, kH2d, unknown, layers);
   EXPECT_EQ(v.verdict, "unjudged");
-  EXPECT_EQ(v.ceiling_derivation, "the case has no figure (waived: no GPU)");
+  EXPECT_EQ(v.reason, "the case has no figure (waived: no GPU)");
   CaseResult latency = bandwidth_case(1);
   latency.metrics[0].unit = "us";
   v = judge_figure(latency, kH2d, unknown, layers);
-  EXPECT_EQ(v.ceiling_derivation, "bandwidth is in us, not a bandwidth: only bandwidths are judged");
+  EXPECT_EQ(v.reason, "bandwidth is in us, not a bandwidth: only bandwidths are judged");
 }
 
 TEST(Verdict, TravelsThroughTheResultsJson) {
@@ -109,6 +123,7 @@ TEST(Verdict, TravelsThroughTheResultsJson) {
   EXPECT_EQ(back.verdict->verdict, "FAIL");
   EXPECT_DOUBLE_EQ(*back.verdict->ratio, 0.75);
   EXPECT_EQ(back.verdict->origin, "--expect-rule 1");
+  EXPECT_EQ(back.verdict->reason, "");
   EXPECT_FALSE(back.verdict->ceiling);
   EXPECT_TRUE(any_failed({back}));
   EXPECT_FALSE(nlohmann::json(bandwidth_case(1)).contains("verdict"));  // unjudged runs write none

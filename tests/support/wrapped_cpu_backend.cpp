@@ -14,8 +14,11 @@ namespace {
 
 class WrappedDevice final : public Device {
  public:
-  WrappedDevice(std::unique_ptr<Device> real, const CpuWrap& wrap) : real_(std::move(real)), wrap_(wrap) {}
-  const DeviceInfo& info() const override { return real_->info(); }
+  WrappedDevice(std::unique_ptr<Device> real, const CpuWrap& wrap, int index)
+      : real_(std::move(real)), wrap_(wrap), info_(real_->info()) {
+    if (wrap_.pci_address) info_.pci_address = wrap_.pci_address(index);
+  }
+  const DeviceInfo& info() const override { return info_; }
   std::unique_ptr<Allocation> allocate(std::size_t bytes) override { return real_->allocate(bytes); }
   std::unique_ptr<Allocation> allocate_host(std::size_t bytes, bool pinned) override {
     return real_->allocate_host(bytes, pinned);
@@ -42,6 +45,7 @@ class WrappedDevice final : public Device {
   }
   std::unique_ptr<Device> real_;
   const CpuWrap& wrap_;
+  DeviceInfo info_;
 };
 
 class WrappedBackend final : public Backend {
@@ -57,7 +61,7 @@ class WrappedBackend final : public Backend {
   int device_count() const override { return real_->device_count(); }
   const Capabilities& capabilities() const override { return caps_; }
   std::unique_ptr<Device> open_device(int index) override {
-    return std::make_unique<WrappedDevice>(real_->open_device(index), wrap_);
+    return std::make_unique<WrappedDevice>(real_->open_device(index), wrap_, index);
   }
 
  private:

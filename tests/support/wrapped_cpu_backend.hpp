@@ -40,6 +40,9 @@ struct CpuWrap {
   // Set: capabilities().storage_direct, and open_direct_storage() returns what this makes (a
   // stand-in for cuFile over the cpu arenas).
   std::function<std::unique_ptr<DirectStorage>()> direct_storage;
+  // Set: device `index`'s info() names this PCI address (a function of a synthetic sysfs tree), so
+  // the judge's ceilings can be read for it.
+  std::function<std::string(int index)> pci_address;
 };
 
 std::unique_ptr<Backend> make_wrapped_cpu_backend(CpuWrap wrap);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "jobs/survey/storage_inventory.hpp"
+#include "storage/storage_inventory.hpp"
 #include "jobs/survey/topology_inventory.hpp"
 #include "support/temp_dir.hpp"
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "backends/registry.hpp"
+#include "judge/verdict.hpp"
 #include "core/survey_row.hpp"
 #include "support/temp_dir.hpp"
 #include "test_mount.hpp"
@@ -26,7 +27,9 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
   const auto json = cwd.path() / "quick.json";
   const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--dir", dir.path().string(), "--json",
                                                      json.string()});
-  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << r.out;
+  // Exit 1 only on a FAIL verdict (checked below): where a path's ceiling is known the built-in
+  // shares judge it, and this test asserts no figure.
+  ASSERT_TRUE(r.exited && (r.exit_code == 0 || r.exit_code == 1)) << r.describe() << r.out;
   EXPECT_EQ(r.err, "");  // stderr is a pipe here: no progress
   const auto rows = test::table_rows(r.out);
   // The cpu backend has a device per NUMA node: its rows say how many.
@@ -49,6 +52,10 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
     ASSERT_NE(row, nullptr) << m.path << " " << m.size << " in:\n" << r.out;
     EXPECT_TRUE(positive_number(row->figure)) << row->line;
     EXPECT_EQ(row->unit, m.unit) << row->line;
+    // Every measured row shows its verdict, and an expected figure exactly where it was judged.
+    EXPECT_TRUE(row->verdict == "PASS" || row->verdict == "WARN" || row->verdict == "FAIL" || row->verdict == "unjudged")
+        << row->line;
+    EXPECT_EQ(row->verdict == "unjudged", row->expected == "-") << row->line;
   }
   // One device per backend: P2P is a row saying why it was not measured.
   if (n == 1) {
@@ -60,6 +67,7 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
   EXPECT_NE(r.out.find("\nresults: " + json.string() + " "), std::string::npos) << r.out;
 
   const ResultDocument doc = test::check_results_file(json, rows.size());
+  EXPECT_EQ(r.exit_code, any_failed(doc.cases) ? 1 : 0);
   for (const CaseResult& c : doc.cases) {
     const auto row = survey_row_of(c);
     ASSERT_TRUE(row);
@@ -78,6 +86,11 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
     }
     EXPECT_EQ(c.status, CaseStatus::ok) << c.name << ": " << c.status_reason;
     EXPECT_NE(c.find_metric(row->metric), nullptr) << c.name << " " << row->metric;
+    // Judged by default, on the row's own figure; unjudged says why (here: cpu arenas, a virtio
+    // disk and loopback have no ceiling; IO/s and µs are no bandwidth).
+    ASSERT_TRUE(c.verdict) << c.name;
+    EXPECT_EQ(c.verdict->metric, row->metric) << c.name;
+    EXPECT_EQ(c.verdict->verdict == "unjudged", !c.verdict->reason.empty()) << c.name;
     if (c.job == "io") {
       const auto where = c.config.at("survey").at("storage").at("directory").get<std::string>();
       EXPECT_EQ(where.rfind(std::filesystem::canonical(dir.path()).string(), 0), 0u) << where;
@@ -88,13 +101,26 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
   EXPECT_EQ(cwd.entries(), std::vector<std::string>{"quick.json"});
 }
 
+// Also: a command-line rule judges, and a FAIL is exit 1 with every path still reported.
 TEST(SurveyQuick, JsonOnStdoutInsteadOfTheTable) {
   test::TempDir cwd;
-  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--json", "-"});
-  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--json", "-", "--expect-rule",
+                                                     "copy.h2h=100000 GB/s"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
   EXPECT_EQ(r.err, "");
   const ResultDocument doc = result_from_json(nlohmann::json::parse(r.out));
   EXPECT_GE(doc.cases.size(), 8u);
+  int failed = 0;
+  for (const CaseResult& c : doc.cases) {
+    ASSERT_TRUE(c.verdict) << c.name;
+    if (c.verdict->verdict != "FAIL") continue;
+    ++failed;
+    EXPECT_EQ(c.job, "copy") << c.name;
+    EXPECT_EQ(c.verdict->rule, "copy.h2h bandwidth ≥ 100000 GB/s");
+    EXPECT_EQ(c.verdict->layer, "command line");
+  }
+  EXPECT_EQ(failed, 1);
   // The storage steps ran in a temporary directory of the working directory, now gone.
   EXPECT_EQ(cwd.entries(), std::vector<std::string>{});
 }

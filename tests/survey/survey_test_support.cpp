@@ -38,6 +38,9 @@ std::vector<TableRow> table_rows(const std::string& out) {
   // Columns start where the header's words start (sizes and figures are right-aligned, so a
   // column's text ends where the header word ends).
   const auto size_end = header.find("size") + 4, figure_end = header.find("figure") + 6, unit_at = header.find("unit");
+  const auto expected_end = header.find("expected") + 8, verdict_at = header.find("verdict");
+  EXPECT_NE(header.find("expected"), std::string::npos) << header;
+  EXPECT_NE(verdict_at, std::string::npos) << header;
   for (++i; i < lines.size() && !lines[i].empty(); ++i) {
     const std::string& l = lines[i];
     TableRow r;
@@ -52,6 +55,9 @@ std::vector<TableRow> table_rows(const std::string& out) {
     r.size = trim(l.substr(size_start, size_end - size_start));
     if (l.size() > size_end) r.figure = trim(l.substr(size_end, figure_end - size_end));
     if (l.size() > unit_at) r.unit = trim(l.substr(unit_at, l.find("  ", unit_at) - unit_at));
+    // Right-aligned under "expected", then the verdict word; rows not measured have a note instead.
+    if (l.size() > expected_end) r.expected = trim(l.substr(unit_at, expected_end - unit_at).substr(r.unit.size()));
+    if (l.size() > verdict_at) r.verdict = trim(l.substr(verdict_at, l.find(' ', verdict_at) - verdict_at));
     rows.push_back(r);
   }
   return rows;

@@ -16,11 +16,11 @@ xbtest::RunResult run_xferbench_in(const std::filesystem::path& cwd, const std::
 
 std::string read_text(const std::filesystem::path& file);
 
-// The table's rows (after the header), as {path, size, figure, unit, note}; fails the test when the
-// header is not there.
+// The table's rows (after the header), as {path, size, figure, unit, expected, verdict}; fails the
+// test when the header is not there.
 struct TableRow {
   std::string line;
-  std::string path, size, figure, unit;
+  std::string path, size, figure, unit, expected, verdict;
 };
 std::vector<TableRow> table_rows(const std::string& out);
 const TableRow* find_row(const std::vector<TableRow>& rows, const std::string& path, const std::string& size);

@@ -128,6 +128,37 @@ TEST_P(XferEndToEnd, AcrossTwoNetworkNamespaces) {
   run_pair({ns.get(), 1}, {ns.get(), 0}, ns->address(1));
 }
 
+// Judged (issue 17): the client's figure is set against the interface its route to the server
+// takes — the veth in its namespace (10000 Mb/s, no PCI link) — with the built-in share from 4M
+// blocks; the verdict itself depends on this machine's speed, so only its terms are checked.
+TEST(XferJudge, AcrossNamespacesTheVethTheRouteTakesIsTheCeiling) {
+  std::string why;
+  const auto ns = test::NetnsPair::create(&why);
+  if (!ns) GTEST_SKIP() << why;
+  test::TempDir dir;
+  auto server = test::start_xfer_server({ns.get(), 1}, ns->address(1), dir.path(),
+                                        {"--transport", "tcp", "--wait", "20", "--format", "json", "--token", kToken});
+  const auto r = test::run_in({ns.get(), 0}, {XB_BINARY, "xfer", "client", "--peer", server.control, "--transport", "tcp",
+                                              "--block", "64K,4M", "--total", "8M", "--wait", "20", "--format", "json",
+                                              "--token", kToken, "--no-latency", "--judge"});
+  ASSERT_TRUE(r.exited && (r.exit_code == 0 || r.exit_code == 1)) << r.describe();
+  const auto cases = nlohmann::json::parse(r.out).at("cases");
+  ASSERT_EQ(cases.size(), 2u);
+  const auto small = cases[0].at("verdict"), large = cases[1].at("verdict");
+  const std::string derivation = large.at("ceiling_derivation");
+  EXPECT_NE(derivation.find("over tcp (tcp): "), std::string::npos) << derivation;
+  EXPECT_NE(derivation.find(": port at 10000 Mb/s"), std::string::npos) << derivation;
+  EXPECT_DOUBLE_EQ(large.at("ceiling").get<double>(), 10000e6 / 8 / (1 << 30));  // GiB/s, the metric's unit
+  EXPECT_DOUBLE_EQ(large.at("expected").get<double>(), 0.85 * 10000e6 / 8 / (1 << 30));
+  EXPECT_EQ(large.at("layer"), "built-in");
+  EXPECT_TRUE(large.at("verdict") == "PASS" || large.at("verdict") == "WARN" || large.at("verdict") == "FAIL") << large.dump();
+  EXPECT_EQ(r.exit_code == 1, large.at("verdict") == "FAIL");
+  EXPECT_EQ(small.at("verdict"), "unjudged");  // below the built-in rule's 4M
+  EXPECT_EQ(small.at("reason"), "no rule applies to xfer bandwidth at 65536 B blocks");
+  const auto served = server.process.wait_for(std::chrono::seconds(30));
+  ASSERT_TRUE(served && served->exited && served->exit_code == 0);
+}
+
 std::string name_of(const ::testing::TestParamInfo<Params>& info) {
   const auto& [transport, mode, op, pool] = info.param;
   return transport + "_" + mode + "_" + op + (pool ? "_pool" : "");

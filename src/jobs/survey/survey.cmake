@@ -5,6 +5,5 @@ target_sources(xferbench_lib PRIVATE
   cli/survey_command.cpp cli/progress.cpp
   jobs/survey/survey_plan.cpp jobs/survey/survey_scratch.cpp jobs/survey/survey_job.cpp
   jobs/survey/survey_copy_steps.cpp jobs/survey/survey_storage_steps.cpp jobs/survey/survey_transfer_steps.cpp
-  jobs/survey/storage_inventory.cpp
   report/survey_table.cpp)
 target_sources(xferbench_lib PRIVATE jobs/survey/topology_inventory.cpp jobs/survey/transport_inventory.cpp)

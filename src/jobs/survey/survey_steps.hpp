@@ -11,7 +11,7 @@
 #include "backends/registry.hpp"
 #include "core/result.hpp"
 #include "core/survey_row.hpp"
-#include "jobs/survey/storage_inventory.hpp"
+#include "storage/storage_inventory.hpp"
 #include "jobs/survey/survey_plan.hpp"
 #include "jobs/survey/survey_scratch.hpp"
 

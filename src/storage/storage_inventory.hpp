@@ -1,7 +1,8 @@
 #pragma once
 // What storage lies under a directory: its file system (statfs, /proc/self/mountinfo) and the block
 // device behind it (/sys/dev/block, /sys/block/<disk>/queue). Read by `xferbench devices` and
-// recorded in the survey's storage cases. Facts only, no formatting.
+// recorded in the survey's storage cases, and the disk a judged io or kv figure is set against. Facts
+// only, no formatting.
 #include <cstdint>
 #include <filesystem>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "jobs/survey/storage_inventory.hpp"
+#include "storage/storage_inventory.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>

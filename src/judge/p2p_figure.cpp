@@ -1,0 +1,81 @@
+#include "judge/p2p_figure.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "jobs/p2p/p2p_config.hpp"
+#include "judge/pcie_path.hpp"
+
+namespace xb {
+namespace {
+
+// "cpu::device::3" → 3; throws naming the text otherwise.
+int device_index(const std::string& name) {
+  const auto colon = name.rfind(':');
+  int index = -1;
+  const char* first = name.data() + (colon == std::string::npos ? 0 : colon + 1);
+  const auto [end, error] = std::from_chars(first, name.data() + name.size(), index);
+  if (error != std::errc() || end != name.data() + name.size() || index < 0) {
+    throw std::runtime_error(fmt::format("'{}' names no device index", name));
+  }
+  return index;
+}
+
+Ceiling device_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
+  const DeviceInfo info = backend.open_device(index)->info();
+  if (device_name.empty()) device_name = info.name;
+  Ceiling c;
+  if (info.pci_address.empty()) {
+    c.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend.name(), index, info.name);
+    return c;
+  }
+  c = pcie_ceiling_of(sysfs, info.pci_address);
+  c.derivation = fmt::format("{}::device::{}: {}", backend.name(), index, c.derivation);
+  return c;
+}
+
+// Both ways at once: each link carries the figure in both directions.
+Ceiling doubled(Ceiling c) {
+  if (c.bytes_per_second) *c.bytes_per_second *= 2;
+  if (c.capable_bytes_per_second) *c.capable_bytes_per_second *= 2;
+  c.derivation = "both ways at once, twice (PCIe is full duplex): " + c.derivation;
+  return c;
+}
+
+}  // namespace
+
+JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
+                        const std::string& server) {
+  const P2pConfig config = c.config.get<P2pConfig>();
+  JudgedFigure f;
+  f.facts.server = server;
+  f.facts.block_bytes = config.size_bytes;
+  if (config.scope != "node") {
+    f.ceiling.derivation = fmt::format("p2p across {} is judged by the fleet (not yet: issue 17 item 4)", config.scope);
+    return f;  // no path kind: unjudged, saying why
+  }
+  f.facts.path = "p2p";
+  std::vector<int> devices;
+  if (config.devices) {
+    f.facts.case_metric = "bandwidth_min";  // the matrix: its lowest cell against the narrowest device
+    for (int i = 0; i < *config.devices; ++i) devices.push_back(i);
+  } else {
+    devices = {device_index(config.from.value_or("")), device_index(config.to.value_or(""))};
+  }
+  Ceiling narrowest;
+  bool known = true;  // narrower_of keeps a known figure past an unknown one; a path needs every device's
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const Ceiling one = device_ceiling(backend, devices[k], sysfs, f.facts.device);
+    known = known && one.bytes_per_second.has_value();
+    narrowest = k == 0 ? one : narrower_of(narrowest, one);
+  }
+  if (!known) {
+    narrowest.bytes_per_second.reset();
+    narrowest.capable_bytes_per_second.reset();
+  }
+  f.ceiling = config.direction == "bidirectional" ? doubled(narrowest) : narrowest;
+  return f;
+}
+
+}  // namespace xb
