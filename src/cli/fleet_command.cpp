@@ -1,6 +1,7 @@
 // `mpirun -n N xferbench fleet`: every link between the ranks of an MPI job (one rank per node),
 // measured in the rounds of a round-robin schedule, printed as a bandwidth matrix; links below a
-// fraction of the median link are named, and the exit status is 1 when any is.
+// fraction of the median link or below the expectation layers' floor are named (a node whose every
+// link is slow, as the node), and the exit status is 1 when any is.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,15 +10,18 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/expect_flags.hpp"
 #include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
+#include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_job.hpp"
-#include "cli/token_flags.hpp"
+#include "judge/fleet_floor.hpp"
+#include "judge/server_model.hpp"
 #include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "transport/session.hpp"
@@ -58,22 +62,30 @@ FleetPlan to_plan(const FleetArgs& a) {
   return p;
 }
 
-// The reason for exit status 1, on stderr: one line per slow link; before them (unless quiet) the
-// links that were slow at first but not when measured again.
+// The reason for exit status 1, on stderr: the nodes named (every link slow), then the slow links
+// no named node explains; before them (unless quiet) the links that were slow at first but not
+// when measured again.
 void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool quiet, std::ostream& err) {
   for (const FleetLink& l : quiet ? std::vector<FleetLink>{} : outcome.verdict.cleared) {
-    err << fmt::format("xferbench fleet: rank {} -> rank {} was below the threshold at first ({} GB/s), not when "
-                       "measured again alone: not named\n",
-                       l.from, l.to, format_number(l.gbps));
+    err << fmt::format("xferbench fleet: rank {} -> rank {} was slow at first ({} GB/s: {}), not when measured again: "
+                       "not named\n",
+                       l.from, l.to, format_number(l.gbps), l.why);
   }
   if (outcome.verdict.flagged.empty()) return;
   const CaseResult& matrix = doc.cases.back();
-  err << fmt::format("xferbench fleet: {} of {} links below {} x the median link ({} GB/s):\n",
+  const auto config = matrix.config.get<FleetMatrixConfig>();
+  err << fmt::format("xferbench fleet: {} of {} links slow (below {} x the median link, {} GB/s{}){}:\n",
                      outcome.verdict.flagged.size(), doc.cases.size() - 1, outcome.verdict.threshold,
-                     format_number(outcome.verdict.median_gbps));
-  for (const FleetListedLink& f : matrix.config.get<FleetMatrixConfig>().flagged) {
-    err << fmt::format("  slow link: {} -> {}: {} GB/s ({} x median)\n", f.from, f.to, format_number(f.bandwidth),
-                       format_number(f.of_median));
+                     format_number(outcome.verdict.median_gbps),
+                     config.floor_rule.empty() ? "" : ", or below the floor of " + config.floor_rule,
+                     config.every_link_slow ? "; every link is slow: the fleet as a whole, no one node" : "");
+  for (const FleetNamedNode& n : config.nodes) {
+    err << fmt::format("  slow node: {}: {} of its {} links slow (their median {} GB/s)\n", n.name, n.slow, n.links,
+                       format_number(n.median));
+  }
+  for (const FleetListedLink& f : config.links_named) {
+    err << fmt::format("  slow link: {} -> {}: {} GB/s ({} x median; {})\n", f.from, f.to, format_number(f.bandwidth),
+                       format_number(f.of_median), f.why);
   }
 }
 
@@ -98,11 +110,22 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   app.add_option("--wait", a.meet.wait, "seconds to wait for a partner and for each transfer (default 20)");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
+  ExpectFlags expect;
+  expect.add_to(app);
   add_output_options(app, out);
   parse_args(app, args);
   resolve_token_file(a.meet.token, a.meet.token_file);
 
   FleetPlan plan = to_plan(a);
+  // The absolute floor from the expectation layers (read before anything runs: a bad file is exit
+  // 2), and this rank's NIC for floors that are a share of a link's ceiling (docs/judge.md).
+  const FleetFloorTerms floor = fleet_floor(expect.load(), plan.base.size, server_model("/sys"));
+  plan.floor_gbps = floor.gbps;
+  plan.floor_share = floor.share;
+  plan.floor_rule = floor.rule;
+  const NicCeiling nic = nic_holding("/sys", plan.host.empty() ? p2p_default_host() : plan.host);
+  if (nic.ceiling.bytes_per_second) plan.nic_gbps = *nic.ceiling.bytes_per_second / 1e9;
+  plan.nic = nic.ceiling.derivation;
   resolve_output(out);
   Backend& backend = ctx.registry.choose(a.backend);
   if (const Support s = backend.availability(); !s.ok) {

@@ -28,10 +28,7 @@ const std::vector<std::string>& expectation_path_kinds();
 
 struct ExpectRule {
   std::string path;                     // a path kind or a glob over them
-  std::string metric = "bandwidth";  // what rules name (their `metric`)
-  // The case's metric that holds the figure ("throughput" for io and xfer, "bandwidth_min" for a
-  // p2p matrix, a survey row's headline); "" where it is `metric` itself.
-  std::string case_metric;     // the result metric judged
+  std::string metric = "bandwidth";     // the metric judged ("bandwidth": the path's figure)
   std::string device;                   // glob on the device's description ("" any)
   std::string server;                   // glob on the server model ("" any)
   std::uint64_t min_block_bytes = 0;    // applies to cases moving blocks at least this large

@@ -66,6 +66,26 @@ std::string interface_toward(const std::string& peer_ip, std::string& why) {
     why = fmt::format("getsockname after routing to {}: {}", peer_ip, std::strerror(errno));
     return "";
   }
+  char text[INET6_ADDRSTRLEN] = {};
+  const void* at = local.ss_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&local)->sin_addr)
+                                              : static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&local)->sin6_addr);
+  if (inet_ntop(local.ss_family, at, text, sizeof(text)) == nullptr) {
+    why = fmt::format("inet_ntop after routing to {}: {}", peer_ip, std::strerror(errno));
+    return "";
+  }
+  const std::string name = interface_holding(text, why);
+  if (name.empty()) why = fmt::format("the source address the kernel chose for {} ({}) is on no interface", peer_ip, text);
+  return name;
+}
+
+std::string interface_holding(const std::string& ip, std::string& why) {
+  in6_addr want6{};
+  in_addr want4{};
+  const bool v4 = inet_pton(AF_INET, ip.c_str(), &want4) == 1;
+  if (!v4 && inet_pton(AF_INET6, ip.c_str(), &want6) != 1) {
+    why = fmt::format("'{}' is not a numeric address", ip);
+    return "";
+  }
   ifaddrs* raw = nullptr;
   if (getifaddrs(&raw) != 0) {
     why = fmt::format("getifaddrs: {}", std::strerror(errno));
@@ -73,15 +93,12 @@ std::string interface_toward(const std::string& peer_ip, std::string& why) {
   }
   const std::unique_ptr<ifaddrs, decltype(&freeifaddrs)> list(raw, freeifaddrs);
   for (const ifaddrs* a = raw; a != nullptr; a = a->ifa_next) {
-    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != local.ss_family) continue;
-    const bool same = local.ss_family == AF_INET
-                          ? std::memcmp(&reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr,
-                                        &reinterpret_cast<const sockaddr_in*>(&local)->sin_addr, sizeof(in_addr)) == 0
-                          : std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a->ifa_addr)->sin6_addr,
-                                        &reinterpret_cast<const sockaddr_in6*>(&local)->sin6_addr, sizeof(in6_addr)) == 0;
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != (v4 ? AF_INET : AF_INET6)) continue;
+    const bool same = v4 ? std::memcmp(&reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr, &want4, sizeof(in_addr)) == 0
+                         : std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a->ifa_addr)->sin6_addr, &want6, sizeof(in6_addr)) == 0;
     if (same) return a->ifa_name;
   }
-  why = fmt::format("the source address the kernel chose for {} is on no interface", peer_ip);
+  why = fmt::format("{} is on no interface of this host", ip);
   return "";
 }
 

@@ -27,6 +27,9 @@ RouteDevices route_devices(std::string_view lanes, const std::string& peer_ip);
 // The interface the kernel routes `peer_ip` through, or "" with `why` set.
 std::string interface_toward(const std::string& peer_ip, std::string& why);
 
+// The interface holding the address `ip` (getifaddrs), or "" with `why` set.
+std::string interface_holding(const std::string& ip, std::string& why);
+
 // The devices' ceiling (the sum over several rails: UCX stripes large messages over them), each
 // with its PCIe path; unknown with the reason where there is no network device.
 Ceiling route_ceiling(const std::filesystem::path& sysfs, const RouteDevices& devices);

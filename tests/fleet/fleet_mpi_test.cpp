@@ -52,6 +52,29 @@ void expect_fleet(const std::vector<CaseResult>& cases, int n) {
   EXPECT_EQ(metric(matrix_case, "links"), static_cast<double>(links));
 }
 
+// Issue 17: an absolute floor (here a command-line rule no link can meet) fails a fleet whose links
+// are all alike, which the median alone never flags; each is measured again before it is named, and
+// with every link slow no one node is blamed.
+TEST(FleetMpi, AUniformlySlowFleetFailsItsFloorAndNoNodeIsBlamed) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  const auto r = test::run_mpirun({"-n", "3", XB_BINARY, "fleet", "-s", "1M", "--times", "2", "--threshold", "0",
+                                   "--transport", "tcp", "--format", "json", "-q", "--expect-rule", "fleet=100000 GB/s"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = cases_of(r.out);
+  ASSERT_EQ(cases.size(), 7u);
+  const auto& m = cases.back().config;
+  EXPECT_EQ(m.at("flagged").size(), 6u);
+  EXPECT_EQ(m.at("flagged")[0].at("why"), "below the floor (80000 GB/s)");
+  EXPECT_TRUE(m.at("every_link_slow").get<bool>());
+  EXPECT_TRUE(m.at("nodes").empty());
+  EXPECT_GE(m.at("retests").get<int>(), 1);
+  EXPECT_EQ(m.at("floor_rule"), "fleet bandwidth ≥ 100000 GB/s (command line: --expect-rule 1), FAIL below 0.8");
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) EXPECT_NE(cases[i].find_metric("bandwidth_p50_again"), nullptr);
+  EXPECT_NE(r.err.find("xferbench fleet: 6 of 6 links slow (below 0 x the median link"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("every link is slow: the fleet as a whole, no one node"), std::string::npos) << r.err;
+}
+
 TEST(FleetMpi, FourRanksEveryLinkVerified) {
   if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
   // --threshold 0: on one shared machine the links' spread is noise, not a cable; nothing is judged.

@@ -67,7 +67,7 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
                                    "--mca", "routed", "direct", "--mca", "oob_tcp_if_include", net, "--mca",
                                    "btl_tcp_if_include", net, "--mca", "btl", "self,tcp", XB_BINARY, "fleet", "-s", "16M",
                                    "--times", "5", "--max-pairs", "1", "--threshold", "0.25", "--transport", "tcp", "--format",
-                                   "json"},
+                                   "json", "--expect-rule", "fleet=0.05 GB/s"},
                                   std::chrono::minutes(3));
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 1) << r.describe();
@@ -80,6 +80,12 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
   EXPECT_EQ(f.at("to_rank"), 2);
   EXPECT_EQ(f.at("from"), "rank 0 (" + bridge->address(0) + ")");
   EXPECT_EQ(f.at("to"), "rank 2 (" + bridge->address(2) + ")");
+  // The command line's floor (the slowed 200 Mbit/s link is below it too; a good link is far above)
+  // is recorded; each rank's NIC (its veth) was read where it runs.
+  EXPECT_EQ(m.config.at("floor_rule"), "fleet bandwidth ≥ 0.05 GB/s (command line: --expect-rule 1), FAIL below 0.8");
+  ASSERT_EQ(m.config.at("nics").size(), 4u);
+  for (const auto& nic : m.config.at("nics")) EXPECT_FALSE(nic.get<std::string>().empty()) << m.config.at("nics").dump();
+  EXPECT_TRUE(m.config.at("nodes").empty());  // one link slow: no node named
   for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
     const bool slowed = cases[i].config.at("from_rank") == 0 && cases[i].config.at("to_rank") == 2;
     EXPECT_EQ(cases[i].label("verdict"), slowed ? "slow" : "ok") << cases[i].label("from") << " -> " << cases[i].label("to");
@@ -90,7 +96,7 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
       EXPECT_LT(again->value, 0.1 * test::metric(m, "bandwidth_median"));
     }
   }
-  EXPECT_NE(r.err.find("xferbench fleet: 1 of 12 links below 0.25 x the median link"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("xferbench fleet: 1 of 12 links slow (below 0.25 x the median link"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("  slow link: rank 0 (" + bridge->address(0) + ") -> rank 2 (" + bridge->address(2) + "): "),
             std::string::npos)
       << r.err;

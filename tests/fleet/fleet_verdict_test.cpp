@@ -1,6 +1,9 @@
 // The verdict on a fleet's links: the median of all links, and exactly those below threshold x
-// median flagged.
+// median or below the floor flagged, each saying why; localisation names a node whose every link
+// is slow, not when every node is.
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "jobs/fleet/fleet_verdict.hpp"
 
@@ -84,6 +87,61 @@ TEST(FleetVerdict, ConfirmationMatchesEachLinkByBothEnds) {
     EXPECT_EQ(v.cleared[0].to, 1);  // fast the second time: cleared
     EXPECT_DOUBLE_EQ(v.cleared[0].gbps, 2.0);  // with its first figure
   }
+}
+
+// Every link of a fleet between ranks 0..n-1, at `gbps`, except those `slow` says.
+std::vector<FleetLink> fleet_of(int ranks, double gbps, const std::function<bool(int, int)>& slow = {}) {
+  std::vector<FleetLink> links;
+  for (int from = 0; from < ranks; ++from) {
+    for (int to = 0; to < ranks; ++to) {
+      if (from != to) links.push_back({from, to, slow && slow(from, to) ? gbps / 5 : gbps});
+    }
+  }
+  return links;
+}
+
+TEST(FleetVerdict, AUniformlySlowFleetFailsItsFloor) {
+  const auto links = fleet_of(4, 3.0);
+  EXPECT_TRUE(judge_fleet_links(links, 0.8).flagged.empty());  // relative alone: nothing stands out
+  const FleetFloorFn floor = [](int, int) { return std::optional<double>(10.0); };
+  FleetVerdict v = judge_fleet_links(links, 0.8, floor);
+  ASSERT_EQ(v.flagged.size(), 12u);
+  EXPECT_EQ(v.flagged[0].why, "below the floor (10 GB/s)");
+  localise_fleet(v, 4, links);
+  EXPECT_TRUE(v.every_link_slow);
+  EXPECT_TRUE(v.nodes.empty());  // no one node: the fleet as a whole
+  EXPECT_EQ(v.links.size(), 12u);
+  // A floor only some links lack (an end with an unknown NIC): those are judged relative only.
+  const FleetFloorFn partial = [](int from, int) { return from == 0 ? std::optional<double>(10.0) : std::nullopt; };
+  EXPECT_EQ(judge_fleet_links(links, 0.8, partial).flagged.size(), 3u);
+}
+
+TEST(FleetVerdict, ANodeWhoseEveryLinkIsSlowIsNamedNotItsLinks) {
+  // Rank 2's NIC is bad: its 8 links (both directions) are slow; 1 -> 3 is a bad cable of its own.
+  const auto links = fleet_of(5, 10.0, [](int from, int to) { return from == 2 || to == 2 || (from == 1 && to == 3); });
+  FleetVerdict v = judge_fleet_links(links, 0.8);
+  ASSERT_EQ(v.flagged.size(), 9u);
+  EXPECT_EQ(v.flagged[0].why, "below 0.8 x the median link (8 GB/s)");
+  localise_fleet(v, 5, links);
+  EXPECT_FALSE(v.every_link_slow);
+  ASSERT_EQ(v.nodes.size(), 1u);
+  EXPECT_EQ(v.nodes[0].rank, 2);
+  EXPECT_EQ(v.nodes[0].slow, 8u);
+  EXPECT_EQ(v.nodes[0].links, 8u);
+  EXPECT_DOUBLE_EQ(v.nodes[0].median_gbps, 2.0);
+  ASSERT_EQ(v.links.size(), 1u);  // the links through rank 2 are the node's; the cable is its own
+  EXPECT_EQ(v.links[0].from, 1);
+  EXPECT_EQ(v.links[0].to, 3);
+}
+
+TEST(FleetVerdict, TwoRanksNameTheLinkNotANode) {
+  const auto links = fleet_of(2, 10.0, [](int, int) { return true; });
+  const FleetFloorFn floor = [](int, int) { return std::optional<double>(5.0); };
+  FleetVerdict v = judge_fleet_links(links, 0.8, floor);
+  localise_fleet(v, 2, links);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_FALSE(v.every_link_slow);
+  EXPECT_EQ(v.links.size(), 2u);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ ExpectationLayers with_rule(const std::string& rule) {
   return l;
 }
 
-const FigureFacts kH2d{"copy.h2d", "bandwidth", "dev", "", 1 << 20, std::nullopt};
+const FigureFacts kH2d{"copy.h2d", "bandwidth", "dev", "", 1 << 20, std::nullopt, ""};
 
 TEST(Verdict, ThresholdsAreTheRules) {
   ExpectRule r;

@@ -128,12 +128,29 @@ TEST(ConfigRecords, FleetMatrixListsItsFlaggedLinks) {
   c.ranks = 3;
   c.threshold = 0.8;
   c.matrix = {{"rows", {"a", "b", "c"}}};
-  c.flagged = {{0, 2, "rank 0 (a)", "rank 2 (c)", 1.5, 0.4}};
+  c.flagged = {{0, 2, "rank 0 (a)", "rank 2 (c)", 1.5, 0.4, "below 0.8 x the median link (3 GB/s)"}};
   const FleetMatrixConfig back = through_json(c);
   ASSERT_EQ(back.flagged.size(), 1u);
   EXPECT_EQ(back.flagged[0].to, "rank 2 (c)");
   EXPECT_DOUBLE_EQ(back.flagged[0].of_median, 0.4);
+  EXPECT_EQ(back.flagged[0].why, "below 0.8 x the median link (3 GB/s)");
   EXPECT_TRUE(back.cleared.empty());
+  // Issue 17's fields travel too, and a result written before them still reads (with defaults).
+  c.nodes = {{2, "rank 2 (c)", 4, 4, 1.2}};
+  c.floor_rule = "fleet bandwidth ≥ 0.85 × ceiling";
+  c.retests = 2;
+  const FleetMatrixConfig again = through_json(c);
+  ASSERT_EQ(again.nodes.size(), 1u);
+  EXPECT_EQ(again.nodes[0].name, "rank 2 (c)");
+  EXPECT_EQ(again.nodes[0].slow, 4u);
+  EXPECT_EQ(again.retests, 2);
+  nlohmann::json old = c;
+  for (const char* key : {"nodes", "links_named", "every_link_slow", "floor_rule", "retests", "nics"}) old.erase(key);
+  old["flagged"][0].erase("why");
+  const auto before = old.get<FleetMatrixConfig>();
+  EXPECT_TRUE(before.nodes.empty());
+  EXPECT_EQ(before.flagged[0].why, "");
+  EXPECT_EQ(before.floor_rule, "");
 }
 
 // io's unset seeds and shares are nulls (the keys have always been there); a device transfer's

@@ -17,6 +17,15 @@ struct FleetListedLink {
   std::string from, to;  // the ranks' names (rank and address)
   double bandwidth = 0;  // GB/s at the median execution
   double of_median = 0;  // bandwidth / the median link's
+  std::string why;       // "below 0.8 x the median link (9.6 GB/s)", "below the floor (20 GB/s)"
+};
+
+// A rank named as the node at fault: every one of its links slow.
+struct FleetNamedNode {
+  int rank = 0;
+  std::string name;  // the rank's name (rank and address)
+  std::size_t slow = 0, links = 0;
+  double median = 0;  // GB/s, the median of its links
 };
 
 struct FleetMatrixConfig {
@@ -28,12 +37,24 @@ struct FleetMatrixConfig {
   bool confirm = false;
   nlohmann::json matrix;  // core/matrix.hpp's JSON
   std::vector<FleetListedLink> flagged, cleared;
+  // Issue 17: the nodes named, the flagged links no named node explains, whether every link was
+  // slow (then no node is named), the floor's rule ("" none), the rounds of measuring again.
+  std::vector<FleetNamedNode> nodes;
+  std::vector<FleetListedLink> links_named;
+  bool every_link_slow = false;
+  std::string floor_rule;
+  int retests = 0;
+  std::vector<std::string> nics;  // each rank's NIC ceiling, as derived at that rank
 };
 
 // Their keys are their field names: nlohmann's macro writes both directions (a missing key throws
-// nlohmann's out_of_range naming it).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
-                                   transport, device, confirm, matrix, flagged, cleared)
+// nlohmann's out_of_range naming it, but for FleetMatrixConfig's, below).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median, why)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetNamedNode, rank, name, slow, links, median)
+// Read with defaults: results written before issue 17 have no nodes, links_named, every_link_slow,
+// floor_rule or retests.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
+                                                transport, device, confirm, matrix, flagged, cleared, nodes, links_named,
+                                                every_link_slow, floor_rule, retests, nics)
 
 }  // namespace xb

@@ -12,6 +12,8 @@
 
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
+#include "jobs/fleet/fleet_config.hpp"
+#include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "jobs/p2p/p2p_peer_server.hpp"
@@ -142,13 +144,13 @@ std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> min
 // Rank 0's set of links at every rank.
 LinkSet share_links(Runtime& group, const LinkSet& at_root) { return broadcast_value(group, at_root, 0); }
 
-// One step per suspect link's pair, one pair at a time: each re-measured alone.
-std::vector<FleetStep> steps_of(const LinkSet& links) {
+// The steps that measure a group of suspect links at once: their pairs, each rank in one pair a step.
+std::vector<FleetStep> steps_of(const LinkSet& links, std::size_t max_pairs) {
   std::set<std::pair<int, int>> pairs;
   for (const auto& [from, to] : links) pairs.insert({std::min(from, to), std::max(from, to)});
-  std::vector<FleetStep> steps;
-  for (const auto& [a, b] : pairs) steps.push_back({FleetPair{a, b}});
-  return steps;
+  std::vector<FleetPair> list;
+  for (const auto& [a, b] : pairs) list.push_back({a, b});
+  return fleet_steps_of_pairs(list, max_pairs);
 }
 
 }  // namespace
@@ -171,36 +173,52 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   const std::vector<std::string> addresses = group.allgather(plan.host);
   LinkMeter meter(plan, backend, group, addresses);
 
+  // Every rank's NIC ceiling, for the floors that are a share of a link's ceiling.
+  const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
+  const std::vector<std::string> nic_words = group.allgather(plan.nic);
+  const FleetFloorFn floor = [&](int from, int to) -> std::optional<double> {
+    if (plan.floor_gbps) return plan.floor_gbps;
+    const std::string& a = nics.at(static_cast<std::size_t>(from));
+    const std::string& b = nics.at(static_cast<std::size_t>(to));
+    if (!plan.floor_share || a.empty() || b.empty()) return std::nullopt;
+    return *plan.floor_share * std::min(std::stod(a), std::stod(b));
+  };
+
   std::vector<CaseResult> links = gather_links(group, meter.measure(fleet_steps(ranks, plan.max_pairs), nullptr));
   FleetOutcome outcome;
-  LinkSet suspects;
+  FleetDiagnosis diagnosis(ranks, plan.threshold, floor);
   if (rank == 0) {
     std::vector<FleetLink> judged;
     for (const CaseResult& c : links) {
-      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
+      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c), ""});
     }
-    outcome.verdict = judge_fleet_links(judged, plan.threshold);
-    for (const FleetLink& l : outcome.verdict.flagged) suspects.insert({l.from, l.to});
+    diagnosis.first_pass(std::move(judged));
+    if (!plan.confirm) diagnosis.skip_confirmation();
   }
-  // A slow link is measured again, alone, before it is named: a bad cable stays slow, a burst of
-  // other work on a shared node or switch does not.
-  if (plan.confirm) suspects = share_links(group, suspects);
-  if (plan.confirm && !suspects.empty()) {
-    const std::vector<CaseResult> again = gather_links(group, meter.measure(steps_of(suspects), &suspects));
+  // Slow links are measured again before they are named: a bad cable stays slow, a burst of other
+  // work on a shared node or switch does not. Rank 0 decides each group; every rank measures it.
+  while (plan.confirm) {
+    const LinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : LinkSet{});
+    if (suspects.empty()) break;
+    const std::vector<CaseResult> again = gather_links(group, meter.measure(steps_of(suspects, plan.max_pairs), &suspects));
     if (rank == 0) {
       std::vector<FleetLink> second;
       for (const CaseResult& c : again) {
-        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
+        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c), ""});
       }
-      outcome.verdict = confirm_fleet_verdict(outcome.verdict, second);
+      diagnosis.measured_again(second);
       attach_fleet_confirmation(links, second);
     }
   }
+  if (rank == 0) outcome.verdict = diagnosis.verdict();
   if (rank != 0) return outcome;
   LinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
   CaseResult matrix = fleet_matrix_case(plan, ranks, addresses, links, outcome.verdict);
+  auto config = matrix.config.get<FleetMatrixConfig>();
+  config.nics = nic_words;
+  matrix.config = config;
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
   for (const CaseResult& c : outcome.cases) ctx.emit(c);

@@ -11,11 +11,14 @@
 //
 // A link's figure is its bandwidth at the median execution (size / elapsed p50): a validator wants a
 // link's usual rate, and one stalled execution on a shared machine should not flag a good cable.
-// With confirm (the default) the links found below the threshold are measured again, each alone,
-// and named only when slow again (against the first pass's median): a bad cable stays slow, a
-// burst of other work on a node or switch passes.
+// A link is slow below threshold x the median link, or below the floor where the plan has one
+// (issue 17: so a uniformly slow fleet fails). With confirm (the default) the slow links are
+// measured again (fleet_diagnosis.hpp: every suspect at once, then halving until a link is slow
+// alone) and named only when slow again: a bad cable stays slow, a burst of other work on a node or
+// switch passes. A rank whose every link is slow is named as the node at fault.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,14 @@ struct FleetPlan {
   std::string host;           // this rank's address (listen and announce); "" = p2p_default_host()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
+  // The absolute floor (issue 17), resolved by the caller from the expectation layers: a figure for
+  // every link, or a share of each link's ceiling (the narrower of its two ends' NIC ceilings);
+  // neither: fleet-relative only. Already multiplied by the rule's fail_below.
+  std::optional<double> floor_gbps, floor_share;
+  std::string floor_rule;  // the deciding rule in words, for the record
+  // This rank's NIC ceiling (decimal GB/s) and how it was derived; the ranks share theirs.
+  std::optional<double> nic_gbps;
+  std::string nic;
 };
 
 struct FleetOutcome {

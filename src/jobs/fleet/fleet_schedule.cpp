@@ -43,6 +43,19 @@ std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs) {
   return steps;
 }
 
+std::vector<FleetStep> fleet_steps_of_pairs(const std::vector<FleetPair>& pairs, std::size_t max_pairs) {
+  std::vector<FleetStep> steps;
+  for (const FleetPair& p : pairs) {
+    const auto fits = [&](const FleetStep& s) {
+      return (max_pairs == 0 || s.size() < max_pairs) && fleet_partner(s, p.a) < 0 && fleet_partner(s, p.b) < 0;
+    };
+    const auto at = std::find_if(steps.begin(), steps.end(), fits);
+    if (at != steps.end()) at->push_back(p);
+    else steps.push_back({p});
+  }
+  return steps;
+}
+
 int fleet_partner(const FleetStep& step, int rank) {
   for (const FleetPair& p : step) {
     if (p.a == rank) return p.b;

@@ -24,6 +24,10 @@ std::vector<FleetStep> fleet_rounds(int ranks);
 // The rounds with each one cut into steps of at most `max_pairs` pairs (0: no cap).
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs);
 
+// Steps that measure `pairs` (any pairs, e.g. a fleet's suspects) with every rank in at most one
+// pair per step and at most `max_pairs` pairs per step (0: no cap): greedily, in order.
+std::vector<FleetStep> fleet_steps_of_pairs(const std::vector<FleetPair>& pairs, std::size_t max_pairs);
+
 // The partner of `rank` in `step`, or -1 when it sits the step out.
 int fleet_partner(const FleetStep& step, int rank);
 

@@ -1,12 +1,33 @@
 #include "jobs/fleet/fleet_verdict.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "core/stats.hpp"
 
 namespace xb {
+namespace {
 
-FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold) {
+// "9.6", "0.05", "80000": four significant figures, never an exponent for a rate a link can have.
+std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt::format("{:.0f}", gbps) : fmt::format("{:.4g}", gbps); }
+
+}  // namespace
+
+bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, std::string* why) {
+  const double relative = v.threshold * v.median_gbps;
+  if (l.gbps < relative) {
+    if (why) *why = fmt::format("below {} x the median link ({} GB/s)", v.threshold, gbps_text(relative));
+    return true;
+  }
+  if (const std::optional<double> f = floor ? floor(l.from, l.to) : std::nullopt; f && l.gbps < *f) {
+    if (why) *why = fmt::format("below the floor ({} GB/s)", gbps_text(*f));
+    return true;
+  }
+  return false;
+}
+
+FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold, const FleetFloorFn& floor) {
   FleetVerdict v;
   v.threshold = threshold;
   std::vector<double> rates;
@@ -14,21 +35,61 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
   for (const FleetLink& l : links) rates.push_back(l.gbps);
   v.median_gbps = summarize(rates).p50;
   for (const FleetLink& l : links) {
-    if (l.gbps < threshold * v.median_gbps) v.flagged.push_back(l);
+    FleetLink judged = l;
+    if (fleet_link_slow(v, l, floor, &judged.why)) v.flagged.push_back(std::move(judged));
   }
+  v.links = v.flagged;
   return v;
 }
 
-FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again) {
+FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
+                                   const FleetFloorFn& floor) {
   FleetVerdict v = first;
   v.flagged.clear();
   for (const FleetLink& l : first.flagged) {
     const auto second = std::find_if(again.begin(), again.end(),
                                      [&](const FleetLink& a) { return a.from == l.from && a.to == l.to; });
-    const bool slow_again = second == again.end() || second->gbps < first.threshold * first.median_gbps;
+    const bool slow_again = second == again.end() || fleet_link_slow(first, *second, floor);
     (slow_again ? v.flagged : v.cleared).push_back(l);
   }
+  v.links = v.flagged;
   return v;
+}
+
+void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured) {
+  v.nodes.clear();
+  v.links.clear();
+  v.every_link_slow = false;
+  const auto is_flagged = [&](const FleetLink& l) {
+    return std::any_of(v.flagged.begin(), v.flagged.end(), [&](const FleetLink& f) { return f.from == l.from && f.to == l.to; });
+  };
+  std::vector<FleetNode> candidates;
+  for (int r = 0; r < ranks; ++r) {
+    FleetNode n;
+    n.rank = r;
+    std::vector<double> rates;
+    for (const FleetLink& l : measured) {
+      if (l.from != r && l.to != r) continue;
+      ++n.links;
+      rates.push_back(l.gbps);
+      if (is_flagged(l)) ++n.slow;
+    }
+    n.median_gbps = summarize(rates).p50;
+    // Two ranks cannot tell which end is at fault: the link is named, not a node.
+    if (ranks >= 3 && n.links >= 2 && n.slow == n.links) candidates.push_back(n);
+  }
+  if (!candidates.empty() && static_cast<int>(candidates.size()) == ranks) {
+    v.every_link_slow = true;  // nothing stands out: the fleet, or its floor, is off as a whole
+    v.links = v.flagged;
+    return;
+  }
+  v.nodes = std::move(candidates);
+  const auto on_named_node = [&](const FleetLink& l) {
+    return std::any_of(v.nodes.begin(), v.nodes.end(), [&](const FleetNode& n) { return l.from == n.rank || l.to == n.rank; });
+  };
+  for (const FleetLink& l : v.flagged) {
+    if (!on_named_node(l)) v.links.push_back(l);
+  }
 }
 
 }  // namespace xb

@@ -1,31 +1,65 @@
 #pragma once
 // Which links of a fleet are slow: those below a fraction (the threshold) of the fleet's median
-// link. The median, not the mean or the best link, because a fleet validator looks for the odd
-// cable out: one bad link (or a few) barely moves the median, and the spread of good links does
-// not flag anything at a threshold like 0.8.
+// link, and those below an absolute floor where the run has one (issue 17: the expectation
+// layers' "fleet" rule, so a uniformly slow fleet fails too). The median, not the mean or the
+// best link, because a fleet validator looks for the odd cable out: one bad link (or a few) barely
+// moves the median, and the spread of good links does not flag anything at a threshold like 0.8.
+// Then localisation: a rank every one of whose links is slow is named as the node at fault (one
+// bad NIC shows up as 2(N-1) slow links, not as N-1 suspects), the other slow links by themselves.
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace xb {
 
 struct FleetLink {
+  FleetLink() = default;
+  FleetLink(int from_rank, int to_rank, double rate, std::string reason = {})
+      : from(from_rank), to(to_rank), gbps(rate), why(std::move(reason)) {}
   int from = 0;
   int to = 0;
   double gbps = 0;  // the link's bandwidth, decimal GB/s
+  std::string why;  // flagged: "below 0.8 x the median link (9.6 GB/s)", "below the floor (20 GB/s)"
+};
+
+// The absolute floor of link (from, to) in decimal GB/s, or none (fleet-relative only).
+using FleetFloorFn = std::function<std::optional<double>(int from, int to)>;
+
+// A rank whose every measured link is slow: the node is named, with the evidence.
+struct FleetNode {
+  int rank = 0;
+  std::size_t slow = 0, links = 0;  // its slow links, of its measured links (both directions)
+  double median_gbps = 0;           // the median of its links
 };
 
 struct FleetVerdict {
   double median_gbps = 0;  // of every measured link
   double threshold = 0;    // the fraction of the median below which a link is flagged
-  std::vector<FleetLink> flagged;  // in the order the links were given
-  std::vector<FleetLink> cleared;  // flagged at first, not when measured again (confirm_fleet_verdict)
+  std::vector<FleetLink> flagged;  // in the order the links were given (confirmed, with confirm)
+  std::vector<FleetLink> cleared;  // flagged at first, not when measured again
+  std::vector<FleetNode> nodes;    // ranks whose every link is slow (localise_fleet)
+  std::vector<FleetLink> links;    // the flagged links no named node explains
+  bool every_link_slow = false;    // then no node is named: the fleet (or its floor) is off as a whole
+  int retests = 0;                 // rounds of measuring suspects again
 };
 
-// Judges `links` (one per measured direction). threshold in [0, 1]; 0 flags nothing.
-FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold);
+// Judges `links` (one per measured direction). threshold in [0, 1]; 0 flags nothing relative.
+FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold, const FleetFloorFn& floor = {});
+
+// Whether `l` is slow against `v`'s median and threshold, or below its floor; `why` says which.
+bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, std::string* why = nullptr);
 
 // The verdict after the flagged links were measured again (`again`: one figure per re-measured
-// link): a link stays flagged only when its second figure is below threshold x the first
-// median too (or when it has none); the others move to `cleared`, with their first figure.
-FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again);
+// link): a link stays flagged only when its second figure is slow too (against the first median
+// and the floor; or when it has none); the others move to `cleared`, with their first figure.
+FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
+                                   const FleetFloorFn& floor = {});
+
+// Names the nodes: a rank of a fleet of 3 or more whose every measured link (`measured`, both
+// directions) is flagged. When every rank is so, none is named (every_link_slow). Fills
+// v.nodes and v.links.
+void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured);
 
 }  // namespace xb

@@ -1,0 +1,119 @@
+// The diagnosis at rank 0 without a transport: suspects measured again all at once, a group still
+// slow halved until a link is slow alone, cleared links with their first figure, the rounds
+// counted, and the node named at the end. The "measurements" are a model: each link's figure when
+// measured in a group of k pairs (congestion makes a crowded group slow).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "jobs/fleet/fleet_diagnosis.hpp"
+
+namespace xb {
+namespace {
+
+using Model = std::function<double(int from, int to, std::size_t pairs_at_once)>;
+
+// Runs the diagnosis to its end over `ranks` with the model, as the job does; returns the verdict.
+FleetVerdict diagnose(int ranks, const Model& model, const FleetFloorFn& floor = {}) {
+  std::vector<FleetLink> first;
+  for (int from = 0; from < ranks; ++from) {
+    for (int to = 0; to < ranks; ++to) {
+      if (from != to) first.push_back({from, to, model(from, to, static_cast<std::size_t>(ranks / 2))});
+    }
+  }
+  FleetDiagnosis d(ranks, 0.8, floor);
+  d.first_pass(first);
+  for (int guard = 0; guard < 10000; ++guard) {
+    const FleetLinkSet group = d.next_group();
+    if (group.empty()) break;
+    std::set<std::pair<int, int>> pairs;
+    for (const auto& [from, to] : group) pairs.insert({std::min(from, to), std::max(from, to)});
+    std::vector<FleetLink> again;
+    for (const auto& [from, to] : group) again.push_back({from, to, model(from, to, pairs.size())});
+    d.measured_again(again);
+  }
+  return d.verdict();
+}
+
+TEST(FleetDiagnosis, ABurstClearsInOneRoundAndABadCableIsNamedAlone) {
+  // First pass: links 0->1 and 2->3 slow (a burst); 4->5 is a bad cable, slow however measured.
+  bool first_pass = true;
+  const Model model = [&](int from, int to, std::size_t) {
+    if (from == 4 && to == 5) return 1.0;
+    if (first_pass && ((from == 0 && to == 1) || (from == 2 && to == 3))) return 2.0;
+    return 10.0;
+  };
+  std::vector<FleetLink> first;
+  for (int from = 0; from < 8; ++from) {
+    for (int to = 0; to < 8; ++to) {
+      if (from != to) first.push_back({from, to, model(from, to, 4)});
+    }
+  }
+  first_pass = false;
+  FleetDiagnosis d(8, 0.8, {});
+  d.first_pass(first);
+  FleetLinkSet group = d.next_group();
+  EXPECT_EQ(group, (FleetLinkSet{{0, 1}, {2, 3}, {4, 5}}));  // every suspect at once
+  std::vector<FleetLink> again;
+  for (const auto& [from, to] : group) again.push_back({from, to, model(from, to, group.size())});
+  d.measured_again(again);
+  group = d.next_group();
+  EXPECT_EQ(group, (FleetLinkSet{{4, 5}}));  // still slow: alone now
+  d.measured_again({{4, 5, 1.0}});
+  EXPECT_TRUE(d.next_group().empty());
+  const FleetVerdict v = d.verdict();
+  ASSERT_EQ(v.flagged.size(), 1u);
+  EXPECT_EQ(v.flagged[0].from, 4);
+  EXPECT_DOUBLE_EQ(v.flagged[0].gbps, 1.0);
+  ASSERT_EQ(v.cleared.size(), 2u);
+  EXPECT_DOUBLE_EQ(v.cleared[0].gbps, 2.0);  // a cleared link keeps its first figure
+  EXPECT_EQ(v.retests, 2);
+}
+
+TEST(FleetDiagnosis, ACrowdedGroupIsHalvedUntilEachLinkIsAlone) {
+  // Eight suspects that are slow whenever more than two pairs run at once (a congested switch),
+  // and one (6 -> 7) that is slow alone too. Halving: 8 pairs -> 4 + 4 -> 2 + 2 + 2 + 2: each
+  // half of two runs fast but the one holding 6 -> 7, which is halved to that pair alone.
+  const Model model = [](int from, int to, std::size_t pairs) {
+    if (from == 6 && to == 7) return 1.0;
+    const bool suspect = from % 2 == 0 && to == from + 1;
+    return suspect && pairs > 2 ? 3.0 : 10.0;
+  };
+  const FleetVerdict v = diagnose(16, model);
+  ASSERT_EQ(v.flagged.size(), 1u);
+  EXPECT_EQ(v.flagged[0].from, 6);
+  EXPECT_EQ(v.flagged[0].to, 7);
+  EXPECT_EQ(v.cleared.size(), 7u);
+  EXPECT_EQ(v.retests, 1 + 2 + 4 + 1);  // all, the halves, the quarters, 6 -> 7 alone
+}
+
+TEST(FleetDiagnosis, WithoutConfirmationTheFirstPassStandsAndTheNodeIsNamed) {
+  std::vector<FleetLink> first;
+  for (int from = 0; from < 5; ++from) {
+    for (int to = 0; to < 5; ++to) {
+      if (from != to) first.push_back({from, to, from == 3 || to == 3 ? 1.0 : 10.0});
+    }
+  }
+  FleetDiagnosis d(5, 0.8, {});
+  d.first_pass(first);
+  d.skip_confirmation();
+  EXPECT_TRUE(d.next_group().empty());
+  const FleetVerdict v = d.verdict();
+  EXPECT_EQ(v.flagged.size(), 8u);
+  ASSERT_EQ(v.nodes.size(), 1u);
+  EXPECT_EQ(v.nodes[0].rank, 3);
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_EQ(v.retests, 0);
+}
+
+TEST(FleetDiagnosis, AFloorFlagsAndConfirmsAUniformlySlowFleet) {
+  const FleetFloorFn floor = [](int, int) { return std::optional<double>(5.0); };
+  const FleetVerdict v = diagnose(4, [](int, int, std::size_t) { return 3.0; }, floor);
+  EXPECT_EQ(v.flagged.size(), 12u);
+  EXPECT_TRUE(v.cleared.empty());
+  EXPECT_TRUE(v.every_link_slow);
+  EXPECT_TRUE(v.nodes.empty());
+}
+
+}  // namespace
+}  // namespace xb
