@@ -11,6 +11,7 @@
 #include "core/histogram.hpp"
 #include "core/matrix.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
+#include "jobs/fleet/fleet_config.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 
@@ -23,7 +24,8 @@ using test::metric;
 // users: a bound a bucket wide would let a read-back from the bucket's edge pass.
 constexpr double kReadError = LatencyHistogram::kBucketReadError;
 
-const std::vector<std::string> kAddresses{"10.0.0.1", "10.0.0.2", "10.0.0.3"};
+// Ranks whose host is unknown are named by address alone (the host form: NamesARankByHost).
+const std::vector<FleetRank> kAddresses{{"", "10.0.0.1", "", ""}, {"", "10.0.0.2", "", ""}, {"", "10.0.0.3", "", ""}};
 
 FleetPlan plan_of(std::uint64_t size) {
   FleetPlan p;
@@ -100,7 +102,7 @@ TEST(FleetCases, MatrixMetricsFromItsLinksAndTheVerdict) {
   verdict.threshold = 0.8;
   verdict.flagged = {{1, 0, 1.0}, {1, 2, 2.5}};
   verdict.cleared = {{2, 1, 2.0}};
-  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), 3, kAddresses, links, verdict);
+  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), kAddresses, links, verdict);
   EXPECT_EQ(c.job, "fleet");
   EXPECT_EQ(c.name, "fleet_matrix");
   EXPECT_EQ(metric(c, "links"), 6.0);
@@ -167,6 +169,21 @@ TEST(FleetCases, ConfirmationFigureOnExactlyTheLinksMeasuredAgain) {
       EXPECT_EQ(again, nullptr) << "not measured again";
     }
   }
+}
+
+TEST(FleetCases, NamesARankByHostAndKeepsWhatEachRankSaid) {
+  EXPECT_EQ(fleet_rank_name(2, {"node-c", "10.98.0.3", "cuda::device::0 (NVIDIA H200)", "eth0: port at 400000 Mb/s"}),
+            "rank 2 (node-c 10.98.0.3)");
+  EXPECT_EQ(fleet_rank_name(2, {"", "10.98.0.3", "", ""}), "rank 2 (10.98.0.3)");
+  std::vector<FleetRank> ranks = kAddresses;
+  ranks[1] = {"node-b", "10.0.0.2", "cpu::device::0 (cpu arena 0)", "eth1: port speed not reported"};
+  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), ranks, {}, FleetVerdict{});
+  const auto config = c.config.get<FleetMatrixConfig>();
+  ASSERT_EQ(config.rank_info.size(), 3u);
+  EXPECT_EQ(config.rank_info[1].host, "node-b");
+  EXPECT_EQ(config.rank_info[1].device, "cpu::device::0 (cpu arena 0)");
+  EXPECT_EQ(config.rank_info[1].nic, "eth1: port speed not reported");
+  EXPECT_EQ(case_matrix(c)->rows.at(1), "rank 1 (node-b 10.0.0.2)");
 }
 
 }  // namespace

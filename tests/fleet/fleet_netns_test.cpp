@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/machine.hpp"
 #include "core/result.hpp"
 #include "support/job_helpers.hpp"
 #include "support/mpi_run.hpp"
@@ -29,13 +30,8 @@ void slow_link(const test::NetnsBridge& b, int from, int to, const std::string& 
                   b.address(to) + "/32", "flowid", "1:10"});
 }
 
-TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
-  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
-  std::string why;
-  auto bridge = test::NetnsBridge::create(4, &why);
-  if (!bridge) GTEST_SKIP() << why;
-  slow_link(*bridge, 0, 2, "200mbit");  // rank 0 -> rank 2: 25 MB/s against GB/s elsewhere
-
+// Runs `xferbench fleet ARGS…` under mpirun with one rank in each host of `bridge`.
+xbtest::RunResult run_fleet(const test::NetnsBridge& bridge, const std::vector<std::string>& args) {
   test::TempDir dir;
   const auto agent = dir.path() / "agent";
   {
@@ -52,23 +48,33 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
   const auto hosts = dir.path() / "hosts";
   {
     std::ofstream h(hosts);
-    for (int i = 0; i < 4; ++i) h << bridge->name(i) << " slots=1\n";
+    for (int i = 0; i < bridge.hosts(); ++i) h << bridge.name(i) << " slots=1\n";
   }
-  const std::string net = bridge->subnet();
+  const std::string net = bridge.subnet();
+  // --bind-to none: Open MPI binds each "host"'s first rank to its core 0, which here is one core.
+  std::vector<std::string> command{"--hostfile", hosts.string(), "-n", std::to_string(bridge.hosts()), "--bind-to", "none",
+                                   "--mca", "plm_rsh_agent", agent.string(), "--mca", "routed", "direct", "--mca",
+                                   "oob_tcp_if_include", net, "--mca", "btl_tcp_if_include", net, "--mca", "btl", "self,tcp",
+                                   XB_BINARY, "fleet"};
+  command.insert(command.end(), args.begin(), args.end());
+  return test::run_mpirun(command, std::chrono::minutes(3));
+}
+
+TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  slow_link(*bridge, 0, 2, "200mbit");  // rank 0 -> rank 2: 25 MB/s against GB/s elsewhere
+
   // --threshold 0.25 with confirmation (a link below it is measured again alone before it is
   // named). Not the default 0.8: on this 2-core machine a good link's rate is its share of the CPU,
   // and with other work running (parallel builds) one was measured at 0.31 x the median twice in a
   // row. The slowed link (200 Mbit/s) is about 1% of the median, so 0.25 leaves room on both sides;
   // bench/fleet_bench.sh shows the default naming exactly this link on a quieter machine. 16M per
   // execution: long enough (~7 ms) that one lost time slice does not decide an execution.
-  // --bind-to none: Open MPI binds each "host"'s first rank to its core 0, which here is one core.
-  const auto r = test::run_mpirun({"--hostfile", hosts.string(), "-n", "4", "--bind-to", "none", "--mca", "plm_rsh_agent",
-                                   agent.string(),
-                                   "--mca", "routed", "direct", "--mca", "oob_tcp_if_include", net, "--mca",
-                                   "btl_tcp_if_include", net, "--mca", "btl", "self,tcp", XB_BINARY, "fleet", "-s", "16M",
-                                   "--times", "5", "--max-pairs", "1", "--threshold", "0.25", "--transport", "tcp", "--format",
-                                   "json", "--expect-rule", "fleet=0.05 GB/s"},
-                                  std::chrono::minutes(3));
+  const auto r = run_fleet(*bridge, {"-s", "16M", "--times", "5", "--max-pairs", "1", "--threshold", "0.25", "--transport",
+                                     "tcp", "--format", "json", "--expect-rule", "fleet=0.05 GB/s"});
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 1) << r.describe();
   const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
@@ -78,13 +84,20 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
   const auto& f = m.config.at("flagged")[0];
   EXPECT_EQ(f.at("from_rank"), 0);
   EXPECT_EQ(f.at("to_rank"), 2);
-  EXPECT_EQ(f.at("from"), "rank 0 (" + bridge->address(0) + ")");
-  EXPECT_EQ(f.at("to"), "rank 2 (" + bridge->address(2) + ")");
+  // Named by host and address (the namespaces share this machine's host name).
+  const std::string rank0 = "rank 0 (" + host_name() + " " + bridge->address(0) + ")";
+  const std::string rank2 = "rank 2 (" + host_name() + " " + bridge->address(2) + ")";
+  EXPECT_EQ(f.at("from"), rank0);
+  EXPECT_EQ(f.at("to"), rank2);
   // The command line's floor (the slowed 200 Mbit/s link is below it too; a good link is far above)
   // is recorded; each rank's NIC (its veth) was read where it runs.
   EXPECT_EQ(m.config.at("floor_rule"), "fleet bandwidth ≥ 0.05 GB/s (command line: --expect-rule 1), FAIL below 0.8");
-  ASSERT_EQ(m.config.at("nics").size(), 4u);
-  for (const auto& nic : m.config.at("nics")) EXPECT_FALSE(nic.get<std::string>().empty()) << m.config.at("nics").dump();
+  ASSERT_EQ(m.config.at("rank_info").size(), 4u);
+  for (const auto& who : m.config.at("rank_info")) {
+    EXPECT_EQ(who.at("nic"), "xbeth0: port at 10000 Mb/s") << who.dump();  // a veth's speed, read in its namespace
+    EXPECT_EQ(who.at("device").get<std::string>().rfind("cpu::device::0 (cpu arena 0", 0), 0u) << who.dump();
+    EXPECT_EQ(who.at("host"), host_name()) << who.dump();
+  }
   EXPECT_TRUE(m.config.at("nodes").empty());  // one link slow: no node named
   for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
     const bool slowed = cases[i].config.at("from_rank") == 0 && cases[i].config.at("to_rank") == 2;
@@ -97,9 +110,39 @@ TEST(FleetNetns, FlagsExactlyTheSlowedLink) {
     }
   }
   EXPECT_NE(r.err.find("xferbench fleet: 1 of 12 links slow (below 0.25 x the median link"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("  slow link: rank 0 (" + bridge->address(0) + ") -> rank 2 (" + bridge->address(2) + "): "),
+  EXPECT_NE(r.err.find("  slow link: " + rank0 + " -> " + rank2 + ": "),
             std::string::npos)
       << r.err;
+}
+
+// Item 6 of issue 17: every link of one node slowed (its NIC both ways: a tbf on its own veth, and
+// its three peers' traffic to it) is named as the node, not as six links. Small executions (2M x 2):
+// the slowed links run at 200 Mbit/s, and each is measured again (all at once, then halved).
+TEST(FleetNetns, NamesTheSlowedNodeNotItsLinks) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  bridge->run_in(3, {"tc", "qdisc", "add", "dev", bridge->device(), "root", "tbf", "rate", "200mbit", "burst", "64kb",
+                     "latency", "500ms"});
+  for (int from = 0; from < 3; ++from) slow_link(*bridge, from, 3, "200mbit");
+  const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "2", "--threshold", "0.25", "--transport", "tcp",
+                                     "--format", "json", "--expect-rule", "fleet=0.001 GB/s"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
+  ASSERT_EQ(cases.size(), 13u);
+  const auto& m = cases.back().config;
+  EXPECT_EQ(m.at("flagged").size(), 6u) << m.at("flagged").dump();
+  ASSERT_EQ(m.at("nodes").size(), 1u) << m.dump();
+  EXPECT_EQ(m.at("nodes")[0].at("rank"), 3);
+  EXPECT_EQ(m.at("nodes")[0].at("slow"), 6);
+  EXPECT_EQ(m.at("nodes")[0].at("links"), 6);
+  EXPECT_TRUE(m.at("links_named").empty()) << m.at("links_named").dump();  // all six are the node's
+  EXPECT_FALSE(m.at("every_link_slow").get<bool>());
+  const std::string rank3 = "rank 3 (" + host_name() + " " + bridge->address(3) + ")";
+  EXPECT_NE(r.err.find("  slow node: " + rank3 + ": 6 of its 6 links slow"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("  slow link: "), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -13,7 +13,10 @@
 
 namespace xb {
 
-std::string fleet_rank_name(int rank, const std::string& address) { return fmt::format("rank {} ({})", rank, address); }
+std::string fleet_rank_name(int rank, const FleetRank& who) {
+  return who.host.empty() ? fmt::format("rank {} ({})", rank, who.address)
+                          : fmt::format("rank {} ({} {})", rank, who.host, who.address);
+}
 
 std::pair<int, int> fleet_link_of(const CaseResult& c) { return p2p_ranks_of(c.config); }
 
@@ -23,9 +26,9 @@ double fleet_link_gbps(const CaseResult& c) {
 }
 
 CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
-                           const std::vector<std::string>& addresses, const ElapsedRecord& elapsed) {
-  const std::string from_name = fleet_rank_name(from, addresses.at(static_cast<std::size_t>(from)));
-  const std::string to_name = fleet_rank_name(to, addresses.at(static_cast<std::size_t>(to)));
+                           const std::vector<FleetRank>& ranks, const ElapsedRecord& elapsed) {
+  const std::string from_name = fleet_rank_name(from, ranks.at(static_cast<std::size_t>(from)));
+  const std::string to_name = fleet_rank_name(to, ranks.at(static_cast<std::size_t>(to)));
   CaseResult c = make_p2p_case(plan.base, backend, from_name, to_name, false, elapsed);
   c.job = "fleet";
   c.name = "fleet_link";
@@ -47,15 +50,16 @@ CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, in
   return c;
 }
 
-CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector<std::string>& addresses,
+CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& who,
                              const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
+  const int ranks = static_cast<int>(who.size());
   Matrix m;
   m.title = fmt::format("fleet link bandwidth at the median execution, {} per execution, row = source, column = "
                         "destination",
                         format_size(plan.base.size));
   m.unit = "GB/s";
   for (int r = 0; r < ranks; ++r) {
-    m.rows.push_back(fleet_rank_name(r, addresses.at(static_cast<std::size_t>(r))));
+    m.rows.push_back(fleet_rank_name(r, who.at(static_cast<std::size_t>(r))));
     m.values.emplace_back(static_cast<std::size_t>(ranks));
   }
   m.cols = m.rows;
@@ -102,6 +106,7 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector
   config.every_link_slow = verdict.every_link_slow;
   config.floor_rule = plan.floor_rule;
   config.retests = verdict.retests;
+  for (const FleetRank& r : who) config.rank_info.push_back({r.host, r.address, r.device, r.nic});
   c.config = config;
   c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1))"},
                {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},

@@ -13,8 +13,16 @@
 
 namespace xb {
 
-// How a rank is named in the matrix and the labels: "rank 2 (10.98.0.3)".
-std::string fleet_rank_name(int rank, const std::string& address);
+// What a rank is, as every rank tells rank 0 (issue 17: a rank is named by its host, with its
+// device and NIC): its host name, the address it serves on, its device, its NIC's ceiling in words.
+struct FleetRank {
+  std::string host, address, device, nic;
+};
+
+// How a rank is named in the matrix and the labels: "rank 2 (node-c 10.98.0.3)"; "rank 2
+// (10.98.0.3)" where the host is unknown. The address stays: host names repeat (containers,
+// namespaces) and the address says which NIC a cable joins.
+std::string fleet_rank_name(int rank, const FleetRank& who);
 
 // A link case's (from rank, to rank), from its config.
 std::pair<int, int> fleet_link_of(const CaseResult& link);
@@ -24,14 +32,14 @@ double fleet_link_gbps(const CaseResult& link);
 
 // One link measured at its source rank: the p2p case of one direction (every p2p pair metric),
 // named for the fleet, with bandwidth_p50 (size / elapsed_p50, decimal GB/s) first.
-// `addresses`: every rank's address, by rank.
+// `ranks`: every rank, by rank.
 CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
-                           const std::vector<std::string>& addresses, const ElapsedRecord& elapsed);
+                           const std::vector<FleetRank>& ranks, const ElapsedRecord& elapsed);
 
 // The matrix of `links` (bandwidth_p50 per from/to cell) with the verdict's lists, and the metrics
 // links, bandwidth_median (the verdict's), bandwidth_min, bandwidth_max (over the links),
 // threshold, flagged and cleared (the verdict's).
-CaseResult fleet_matrix_case(const FleetPlan& plan, int ranks, const std::vector<std::string>& addresses,
+CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
                              const std::vector<CaseResult>& links, const FleetVerdict& verdict);
 
 // Adds bandwidth_p50_again to each link of `links` that `again` measured a second time (matched by

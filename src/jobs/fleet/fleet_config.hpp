@@ -28,6 +28,12 @@ struct FleetNamedNode {
   double median = 0;  // GB/s, the median of its links
 };
 
+// One rank as it described itself: host name, the address it served on, its device, its NIC's
+// ceiling in words (how that rank derived it).
+struct FleetRankInfo {
+  std::string host, address, device, nic;
+};
+
 struct FleetMatrixConfig {
   int ranks = 0;
   std::uint64_t size = 0, executions = 0, warmup = 0, max_pairs = 0;
@@ -44,17 +50,18 @@ struct FleetMatrixConfig {
   bool every_link_slow = false;
   std::string floor_rule;
   int retests = 0;
-  std::vector<std::string> nics;  // each rank's NIC ceiling, as derived at that rank
+  std::vector<FleetRankInfo> rank_info;  // by rank
 };
 
 // Their keys are their field names: nlohmann's macro writes both directions (a missing key throws
 // nlohmann's out_of_range naming it, but for FleetMatrixConfig's, below).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median, why)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetNamedNode, rank, name, slow, links, median)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetRankInfo, host, address, device, nic)
 // Read with defaults: results written before issue 17 have no nodes, links_named, every_link_slow,
 // floor_rule or retests.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
                                                 transport, device, confirm, matrix, flagged, cleared, nodes, links_named,
-                                                every_link_slow, floor_rule, retests, nics)
+                                                every_link_slow, floor_rule, retests, rank_info)
 
 }  // namespace xb

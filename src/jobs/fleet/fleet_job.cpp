@@ -10,9 +10,9 @@
 #include <utility>
 #include <stdexcept>
 
+#include "core/machine.hpp"
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
-#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
@@ -39,11 +39,11 @@ using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to
 // One rank's part of measuring links: its put source, made once, and the steps it takes part in.
 class LinkMeter {
  public:
-  LinkMeter(const FleetPlan& plan, Backend& backend, Runtime& group, std::vector<std::string> addresses)
+  LinkMeter(const FleetPlan& plan, Backend& backend, Runtime& group, std::vector<FleetRank> ranks)
       : plan_(plan),
         backend_(backend),
         group_(group),
-        addresses_(std::move(addresses)),
+        ranks_(std::move(ranks)),
         source_(backend, plan.device, plan.base.size, plan.transport) {
     if (plan.base.verify) source_.memory().fill(0, plan.base.size, rank_seed(plan, group.rank()));
     options_.token = plan.token;
@@ -113,7 +113,7 @@ class LinkMeter {
                                                rank, partner, *bad));
         }
       }
-      mine.push_back(fleet_link_case(plan_, std::string(backend_.name()), rank, partner, addresses_, elapsed));
+      mine.push_back(fleet_link_case(plan_, std::string(backend_.name()), rank, partner, ranks_, elapsed));
     }
     if (client) {
       client->finish();
@@ -125,7 +125,7 @@ class LinkMeter {
   const FleetPlan& plan_;
   Backend& backend_;
   Runtime& group_;
-  const std::vector<std::string> addresses_;
+  const std::vector<FleetRank> ranks_;
   PutSource source_;
   SessionOptions options_;
 };
@@ -170,12 +170,17 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
       throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}", terms[0], r, terms[r]));
     }
   }
+  // Every rank as it describes itself: host, address, device, NIC (and its ceiling, for floors).
+  const std::vector<std::string> hosts = group.allgather(host_name());
   const std::vector<std::string> addresses = group.allgather(plan.host);
-  LinkMeter meter(plan, backend, group, addresses);
-
-  // Every rank's NIC ceiling, for the floors that are a share of a link's ceiling.
-  const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
+  const std::vector<std::string> devices =
+      group.allgather(fmt::format("{}::device::{} ({})", backend.name(), plan.device, backend.open_device(plan.device)->info().name));
   const std::vector<std::string> nic_words = group.allgather(plan.nic);
+  const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
+  std::vector<FleetRank> who;
+  for (std::size_t r = 0; r < hosts.size(); ++r) who.push_back({hosts[r], addresses[r], devices[r], nic_words[r]});
+  LinkMeter meter(plan, backend, group, who);
+
   const FleetFloorFn floor = [&](int from, int to) -> std::optional<double> {
     if (plan.floor_gbps) return plan.floor_gbps;
     const std::string& a = nics.at(static_cast<std::size_t>(from));
@@ -215,10 +220,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   LinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
-  CaseResult matrix = fleet_matrix_case(plan, ranks, addresses, links, outcome.verdict);
-  auto config = matrix.config.get<FleetMatrixConfig>();
-  config.nics = nic_words;
-  matrix.config = config;
+  CaseResult matrix = fleet_matrix_case(plan, who, links, outcome.verdict);
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
   for (const CaseResult& c : outcome.cases) ctx.emit(c);
