@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -16,10 +18,12 @@
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "core/error.hpp"
+#include "core/machine.hpp"
 #include "core/plan_error.hpp"
 #include "core/size.hpp"
 #include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_job.hpp"
+#include "jobs/fleet/fleet_schedule.hpp"
 #include "judge/fleet_floor.hpp"
 #include "judge/server_model.hpp"
 #include "runtime/mpi_library.hpp"
@@ -32,9 +36,53 @@ namespace {
 
 struct FleetArgs {
   std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend;
+  std::string schedule = "round-robin", rounds, locations;
   TransportFlags meet;
   bool verify = false, no_confirm = false;
 };
+
+// A schedule's file, whole; a file that cannot be read is bad input naming its flag.
+std::string read_schedule_file(const std::string& file, std::string_view flag) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{} {}: cannot read it", flag, file));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void schedule_plan(const FleetArgs& a, const CLI::App& app, FleetPlan& p) {
+  if (a.schedule != "round-robin" && a.schedule != "quick" && a.schedule != "topology") {
+    throw UsageError(fmt::format("--schedule {}: expected round-robin (every link), quick (half against half) or "
+                                 "topology (across the --locations file's locations); --rounds FILE for your own",
+                                 a.schedule));
+  }
+  p.schedule = a.schedule;
+  if (!a.rounds.empty()) {
+    if (app.count("--schedule") > 0) throw UsageError("--rounds: not with --schedule (the file is the schedule)");
+    p.rounds = parse_fleet_rounds(read_schedule_file(a.rounds, "--rounds"), a.rounds);
+    p.schedule = "rounds";
+  }
+  if (p.schedule == "topology" && a.locations.empty()) {
+    throw UsageError("--schedule topology: needs --locations FILE (HOST LOCATION per line)");
+  }
+  if (!a.locations.empty()) {
+    if (p.schedule != "topology") throw UsageError("--locations: only with --schedule topology");
+    p.locations = parse_fleet_locations(read_schedule_file(a.locations, "--locations"), a.locations);
+  }
+}
+
+// What only the started fleet can check, the same at every rank (so each exits 2 by itself): the
+// rounds file against the rank count, every rank's host in the locations file.
+void check_schedule(const FleetArgs& a, const FleetPlan& p, Runtime& group) {
+  if (p.schedule == "rounds") check_fleet_rounds(p.rounds, group.size(), a.rounds);
+  if (p.schedule != "topology") return;
+  const std::vector<std::string> hosts = group.allgather(host_name());
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    if (!p.locations.count(hosts[r])) {
+      throw UsageError(fmt::format("--locations {}: host {} (rank {}) is not in it", a.locations, hosts[r], r));
+    }
+  }
+}
 
 FleetPlan to_plan(const FleetArgs& a) {
   FleetPlan p;
@@ -108,6 +156,11 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN, else one drawn by rank 0 and sent to every rank over MPI)");
   add_token_file_flag(app, a.meet.token_file);
   app.add_option("--wait", a.meet.wait, "seconds to wait for a partner and for each transfer (default 20)");
+  app.add_option("--schedule", a.schedule,
+                 "round-robin (every link, the default), quick (half against half: every rank once) or topology "
+                 "(half against half across --locations' locations)");
+  app.add_option("--rounds", a.rounds, "your own schedule: one round per line, pairs of ranks \"0-1 2-3\"");
+  app.add_option("--locations", a.locations, "--schedule topology: HOST LOCATION per line (\"node-a rack1/sw3\")");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
   ExpectFlags expect;
@@ -117,6 +170,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   resolve_token_file(a.meet.token, a.meet.token_file);
 
   FleetPlan plan = to_plan(a);
+  schedule_plan(a, app, plan);
   // The absolute floor from the expectation layers (read before anything runs: a bad file is exit
   // 2), and this rank's NIC for floors that are a share of a link's ceiling (docs/judge.md).
   const FleetFloorTerms floor = fleet_floor(expect.load(), plan.base.size, server_model("/sys"));
@@ -141,6 +195,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
     throw UsageError(fmt::format("needs 2 ranks or more, one per node; this job has {}{}", runtime.size(),
                                  mpi_launched() ? "" : " (start it with mpirun -n N)"));
   }
+  check_schedule(a, plan, runtime);
   FleetOutcome outcome;
   try {
     plan.token = shared_session_token(runtime, given_session_token(a.meet.token));

@@ -4,6 +4,7 @@
 // round), and bad input refused before MPI starts.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "run_binary.hpp"
 #include "support/job_helpers.hpp"
 #include "support/mpi_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace xb {
 namespace {
@@ -74,6 +76,54 @@ TEST(FleetMpi, AUniformlySlowFleetFailsItsFloorAndNoNodeIsBlamed) {
   for (std::size_t i = 0; i + 1 < cases.size(); ++i) EXPECT_NE(cases[i].find_metric("bandwidth_p50_again"), nullptr);
   EXPECT_NE(r.err.find("xferbench fleet: 6 of 6 links slow (below 0 x the median link"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("every link is slow: the fleet as a whole, no one node"), std::string::npos) << r.err;
+}
+
+// Issue 17's schedules under mpirun: quick measures each rank against one other (4 links of 12);
+// a rounds file naming a rank the fleet lacks is exit 2 at every rank, before anything is measured.
+TEST(FleetMpi, QuickScheduleAndARoundsFileHeldToTheFleet) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  auto r = test::run_mpirun({"-n", "4", XB_BINARY, "fleet", "-s", "1M", "--times", "2", "--threshold", "0",
+                             "--transport", "tcp", "--format", "json", "-q", "--schedule", "quick"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  auto cases = cases_of(r.out);
+  ASSERT_EQ(cases.size(), 5u);  // 0<->2 and 1<->3, both ways, then the matrix
+  std::set<std::pair<int, int>> links;
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    links.insert({cases[i].config.at("from_rank").get<int>(), cases[i].config.at("to_rank").get<int>()});
+  }
+  EXPECT_EQ(links, (std::set<std::pair<int, int>>{{0, 2}, {2, 0}, {1, 3}, {3, 1}}));
+  EXPECT_EQ(cases.back().config.at("schedule"), "quick");
+
+  test::TempDir dir;
+  const auto file = dir.path() / "rounds";
+  std::ofstream(file) << "0-1\n0-2\n";
+  r = test::run_mpirun({"-n", "2", XB_BINARY, "fleet", "-s", "1M", "--times", "2", "--transport", "tcp", "-q",
+                        "--rounds", file.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(r.err.find("xferbench fleet: " + file.string() + ": round 2 names rank 2, but the fleet has 2 ranks (0 to 1)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+
+  // Topology: every rank's host must have a location (here this machine's host is not in the file).
+  const auto locations = dir.path() / "locations";
+  std::ofstream(locations) << "some-other-node rack1/sw1\n";
+  r = test::run_mpirun({"-n", "2", XB_BINARY, "fleet", "-s", "1M", "--times", "2", "--transport", "tcp", "-q",
+                        "--schedule", "topology", "--locations", locations.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(r.err.find("--locations " + locations.string() + ": host " + host_name() + " (rank 0) is not in it"),
+            std::string::npos)
+      << r.err;
+  // With it, the pairs cross locations (one host here: half against half).
+  std::ofstream(locations) << host_name() << " rack1/sw1\n";
+  r = test::run_mpirun({"-n", "2", XB_BINARY, "fleet", "-s", "1M", "--times", "2", "--threshold", "0", "--transport",
+                        "tcp", "-q", "--format", "json", "--schedule", "topology", "--locations", locations.string()});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  cases = cases_of(r.out);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases.back().config.at("schedule"), "topology");
 }
 
 TEST(FleetMpi, FourRanksEveryLinkVerified) {

@@ -144,5 +144,15 @@ TEST(FleetVerdict, TwoRanksNameTheLinkNotANode) {
   EXPECT_EQ(v.links.size(), 2u);
 }
 
+TEST(FleetVerdict, ARankMeasuredAgainstOnePartnerIsNotNamed) {
+  // Quick schedule: each rank meets one other; a slow pair cannot say which end is at fault.
+  std::vector<FleetLink> links{{0, 2, 1.0}, {2, 0, 1.0}, {1, 3, 10.0}, {3, 1, 10.0}};
+  FleetVerdict v = judge_fleet_links(links, 0.5);
+  ASSERT_EQ(v.flagged.size(), 2u);
+  localise_fleet(v, 4, links);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_EQ(v.links.size(), 2u);
+}
+
 }  // namespace
 }  // namespace xb

@@ -106,9 +106,10 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   config.every_link_slow = verdict.every_link_slow;
   config.floor_rule = plan.floor_rule;
   config.retests = verdict.retests;
+  config.schedule = plan.schedule;
   for (const FleetRank& r : who) config.rank_info.push_back({r.host, r.address, r.device, r.nic});
   c.config = config;
-  c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1))"},
+  c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1) with round-robin; fewer with another schedule)"},
                {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},
                {"bandwidth_min", lo, "GB/s", "the slowest link"},
                {"bandwidth_max", hi, "GB/s", "the fastest link"},

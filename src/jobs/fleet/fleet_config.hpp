@@ -51,6 +51,7 @@ struct FleetMatrixConfig {
   std::string floor_rule;
   int retests = 0;
   std::vector<FleetRankInfo> rank_info;  // by rank
+  std::string schedule = "round-robin";  // which pairs met: round-robin, quick, rounds, topology
 };
 
 // Their keys are their field names: nlohmann's macro writes both directions (a missing key throws
@@ -62,6 +63,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetRankInfo, host, address, device, nic)
 // floor_rule or retests.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
                                                 transport, device, confirm, matrix, flagged, cleared, nodes, links_named,
-                                                every_link_slow, floor_rule, retests, rank_info)
+                                                every_link_slow, floor_rule, retests, rank_info, schedule)
 
 }  // namespace xb

@@ -27,9 +27,10 @@ namespace {
 // What every rank must agree on.
 std::string plan_terms(const FleetPlan& plan) {
   return fmt::format("-s {}, --times {}, {} warm-up, verify {}, transport {}, --max-pairs {}, --threshold {}, "
-                     "confirm {}",
+                     "confirm {}, schedule {} ({} rounds given)",
                      plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
-                     plan.transport, plan.max_pairs, plan.threshold, plan.confirm ? "on" : "off");
+                     plan.transport, plan.max_pairs, plan.threshold, plan.confirm ? "on" : "off", plan.schedule,
+                     plan.rounds.size());
 }
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
@@ -130,6 +131,23 @@ class LinkMeter {
   SessionOptions options_;
 };
 
+// The rounds of the plan's schedule for these ranks (by their hosts, for topology).
+std::vector<FleetStep> schedule_rounds(const FleetPlan& plan, const std::vector<std::string>& hosts) {
+  const int ranks = static_cast<int>(hosts.size());
+  if (plan.schedule == "quick") return fleet_quick_rounds(ranks);
+  if (plan.schedule == "rounds") return plan.rounds;
+  if (plan.schedule == "topology") {
+    std::vector<std::string> locations;
+    for (const std::string& host : hosts) {
+      const auto at = plan.locations.find(host);
+      if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", host));
+      locations.push_back(at->second);
+    }
+    return fleet_topology_rounds(locations);
+  }
+  return fleet_rounds(ranks);
+}
+
 // Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
 std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> mine) {
   std::vector<CaseResult> links;
@@ -189,7 +207,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     return *plan.floor_share * std::min(std::stod(a), std::stod(b));
   };
 
-  std::vector<CaseResult> links = gather_links(group, meter.measure(fleet_steps(ranks, plan.max_pairs), nullptr));
+  std::vector<CaseResult> links = gather_links(group, meter.measure(fleet_split_rounds(schedule_rounds(plan, hosts), plan.max_pairs), nullptr));
   FleetOutcome outcome;
   FleetDiagnosis diagnosis(ranks, plan.threshold, floor);
   if (rank == 0) {

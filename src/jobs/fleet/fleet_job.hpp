@@ -2,8 +2,8 @@
 // The fleet job: every link between the ranks of a group (one rank per node, launched by MPI)
 // measured one way in each direction, the results as a bandwidth matrix, and the slow links named.
 //
-// Pairs meet in the steps of a round-robin schedule (fleet_schedule.hpp): the pairs of a step run at
-// once (capped by max_pairs), each rank in at most one. In a step each paired rank serves its device
+// Pairs meet in the steps of a schedule (fleet_schedule.hpp; round-robin by default, every link):
+// the pairs of a step run at once (capped by max_pairs), each rank in at most one. In a step each paired rank serves its device
 // memory (a session server on a thread, P2pPeerServer) and connects a client to its partner's; the
 // lower rank puts into the higher one, then the higher into the lower. Every execution starts with
 // a barrier of all ranks, so the pairs of a step run side by side; the source rank times its own
@@ -18,12 +18,14 @@
 // switch passes. A rank whose every link is slow is named as the node at fault.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.hpp"
 #include "jobs/job_context.hpp"
+#include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/fleet/fleet_verdict.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
@@ -48,6 +50,12 @@ struct FleetPlan {
   // This rank's NIC ceiling (decimal GB/s) and how it was derived; the ranks share theirs.
   std::optional<double> nic_gbps;
   std::string nic;
+  // Which pairs meet (fleet_schedule.hpp): "round-robin" (every link), "quick", "rounds" (`rounds`,
+  // checked against the fleet by the caller) or "topology" (`locations`: host → location; every
+  // rank's host must be in it, checked by the caller).
+  std::string schedule = "round-robin";
+  std::vector<FleetStep> rounds;
+  std::map<std::string, std::string> locations;
 };
 
 struct FleetOutcome {

@@ -1,10 +1,17 @@
 #pragma once
-// Which ranks of a fleet measure their link when: a round-robin tournament (the circle method).
+// Which ranks of a fleet measure their link when. The default, a round-robin tournament (the circle
+// method), measures every link; the others (issue 17) measure fewer: quick (half against half: one
+// round, every rank once), a rounds file a user wrote, and topology-aware (ranks ordered by their
+// location — rack, switch — then half against half, so every pair crosses locations).
+// The round-robin:
 // Every unordered pair of ranks meets exactly once; in a round each rank is in at most one pair,
 // so the pairs of a round can run at once without sharing a rank's NIC or CPU. N ranks take N - 1
 // rounds when N is even, N when odd (each rank sits one round out: the bye). A cap on the pairs
 // running at once splits a round into steps of at most that many pairs, in order.
 #include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace xb {
@@ -27,6 +34,30 @@ std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs);
 // Steps that measure `pairs` (any pairs, e.g. a fleet's suspects) with every rank in at most one
 // pair per step and at most `max_pairs` pairs per step (0: no cap): greedily, in order.
 std::vector<FleetStep> fleet_steps_of_pairs(const std::vector<FleetPair>& pairs, std::size_t max_pairs);
+
+// Half against half: rank i of the first half with rank i + N/2, in one round; for odd N the rank
+// left over meets rank 0 in a second round. Every rank is measured against one other, both ways.
+std::vector<FleetStep> fleet_quick_rounds(int ranks);
+
+// Topology-aware: the ranks ordered by `locations` (one per rank: "rack1/sw3"; ties by rank), then
+// half against half over that order, so a pair joins the first half of the locations to the second
+// (crossing switches and racks, where links share uplinks). Ranks at one location only: as quick.
+std::vector<FleetStep> fleet_topology_rounds(const std::vector<std::string>& locations);
+
+// A rounds file: one round per line, pairs "A-B" separated by spaces; '#' starts a comment; blank
+// lines are skipped. Throws UsageError "NAME:LINE: …" for anything else, or for a file without a
+// round.
+std::vector<FleetStep> parse_fleet_rounds(std::string_view text, const std::string& name);
+// Holds `rounds` to a fleet of `ranks`: every rank below `ranks`, no rank twice in a round, no pair
+// twice in the file. Throws UsageError naming the file, the round (its number) and the rank or pair.
+void check_fleet_rounds(const std::vector<FleetStep>& rounds, int ranks, const std::string& name);
+
+// A locations file: "HOST LOCATION" per line ('#' comments, blank lines skipped). Throws UsageError
+// "NAME:LINE: …" for a line of another shape or a host given twice.
+std::map<std::string, std::string> parse_fleet_locations(std::string_view text, const std::string& name);
+
+// Rounds cut into steps of at most `max_pairs` pairs, in order (0: no cap).
+std::vector<FleetStep> fleet_split_rounds(const std::vector<FleetStep>& rounds, std::size_t max_pairs);
 
 // The partner of `rank` in `step`, or -1 when it sits the step out.
 int fleet_partner(const FleetStep& step, int rank);

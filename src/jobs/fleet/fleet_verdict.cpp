@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "core/stats.hpp"
 
@@ -68,15 +69,18 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
     FleetNode n;
     n.rank = r;
     std::vector<double> rates;
+    std::set<int> partners;
     for (const FleetLink& l : measured) {
       if (l.from != r && l.to != r) continue;
       ++n.links;
       rates.push_back(l.gbps);
+      partners.insert(l.from == r ? l.to : l.from);
       if (is_flagged(l)) ++n.slow;
     }
     n.median_gbps = summarize(rates).p50;
-    // Two ranks cannot tell which end is at fault: the link is named, not a node.
-    if (ranks >= 3 && n.links >= 2 && n.slow == n.links) candidates.push_back(n);
+    // One partner (two ranks, or a schedule that pairs each rank once) cannot tell which end is at
+    // fault: the link is named, not a node.
+    if (partners.size() >= 2 && n.slow == n.links) candidates.push_back(n);
   }
   if (!candidates.empty() && static_cast<int>(candidates.size()) == ranks) {
     v.every_link_slow = true;  // nothing stands out: the fleet, or its floor, is off as a whole

@@ -57,8 +57,8 @@ bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloor
 FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
                                    const FleetFloorFn& floor = {});
 
-// Names the nodes: a rank of a fleet of 3 or more whose every measured link (`measured`, both
-// directions) is flagged. When every rank is so, none is named (every_link_slow). Fills
+// Names the nodes: a rank whose every measured link (`measured`, both directions) is flagged and
+// which was measured against 2 partners or more (with one, either end may be at fault). When every rank is so, none is named (every_link_slow). Fills
 // v.nodes and v.links.
 void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured);
 
