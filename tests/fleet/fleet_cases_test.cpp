@@ -169,6 +169,19 @@ TEST(FleetCases, ConfirmationFigureOnExactlyTheLinksMeasuredAgain) {
       EXPECT_EQ(again, nullptr) << "not measured again";
     }
   }
+  // Measured again a second time (a group, then alone): the last figure replaces the first again.
+  attach_fleet_confirmation(links, {{1, 0, 0.7}});
+  for (const CaseResult& c : links) {
+    if (fleet_link_of(c) != std::pair{1, 0}) continue;
+    EXPECT_DOUBLE_EQ(c.find_metric("bandwidth_p50_again")->value, 0.7);
+    EXPECT_EQ(c.metrics.size(), 12u);
+  }
+  // The matrix shows the confirmed figure of a re-measured link, the first figure of the others.
+  const auto m = case_matrix(fleet_matrix_case(plan_of(1'000'000), kAddresses, links, FleetVerdict{}));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_DOUBLE_EQ(*m->values.at(1).at(0), 0.7);
+  EXPECT_DOUBLE_EQ(*m->values.at(2).at(1), 3.0);
+  EXPECT_DOUBLE_EQ(*m->values.at(0).at(1), 4.0);
 }
 
 TEST(FleetCases, NamesARankByHostAndKeepsWhatEachRankSaid) {

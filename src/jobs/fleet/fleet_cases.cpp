@@ -54,8 +54,8 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
                              const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
   const int ranks = static_cast<int>(who.size());
   Matrix m;
-  m.title = fmt::format("fleet link bandwidth at the median execution, {} per execution, row = source, column = "
-                        "destination",
+  m.title = fmt::format("fleet link bandwidth at the median execution (a link measured again: its confirmed figure), "
+                        "{} per execution, row = source, column = destination",
                         format_size(plan.base.size));
   m.unit = "GB/s";
   for (int r = 0; r < ranks; ++r) {
@@ -65,7 +65,9 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   m.cols = m.rows;
   double lo = 0, hi = 0;
   for (const CaseResult& c : links) {
-    const double v = fleet_link_gbps(c);
+    // A link measured again shows its confirmed (last) figure: what the verdict decided by.
+    const Metric* again = c.find_metric("bandwidth_p50_again");
+    const double v = again != nullptr ? again->value : fleet_link_gbps(c);
     const auto [from, to] = fleet_link_of(c);
     m.values.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = v;
     lo = (&c == &links.front()) ? v : std::min(lo, v);

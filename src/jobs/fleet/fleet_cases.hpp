@@ -36,7 +36,8 @@ double fleet_link_gbps(const CaseResult& link);
 CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
                            const std::vector<FleetRank>& ranks, const ElapsedRecord& elapsed);
 
-// The matrix of `links` (bandwidth_p50 per from/to cell) with the verdict's lists, and the metrics
+// The matrix of `links` (bandwidth_p50 per from/to cell; bandwidth_p50_again where a link was
+// measured again: the confirmed figure) with the verdict's lists, and the metrics
 // links, bandwidth_median (the verdict's), bandwidth_min, bandwidth_max (over the links),
 // threshold, flagged and cleared (the verdict's).
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
