@@ -6,9 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -21,6 +19,7 @@
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
 #include "core/size.hpp"
+#include "core/whole_file.hpp"
 #include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_job.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
@@ -43,11 +42,9 @@ struct FleetArgs {
 
 // A schedule's file, whole; a file that cannot be read is bad input naming its flag.
 std::string read_schedule_file(const std::string& file, std::string_view flag) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{} {}: cannot read it", flag, file));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::optional<std::string> text = read_whole_file(file);
+  if (!text) throw UsageError(fmt::format("{} {}: cannot read it", flag, file));
+  return std::move(*text);
 }
 
 void schedule_plan(const FleetArgs& a, const CLI::App& app, FleetPlan& p) {

@@ -17,7 +17,6 @@
 #include "core/survey_row.hpp"
 #include "jobs/survey/survey_job.hpp"
 #include "judge/case_figure.hpp"
-#include "judge/server_model.hpp"
 #include "report/renderer.hpp"
 #include "report/survey_table.hpp"
 
@@ -62,13 +61,9 @@ SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
 
 // Each row's own figure (its headline metric) is what the survey judges: an IOPS row stays
 // unjudged (not a bandwidth) rather than being judged on a throughput the table does not show.
-void judge_survey(std::vector<CaseResult>& cases, const ExpectationLayers& layers, BackendRegistry& registry) {
-  const std::string server = server_model("/sys");
-  judge_cases(cases, layers, [&](const CaseResult& c) {
-    JudgedFigure f = case_figure(c, registry, "/sys", server);
-    if (const auto row = survey_row_of(c); row && !row->metric.empty()) f.facts.case_metric = row->metric;
-    return f;
-  });
+std::string row_metric(const CaseResult& c) {
+  const auto row = survey_row_of(c);
+  return row ? row->metric : "";
 }
 
 int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx) {
@@ -94,7 +89,7 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
     JobContext job{.registry = &ctx.registry, .progress = &progress};
     doc.cases = run(plan, job);
   }
-  judge_survey(doc.cases, layers, ctx.registry);
+  judge_run(doc.cases, layers, ctx.registry, row_metric);
 
   if (json_mode) {
     render_json(doc, ctx.out);

@@ -4,16 +4,15 @@
 #include <fmt/format.h>
 
 #include <exception>
-#include <fstream>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <thread>
 
 #include "cli/command.hpp"
 #include "cli/job_progress.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
+#include "core/whole_file.hpp"
 #include "dialects/gdsio.hpp"
 #include "jobs/io/io_config.hpp"
 #include "jobs/io/io_job.hpp"
@@ -69,11 +68,9 @@ std::string run_job(PreparedJob& j) {
 }
 
 std::vector<GdsioRequest> read_job_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: the job file cannot be read", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_gdsio_job_file(text.str(), path);
+  const std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw UsageError(fmt::format("{}: the job file cannot be read", path));
+  return parse_gdsio_job_file(*text, path);
 }
 
 int run_gdsio(const std::vector<std::string>& args, CommandContext& ctx) {

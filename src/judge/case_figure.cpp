@@ -26,9 +26,15 @@ JudgedFigure case_figure(const CaseResult& c, BackendRegistry& registry, const s
 }
 
 void judge_run(std::vector<CaseResult>& cases, const ExpectationLayers& layers, BackendRegistry& registry,
-               const std::filesystem::path& sysfs) {
+               const JudgedMetricFn& judged_metric, const std::filesystem::path& sysfs) {
   const std::string server = server_model(sysfs);
-  judge_cases(cases, layers, [&](const CaseResult& c) { return case_figure(c, registry, sysfs, server); });
+  judge_cases(cases, layers, [&](const CaseResult& c) {
+    JudgedFigure f = case_figure(c, registry, sysfs, server);
+    if (judged_metric) {
+      if (std::string metric = judged_metric(c); !metric.empty()) f.facts.case_metric = std::move(metric);
+    }
+    return f;
+  });
 }
 
 }  // namespace xb

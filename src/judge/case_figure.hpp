@@ -4,6 +4,7 @@
 // p2p_figure), the server model read once, the verdicts set (verdict.hpp judge_cases). A job
 // with no figure maker (coll, fleet so far; an xfer server's case) is unjudged, saying so.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,13 @@ namespace xb {
 JudgedFigure case_figure(const CaseResult& c, BackendRegistry& registry, const std::filesystem::path& sysfs,
                          const std::string& server);
 
+// The case's metric a caller judges instead of its job's figure ("" for the job's): the survey
+// judges each row's headline.
+using JudgedMetricFn = std::function<std::string(const CaseResult&)>;
+
 // Sets every case's verdict, reading ceilings under `sysfs` after the run (a device's link is
 // still awake then).
 void judge_run(std::vector<CaseResult>& cases, const ExpectationLayers& layers, BackendRegistry& registry,
-               const std::filesystem::path& sysfs = "/sys");
+               const JudgedMetricFn& judged_metric = {}, const std::filesystem::path& sysfs = "/sys");
 
 }  // namespace xb

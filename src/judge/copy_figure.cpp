@@ -7,6 +7,19 @@
 
 namespace xb {
 
+Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
+  const DeviceInfo info = backend.open_device(index)->info();
+  if (device_name.empty()) device_name = info.name;
+  Ceiling c;
+  if (info.pci_address.empty()) {
+    c.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend.name(), index, info.name);
+    return c;
+  }
+  c = pcie_ceiling_of(sysfs, info.pci_address);
+  c.derivation = fmt::format("{}::device::{}: {}", backend.name(), index, c.derivation);
+  return c;
+}
+
 JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
                          const std::string& server) {
   const CopyConfig config = c.config.get<CopyConfig>();
@@ -17,16 +30,7 @@ JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::files
   f.facts.block_bytes = config.block_bytes;
   std::vector<Ceiling> parts;
   for (int i = config.first_device; i < config.first_device + config.devices; ++i) {
-    const DeviceInfo info = backend.open_device(i)->info();
-    if (f.facts.device.empty()) f.facts.device = info.name;
-    Ceiling one;
-    if (info.pci_address.empty()) {
-      one.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend.name(), i, info.name);
-    } else {
-      one = pcie_ceiling_of(sysfs, info.pci_address);
-      one.derivation = fmt::format("{}::device::{}: {}", backend.name(), i, one.derivation);
-    }
-    parts.push_back(std::move(one));
+    parts.push_back(device_pcie_ceiling(backend, i, sysfs, f.facts.device));
   }
   f.ceiling = sum_of(parts);
   if (config.devices > 1) {

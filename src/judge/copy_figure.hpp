@@ -11,6 +11,11 @@
 
 namespace xb {
 
+// Device `index`'s PCIe path (its info() names the PCI function), its derivation prefixed with the
+// device's name ("cpu::device::0: PCIe Gen4 x16 …"); unknown, said so, where it has no PCI link
+// (the cpu backend's arenas). `device_name` receives the device's description when still empty.
+Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name);
+
 JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
                          const std::string& server);
 

@@ -1,19 +1,16 @@
-#include "judge/expectations.hpp"
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <fnmatch.h>
-#include <yaml-cpp/yaml.h>
-
-#include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <set>
-#include <sstream>
-#include <tuple>
 
 #include "core/metric_units.hpp"
 #include "core/size.hpp"
+#include "core/whole_file.hpp"
+#include "judge/expectations.hpp"
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fnmatch.h>
+#include <set>
+#include <tuple>
+#include <yaml-cpp/yaml.h>
 
 namespace xb {
 namespace {
@@ -210,11 +207,9 @@ ExpectRule parse_expectation_rule(std::string_view text, std::string_view flag, 
 }
 
 std::vector<ExpectRule> load_expectations(const std::filesystem::path& file, ExpectLayer layer) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ExpectationError(fmt::format("{}: cannot read the expectation file", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_expectations(text.str(), file.string(), layer);
+  const std::optional<std::string> text = read_whole_file(file);
+  if (!text) throw ExpectationError(fmt::format("{}: cannot read the expectation file", file.string()));
+  return parse_expectations(*text, file.string(), layer);
 }
 
 ExpectationLayers load_expectation_layers(const std::string& site_file, const std::vector<std::string>& rules,

@@ -5,7 +5,7 @@
 #include <charconv>
 
 #include "jobs/p2p/p2p_config.hpp"
-#include "judge/pcie_path.hpp"
+#include "judge/copy_figure.hpp"
 
 namespace xb {
 namespace {
@@ -20,19 +20,6 @@ int device_index(const std::string& name) {
     throw std::runtime_error(fmt::format("'{}' names no device index", name));
   }
   return index;
-}
-
-Ceiling device_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
-  const DeviceInfo info = backend.open_device(index)->info();
-  if (device_name.empty()) device_name = info.name;
-  Ceiling c;
-  if (info.pci_address.empty()) {
-    c.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend.name(), index, info.name);
-    return c;
-  }
-  c = pcie_ceiling_of(sysfs, info.pci_address);
-  c.derivation = fmt::format("{}::device::{}: {}", backend.name(), index, c.derivation);
-  return c;
 }
 
 // Both ways at once: each link carries the figure in both directions.
@@ -66,7 +53,7 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
   Ceiling narrowest;
   bool known = true;  // narrower_of keeps a known figure past an unknown one; a path needs every device's
   for (std::size_t k = 0; k < devices.size(); ++k) {
-    const Ceiling one = device_ceiling(backend, devices[k], sysfs, f.facts.device);
+    const Ceiling one = device_pcie_ceiling(backend, devices[k], sysfs, f.facts.device);
     known = known && one.bytes_per_second.has_value();
     narrowest = k == 0 ? one : narrower_of(narrowest, one);
   }

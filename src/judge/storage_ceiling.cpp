@@ -11,6 +11,7 @@
 
 #include "core/first_line.hpp"
 #include "judge/pcie_path.hpp"
+#include "storage/storage_inventory.hpp"
 
 namespace xb {
 namespace {
@@ -50,8 +51,7 @@ std::vector<std::string> disks_under(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir / "slaves", ec)) {
     const fs::path slave = fs::canonical(entry.path(), ec);
     if (ec) continue;
-    const std::string disk = fs::exists(slave / "partition") ? slave.parent_path().filename().string()
-                                                             : slave.filename().string();
+    const std::string disk = whole_disk_of(slave).filename().string();
     if (std::find(disks.begin(), disks.end(), disk) == disks.end()) disks.push_back(disk);
   }
   std::sort(disks.begin(), disks.end());

@@ -72,11 +72,8 @@ void fill_from_sysfs(StorageInfo& info, dev_t dev) {
   std::error_code ec;
   const fs::path node = fs::canonical(fmt::format("/sys/dev/block/{}:{}", major(dev), minor(dev)), ec);
   if (ec) return;  // no block device (tmpfs, overlay, nfs, btrfs subvolumes' anonymous devices)
-  fs::path disk = node;
-  if (fs::exists(node / "partition")) {
-    info.partition = node.filename().string();
-    disk = node.parent_path();
-  }
+  const fs::path disk = whole_disk_of(node);
+  if (disk != node) info.partition = node.filename().string();
   info.block_device = disk.filename().string();
   const fs::path queue = disk / "queue";
   const std::string rotational = read_first_line(queue / "rotational");
@@ -91,6 +88,10 @@ void fill_from_sysfs(StorageInfo& info, dev_t dev) {
 }
 
 }  // namespace
+
+fs::path whole_disk_of(const fs::path& block_node) {
+  return fs::exists(block_node / "partition") ? block_node.parent_path() : block_node;
+}
 
 StorageInfo inspect_storage(const fs::path& directory) {
   StorageInfo info;

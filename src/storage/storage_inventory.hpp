@@ -28,6 +28,10 @@ struct StorageInfo {
   std::string scheduler;  // the active IO scheduler ("none", "mq-deadline")
 };
 
+// The whole disk of a block device's sysfs directory: a partition's (it holds `partition`) is the
+// directory above it, a disk's is itself.
+std::filesystem::path whole_disk_of(const std::filesystem::path& block_node);
+
 // Throws std::runtime_error naming the directory when it cannot be inspected (statfs/stat fail).
 StorageInfo inspect_storage(const std::filesystem::path& directory);
 

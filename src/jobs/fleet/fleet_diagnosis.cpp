@@ -47,10 +47,7 @@ void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again) {
   std::vector<FleetPair> still_slow;
   for (const FleetLink& l : first_.flagged) {
     if (!in_pairs(current_, l.from, l.to) || confirmed_.count({l.from, l.to}) || cleared_.count({l.from, l.to})) continue;
-    const auto second = std::find_if(again.begin(), again.end(),
-                                     [&](const FleetLink& a) { return a.from == l.from && a.to == l.to; });
-    const bool slow = second == again.end() || fleet_link_slow(first_, *second, floor_);
-    if (!slow) {
+    if (!fleet_link_slow_again(first_, l, again, floor_)) {
       cleared_.insert({l.from, l.to});
     } else if (current_.size() == 1) {
       confirmed_.insert({l.from, l.to});  // slow when its pair ran alone: named

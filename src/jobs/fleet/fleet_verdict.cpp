@@ -43,16 +43,18 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
   return v;
 }
 
+bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const std::vector<FleetLink>& again,
+                           const FleetFloorFn& floor) {
+  const auto second = std::find_if(again.begin(), again.end(),
+                                   [&](const FleetLink& a) { return a.from == l.from && a.to == l.to; });
+  return second == again.end() || fleet_link_slow(first, *second, floor);
+}
+
 FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
                                    const FleetFloorFn& floor) {
   FleetVerdict v = first;
   v.flagged.clear();
-  for (const FleetLink& l : first.flagged) {
-    const auto second = std::find_if(again.begin(), again.end(),
-                                     [&](const FleetLink& a) { return a.from == l.from && a.to == l.to; });
-    const bool slow_again = second == again.end() || fleet_link_slow(first, *second, floor);
-    (slow_again ? v.flagged : v.cleared).push_back(l);
-  }
+  for (const FleetLink& l : first.flagged) (fleet_link_slow_again(first, l, again, floor) ? v.flagged : v.cleared).push_back(l);
   v.links = v.flagged;
   return v;
 }

@@ -51,6 +51,11 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
 // Whether `l` is slow against `v`'s median and threshold, or below its floor; `why` says which.
 bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, std::string* why = nullptr);
 
+// Whether flagged link `l` is slow again by `again` (its second figure, found by both ends, slow
+// against `first`'s median and the floor; no second figure counts as slow again).
+bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const std::vector<FleetLink>& again,
+                           const FleetFloorFn& floor);
+
 // The verdict after the flagged links were measured again (`again`: one figure per re-measured
 // link): a link stays flagged only when its second figure is slow too (against the first median
 // and the floor; or when it has none); the others move to `cleared`, with their first figure.
