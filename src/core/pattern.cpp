@@ -2,19 +2,13 @@
 
 #include <cstring>
 
+#include "core/splitmix.hpp"
+
 namespace xb {
 namespace {
 
-// splitmix64: cheap, well mixed, so shifted or swapped blocks never match by accident.
-inline std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 inline std::uint64_t word_at(std::uint64_t seed, std::uint64_t word_offset) {
-  return mix(seed * 0x100000001b3ull ^ word_offset);
+  return splitmix64(seed * 0x100000001b3ull ^ word_offset);
 }
 
 }  // namespace

@@ -17,8 +17,8 @@ namespace {
 
 using xbtest::split_lines;
 
-const std::string kBinary = XB_BINARY;
-const std::string kLink = (std::filesystem::path(XB_BINARY).parent_path() / "dev-sandbox").string();
+using xbtest::kBinary;
+const std::string kDevSandbox = (std::filesystem::path(XB_BINARY).parent_path() / "dev-sandbox").string();
 
 struct BadInput {
   BadInput(std::string label_, std::vector<std::string> args_, std::vector<std::string> must_say_,
@@ -199,7 +199,7 @@ std::vector<BadInput> bad_inputs() {
   // Through the link name the message is the dialect's own.
   BadInput link{"link_model_type_foo", {"--model-type", "foo", "--iodirect", "false", "--sdma", "false"},
                 {"--model-type foo"}};
-  link.binary = kLink;
+  link.binary = kDevSandbox;
   link.prefix = "dev-sandbox: ";
   v.push_back(link);
   return v;

@@ -24,12 +24,12 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using xbtest::split_lines;
 
-const std::string kBinary = XB_BINARY;
-const std::vector<std::string> kSmall{"-s", "16K", "-n", "8", "-i", "4", "-d", "2", "--verify"};
+using xbtest::kBinary;
+const std::vector<std::string> kCopySmall{"-s", "16K", "-n", "8", "-i", "4", "-d", "2", "--verify"};
 
 std::vector<std::string> copy_args(std::vector<std::string> extra) {
   std::vector<std::string> args{"copy"};
-  args.insert(args.end(), kSmall.begin(), kSmall.end());
+  args.insert(args.end(), kCopySmall.begin(), kCopySmall.end());
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -82,7 +82,7 @@ struct Expect {
   std::uint64_t fragments = 0;
 };
 
-// Checks the whole document of a run with kSmall sizes; `args` is what the binary was given.
+// Checks the whole document of a run with kCopySmall sizes; `args` is what the binary was given.
 void check_document(const json& doc, const std::vector<std::string>& args, const Expect& e) {
   EXPECT_EQ(doc.at("schema"), "xferbench.result");
   EXPECT_EQ(doc.at("schema_version"), 1);

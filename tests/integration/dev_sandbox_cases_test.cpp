@@ -19,7 +19,7 @@ namespace {
 
 using xbtest::split_lines;
 
-const std::string kBinary = XB_BINARY;
+using xbtest::kBinary;
 const std::string kLink = (std::filesystem::path(XB_BINARY).parent_path() / "dev-sandbox").string();
 
 // The seed's header line, exactly.

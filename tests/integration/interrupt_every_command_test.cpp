@@ -69,28 +69,28 @@ const std::vector<Command>& commands() {
   return list;
 }
 
-struct Case {
+struct InterruptCase {
   std::size_t command;
   int signal;
   std::chrono::milliseconds after;
 };
 
-std::string case_name(const Case& c) {
+std::string case_name(const InterruptCase& c) {
   const char* sig = c.signal == SIGINT ? "sigint" : c.signal == SIGTERM ? "sigterm" : "sighup";
   return std::string(commands()[c.command].name) + "_" + sig + (c.after.count() < 100 ? "_at_once" : "_later");
 }
 
-std::vector<Case> every_case() {
-  std::vector<Case> out;
+std::vector<InterruptCase> every_case() {
+  std::vector<InterruptCase> out;
   for (std::size_t i = 0; i < commands().size(); ++i) {
     for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      for (const auto after : {20ms, 400ms}) out.push_back(Case{i, sig, after});
+      for (const auto after : {20ms, 400ms}) out.push_back(InterruptCase{i, sig, after});
     }
   }
   return out;
 }
 
-class InterruptEveryCommand : public ::testing::TestWithParam<Case> {
+class InterruptEveryCommand : public ::testing::TestWithParam<InterruptCase> {
  protected:
   void SetUp() override { prctl(PR_SET_CHILD_SUBREAPER, 1); }  // orphaned device processes: ours to reap
   void TearDown() override {
@@ -100,7 +100,7 @@ class InterruptEveryCommand : public ::testing::TestWithParam<Case> {
 };
 
 TEST_P(InterruptEveryCommand, EndsAndLeavesNothing) {
-  const Case& c = GetParam();
+  const InterruptCase& c = GetParam();
   xb::test::TempDir dir;
   std::vector<std::string> args = commands()[c.command].args;
   for (auto& a : args) {

@@ -27,7 +27,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::string kBinary = XB_BINARY;
+using xbtest::kBinary;
 
 std::string signal_name(int sig) { return sig == SIGINT ? "sigint" : "sigterm"; }
 

@@ -23,7 +23,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::string kBinary = XB_BINARY;
+using xbtest::kBinary;
 
 // Long runs: far more iterations than the test lets them do.
 const std::vector<std::string> kLongMla{"dev-sandbox", "--model-type", "mla", "--iodirect", "false", "--sdma",

@@ -24,7 +24,7 @@ namespace {
 
 constexpr const char* kShowAtOnce = "XFERBENCH_PROGRESS_AFTER_MS=0";
 
-struct Case {
+struct PtyCase {
   std::string name;
   std::vector<std::string> args;  // a run of a few seconds on the cpu backend
   std::string step;               // the start of its progress text
@@ -32,7 +32,7 @@ struct Case {
   std::vector<std::string> env;   // added to the environment
 };
 
-void expect_progress_then_table(const Case& c) {
+void expect_progress_then_table(const PtyCase& c) {
   SCOPED_TRACE(c.name);
   const test::PtyRun shown = test::run_on_pty(XB_BINARY, c.args, std::chrono::minutes(2), c.env);
   ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;

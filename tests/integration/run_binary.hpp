@@ -5,11 +5,21 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace xbtest {
+
+#ifdef XB_BINARY
+// The binary under test (XB_BINARY: a compile definition of each test target that runs it) and a
+// program beside it (dev-sandbox, sharp_coll_test: the dialects' names for it).
+inline const std::string kBinary = XB_BINARY;
+inline std::string beside_binary(const std::string& name) {
+  return (std::filesystem::path(XB_BINARY).parent_path() / name).string();
+}
+#endif
 
 struct RunOptions {
   std::vector<std::string> env;        // "NAME=VALUE": added to (or replacing in) this environment

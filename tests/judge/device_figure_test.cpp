@@ -11,6 +11,7 @@
 #include "judge/pcie_rate.hpp"
 #include "support/wrapped_cpu_backend.hpp"
 #include "synthetic_sysfs.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -19,7 +20,7 @@ using test::FakePort;
 using test::speed_text;
 using test::SyntheticSysfs;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 const double kGen4Lane = pcie_lane_bytes_per_second(16.0);
 

@@ -11,6 +11,7 @@
 
 #include "run_binary.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -22,7 +23,7 @@ xbtest::RunResult copy(std::vector<std::string> extra) {
   return xbtest::run_binary(XB_BINARY, args);
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 TEST(CopyJudge, WithoutARuleTheCaseIsUnjudgedAndSaysWhy) {
   const auto r = copy({"--judge", "--format", "json"});

@@ -5,6 +5,7 @@
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_rate.hpp"
 #include "synthetic_sysfs.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -13,7 +14,7 @@ using test::FakePort;
 using test::speed_text;
 using test::SyntheticSysfs;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 std::filesystem::path nic_under_root_port(SyntheticSysfs& sys, int gen, int width) {
   const auto rp = sys.add(FakePort{"0000:00:02.0", speed_text(gen), width, speed_text(gen), width,

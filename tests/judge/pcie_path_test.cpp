@@ -10,6 +10,7 @@
 #include "judge/pcie_path.hpp"
 #include "judge/pcie_rate.hpp"
 #include "synthetic_sysfs.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -18,7 +19,7 @@ using test::FakePort;
 using test::speed_text;
 using test::SyntheticSysfs;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 FakePort port(const std::string& address, int gen, int width, int max_gen, int max_width, PciePortType type) {
   return FakePort{address, speed_text(gen), width, speed_text(max_gen), max_width, type, false};

@@ -7,6 +7,7 @@
 #include "judge/pcie_rate.hpp"
 #include "judge/route_devices.hpp"
 #include "synthetic_sysfs.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -15,7 +16,7 @@ using test::FakePort;
 using test::speed_text;
 using test::SyntheticSysfs;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 TEST(RouteDevices, TheLanesNameRdmaPortsAndInterfacesOnce) {
   const RouteDevices r = route_devices("rc_mlx5/mlx5_0:1, rc_mlx5/mlx5_1:1, ud_mlx5/mlx5_0:1, tcp/eth0, posix/memory",

@@ -9,6 +9,7 @@
 #include "judge/pcie_rate.hpp"
 #include "judge/storage_ceiling.hpp"
 #include "synthetic_sysfs.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -17,7 +18,7 @@ using test::FakePort;
 using test::speed_text;
 using test::SyntheticSysfs;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 TEST(StorageCeiling, AnNvmeDrivesOwnLink) {
   SyntheticSysfs sys;

@@ -7,11 +7,12 @@
 #include "jobs/kv/kv_config.hpp"
 #include "judge/storage_figure.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 CaseResult io_case(const std::string& directory, const std::string& rw, std::optional<unsigned> read_percent = {}) {
   IoConfig config;

@@ -17,6 +17,7 @@
 #include "run_binary.hpp"
 #include "support/temp_dir.hpp"
 #include "transport/transport.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -29,10 +30,7 @@ xbtest::RunResult link(const std::string& args) {
   return xbtest::run_binary(XB_BINARY, a);
 }
 
-bool has_transport(const std::string& name) {
-  const auto names = transport_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+using test::has_transport;
 
 // The cases of a JSON result, each checked for the link job's consistency: sizes following the
 // step from min, bandwidth = size / avg latency in decimal Gb/s, one latency sample per iteration.

@@ -22,6 +22,7 @@
 #include "support/metric_checks.hpp"
 #include "transport/transport.hpp"
 #include "support/run_job.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -29,10 +30,7 @@ namespace {
 using test::error_of;
 using test::metric;
 
-bool has_transport(const std::string& name) {
-  const auto names = transport_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+using test::has_transport;
 
 LinkPlan small_plan(const std::string& transport, RegionPlace src, RegionPlace dst, bool check) {
   LinkPlan p;

@@ -181,7 +181,7 @@ TEST(CollPlan, TheSizeLadderAndTheBytesEachRowNames) {
 
 // ---- the real binary ---------------------------------------------------------------------------
 
-std::string link_path(const char* name) { return (std::filesystem::path(XB_BINARY).parent_path() / name).string(); }
+using xbtest::beside_binary;
 
 struct Block {
   std::string title;
@@ -242,7 +242,7 @@ void expect_rows(const Block& b, std::uint64_t first, std::size_t count, std::ui
 TEST(SharpCollectivesMpi, EveryCollectiveOfTheRealCommandLineUnderMpirun) {
   if (!xb::test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
   const auto r = xb::test::run_mpirun(
-      {"-n", "3", link_path("sharp_coll_test_mpi"), "-d", "lo:1", "--iters", "20", "--skip", "2", "--mode", "perf",
+      {"-n", "3", beside_binary("sharp_coll_test_mpi"), "-d", "lo:1", "--iters", "20", "--skip", "2", "--mode", "perf",
        "--collectives", "allreduce,iallreduce,barrier,reduce_scatter,allgather,reduce,bcast", "-N", "4", "-s",
        "4:1K"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
@@ -272,7 +272,7 @@ TEST(SharpCollectivesMpi, EveryCollectiveOfTheRealCommandLineUnderMpirun) {
 
 TEST(SharpCollectivesMpi, SplitGroupsEachPrintTheirOwnBlocks) {
   if (!xb::test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
-  const auto r = xb::test::run_mpirun({"-n", "4", link_path("sharp_coll_test_mpi"), "-c", "allreduce", "-t",
+  const auto r = xb::test::run_mpirun({"-n", "4", beside_binary("sharp_coll_test_mpi"), "-c", "allreduce", "-t",
                                        "split:2", "-T", "byte", "-i", "5", "-x", "1", "-s", "1:8"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   std::vector<std::string> others;
@@ -287,7 +287,7 @@ TEST(SharpCollectivesMpi, SplitGroupsEachPrintTheirOwnBlocks) {
 
 TEST(SharpCollectivesMpi, WithoutMpirunOneRankRunsIt) {
   // A singleton: MPI_Init without mpirun, so Open MPI's own leaks are suppressed as under mpirun.
-  const auto r = xbtest::run_binary(link_path("sharp_coll_test"), {"-c", "allreduce,barrier", "-i", "5", "-x", "1",
+  const auto r = xbtest::run_binary(beside_binary("sharp_coll_test"), {"-c", "allreduce,barrier", "-i", "5", "-x", "1",
                                                                    "-s", "8", "-T", "long"},
                                     test::mpi_options());
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
@@ -299,14 +299,14 @@ TEST(SharpCollectivesMpi, WithoutMpirunOneRankRunsIt) {
 }
 
 TEST(SharpCollectivesMpi, BadInputIsOneLineAndExit2BeforeMpiStarts) {
-  const auto r = xbtest::run_binary(link_path("sharp_coll_test_mpi"), {"-c", "allreduce,alltoall"});
+  const auto r = xbtest::run_binary(beside_binary("sharp_coll_test_mpi"), {"-c", "allreduce,alltoall"});
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   EXPECT_TRUE(r.out.empty()) << r.out;
   const auto lines = xbtest::split_lines(r.err);
   ASSERT_EQ(lines.size(), 1u) << r.err;
   EXPECT_NE(lines[0].find("-c allreduce,alltoall"), std::string::npos) << r.err;
-  const auto absent = xbtest::run_binary(link_path("sharp_coll_test_mpi"), {"-m", "perf", "-T", "half_float"});
+  const auto absent = xbtest::run_binary(beside_binary("sharp_coll_test_mpi"), {"-m", "perf", "-T", "half_float"});
   EXPECT_TRUE(absent.exited && absent.exit_code == 3) << absent.describe();
 }
 

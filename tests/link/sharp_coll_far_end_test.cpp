@@ -17,7 +17,7 @@
 namespace xb {
 namespace {
 
-std::string link_path(const char* name) { return (std::filesystem::path(XB_BINARY).parent_path() / name).string(); }
+using xbtest::beside_binary;
 
 // The table of one run: the blank line, the title, the column header, one row per size.
 void expect_table(const std::string& out, std::vector<std::uint64_t> sizes, std::uint64_t iters) {
@@ -81,7 +81,7 @@ TEST(SharpCollFarEnd, APeerServerNamedByFlagOrEnvironment) {
       args.push_back("--peer");
       args.push_back(server.control);
     }
-    const auto r = xbtest::run_binary(link_path("sharp_coll_test"), args, options);
+    const auto r = xbtest::run_binary(beside_binary("sharp_coll_test"), args, options);
     ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
     expect_table(r.out, {4096, 16384, 65536}, 5);
     EXPECT_EQ(r.err, "sharp_coll_test: far end: " + server.control + "\n");
@@ -92,7 +92,7 @@ TEST(SharpCollFarEnd, APeerServerNamedByFlagOrEnvironment) {
 }
 
 TEST(SharpCollFarEnd, LoopbackStaysTheDefaultAndSaysSo) {
-  const auto r = xbtest::run_binary(link_path("sharp_coll_test"), {"-s", "4:16", "-i", "3", "-x", "1"});
+  const auto r = xbtest::run_binary(beside_binary("sharp_coll_test"), {"-s", "4:16", "-i", "3", "-x", "1"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   expect_table(r.out, {4, 8, 16}, 3);
   EXPECT_EQ(r.err.rfind("sharp_coll_test: far end: loopback: a server thread of this process on 127.0.0.1:", 0), 0u)
@@ -104,7 +104,7 @@ TEST(SharpCollFarEnd, TheNextRankUnderMpirun) {
   if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
   for (const char* ranks : {"2", "3"}) {
     SCOPED_TRACE(ranks);
-    const auto r = test::run_mpirun({"-n", ranks, link_path("sharp_coll_test_mpi"), "-d", "lo", "-s", "1K:4K", "-i",
+    const auto r = test::run_mpirun({"-n", ranks, beside_binary("sharp_coll_test_mpi"), "-d", "lo", "-s", "1K:4K", "-i",
                                      "4", "-x", "1"});
     ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
     expect_table(r.out, {1024, 2048, 4096}, 4);  // rank 0 alone prints
@@ -116,17 +116,17 @@ TEST(SharpCollFarEnd, TheNextRankUnderMpirun) {
 
 TEST(SharpCollFarEnd, NullMemoryBelow16KIsRefused) {
   for (const char* args : {"-M null", "-M null -s 8K:64K", "--mem_type host:null -s 4:32M"}) {
-    const auto r = xbtest::run_binary(link_path("sharp_coll_test"), xbtest::split_words(args));
+    const auto r = xbtest::run_binary(beside_binary("sharp_coll_test"), xbtest::split_words(args));
     EXPECT_TRUE(r.exited && r.exit_code == 2) << args << ": " << r.describe();
     const auto lines = xbtest::split_lines(r.err);
     ASSERT_EQ(lines.size(), 1u) << r.err;
     EXPECT_NE(lines[0].find("with null memory the message size must be at least 16K"), std::string::npos) << lines[0];
     EXPECT_TRUE(r.out.empty());
   }
-  const auto ok = xbtest::run_binary(link_path("sharp_coll_test"), xbtest::split_words("-M null -s 16K:32K -i 2 -x 1"));
+  const auto ok = xbtest::run_binary(beside_binary("sharp_coll_test"), xbtest::split_words("-M null -s 16K:32K -i 2 -x 1"));
   EXPECT_TRUE(ok.exited && ok.exit_code == 0) << ok.describe();
   for (const char* args : {"--peer 127.0.0.1", "--peer nowhere:x", "-c allreduce --peer 127.0.0.1:5"}) {
-    const auto r = xbtest::run_binary(link_path("sharp_coll_test"), xbtest::split_words(args));
+    const auto r = xbtest::run_binary(beside_binary("sharp_coll_test"), xbtest::split_words(args));
     EXPECT_TRUE(r.exited && r.exit_code == 2) << args << ": " << r.describe();
     EXPECT_NE(r.err.find("--peer"), std::string::npos) << r.err;
   }

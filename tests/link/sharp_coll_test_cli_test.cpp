@@ -16,14 +16,12 @@
 namespace xb {
 namespace {
 
-std::string link_path(const char* name = "sharp_coll_test") {
-  return (std::filesystem::path(XB_BINARY).parent_path() / name).string();
-}
+using xbtest::beside_binary;
 
 // Through `xferbench sharp_coll_test ARGS` or, with `via_link`, the sharp_coll_test link.
 xbtest::RunResult sharp(const std::string& args, bool via_link = false) {
   auto a = xbtest::split_words(args);
-  if (via_link) return xbtest::run_binary(link_path(), a);
+  if (via_link) return xbtest::run_binary(beside_binary("sharp_coll_test"), a);
   a.insert(a.begin(), "sharp_coll_test");
   return xbtest::run_binary(XB_BINARY, a);
 }
@@ -84,7 +82,7 @@ TEST(SharpCollTestCommand, HostSweepThroughTheCommandAndTheLink) {
 TEST(SharpCollTestCommand, TheMpiNameRunsTheSameTest) {
   std::vector<std::string> a;
   for (const char* w : {"-M", "host", "-s", "4:64", "-f", "4", "-i", "3", "-x", "0"}) a.emplace_back(w);
-  const auto r = xbtest::run_binary(link_path("sharp_coll_test_mpi"), a);
+  const auto r = xbtest::run_binary(beside_binary("sharp_coll_test_mpi"), a);
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   expect_consistent(parse_table(r.out, "HOST:HOST"), 4, 4, 3, 3);  // 4, 16, 64
 }

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kModuleDir = XB_TEST_MODULE_DIR;
+const fs::path kTestModuleDir = XB_TEST_MODULE_DIR;
 
 const xb::ModuleRecord* record_of(const xb::BackendRegistry& r, const std::string& file_name) {
   for (const auto& m : r.modules()) {
@@ -47,7 +47,7 @@ using xb::test::TempDir;
 TEST(ModuleDir, HoldsTheThreeTestModules) {
   for (const char* f : {"libxferbench-backend-testgood.so", "libxferbench-backend-testbadversion.so",
                         "libxferbench-backend-testnosymbol.so"}) {
-    EXPECT_TRUE(fs::is_regular_file(kModuleDir / f)) << kModuleDir / f;
+    EXPECT_TRUE(fs::is_regular_file(kTestModuleDir / f)) << kTestModuleDir / f;
   }
 }
 
@@ -56,8 +56,8 @@ TEST(Registry, ADirectoryNamedTwiceIsReadOnce) {
   // the modules load once, and none is refused as already registered.
   TempDir dir;
   const fs::path link = dir.path() / "modules-link";
-  fs::create_directory_symlink(kModuleDir, link);
-  const auto registry = xb::BackendRegistry::create({kModuleDir, link, kModuleDir / ".", kModuleDir});
+  fs::create_directory_symlink(kTestModuleDir, link);
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir, link, kTestModuleDir / ".", kTestModuleDir});
   EXPECT_EQ(registry->modules().size(), 4u);  // cpu and the three files, once each
   const auto* good = record_named(*registry, "testgood");
   ASSERT_NE(good, nullptr);
@@ -70,7 +70,7 @@ TEST(Registry, ADirectoryNamedTwiceIsReadOnce) {
 }
 
 TEST(Registry, RecordsEveryModuleWithItsOutcome) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   const auto& mods = registry->modules();
   // The built-in cpu backend first, then the three files in name order.
   ASSERT_EQ(mods.size(), 4u);
@@ -86,7 +86,7 @@ TEST(Registry, RecordsEveryModuleWithItsOutcome) {
   EXPECT_TRUE(good->loaded) << good->reason;
   EXPECT_EQ(good->name, "testgood");
   EXPECT_TRUE(good->reason.empty()) << good->reason;
-  EXPECT_EQ(fs::canonical(good->path), fs::canonical(kModuleDir / "libxferbench-backend-testgood.so"));
+  EXPECT_EQ(fs::canonical(good->path), fs::canonical(kTestModuleDir / "libxferbench-backend-testgood.so"));
 
   const auto* bad = record_of(*registry, "libxferbench-backend-testbadversion.so");
   ASSERT_NE(bad, nullptr);
@@ -106,7 +106,7 @@ TEST(Registry, RecordsEveryModuleWithItsOutcome) {
 }
 
 TEST(Registry, GetCreatesTheModulesBackendOnce) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   xb::Backend& b = registry->get("testgood");
   EXPECT_EQ(b.name(), "testgood");
   EXPECT_TRUE(b.availability().ok) << b.availability().reason;
@@ -118,7 +118,7 @@ TEST(Registry, GetCreatesTheModulesBackendOnce) {
 }
 
 TEST(Registry, UnknownBackendIsAUsageErrorListingTheAvailableOnes) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   try {
     registry->get("nope");
     FAIL() << "get(\"nope\") did not throw";
@@ -134,7 +134,7 @@ TEST(Registry, UnknownBackendIsAUsageErrorListingTheAvailableOnes) {
 }
 
 TEST(Registry, ModuleStreamCopiesData) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   xb::Backend& b = registry->get("testgood");
   const std::string engine = b.capabilities().engines.front();
   constexpr std::size_t kBytes = (1u << 20) + 4096;
@@ -176,7 +176,7 @@ TEST(Registry, ModuleStreamCopiesData) {
 }
 
 TEST(Registry, CopyJobRunsOnTheModulesBackend) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   xb::Backend& b = registry->get("testgood");
   xb::CopyPlan plan;
   plan.backend = "testgood";
@@ -203,7 +203,7 @@ TEST(Registry, CopyJobRunsOnTheModulesBackend) {
 }
 
 TEST(Registry, PreferredPicksTheModuleBackend) {
-  const auto registry = xb::BackendRegistry::create({kModuleDir});
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir});
   std::string why = "untouched";
   xb::Backend& b = registry->preferred(&why);
   EXPECT_EQ(b.name(), "testgood");
@@ -221,7 +221,7 @@ TEST(Registry, PreferredIsCpuWithOnlyBuiltIns) {
 }
 
 TEST(Registry, MissingModuleDirectoryIsIgnored) {
-  const auto registry = xb::BackendRegistry::create({"/nonexistent/xferbench-modules", kModuleDir / "no-such-dir"});
+  const auto registry = xb::BackendRegistry::create({"/nonexistent/xferbench-modules", kTestModuleDir / "no-such-dir"});
   ASSERT_EQ(registry->modules().size(), 1u);
   EXPECT_EQ(registry->modules()[0].name, "cpu");
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"cpu"}));
@@ -230,8 +230,8 @@ TEST(Registry, MissingModuleDirectoryIsIgnored) {
 TEST(Registry, SameModuleTwiceIsRefusedTheSecondTime) {
   // The same backend from two different directories (a site's build beside the shipped one).
   TempDir other;
-  fs::copy_file(kModuleDir / "libxferbench-backend-testgood.so", other.path() / "libxferbench-backend-testgood.so");
-  const auto registry = xb::BackendRegistry::create({kModuleDir, other.path()});
+  fs::copy_file(kTestModuleDir / "libxferbench-backend-testgood.so", other.path() / "libxferbench-backend-testgood.so");
+  const auto registry = xb::BackendRegistry::create({kTestModuleDir, other.path()});
   int loaded = 0, refused_as_duplicate = 0;
   for (const auto& m : registry->modules()) {
     if (m.name != "testgood") continue;
@@ -249,7 +249,7 @@ TEST(Registry, NonModulesAreRefusedOrSkippedNeverFatal) {
   std::ofstream(dir.path() / "libxferbench-backend-garbage.so") << "not an ELF file\n";
   std::ofstream(dir.path() / "libsomething-else.so") << "ignored: not named like a module\n";
   std::ofstream(dir.path() / "libxferbench-backend-readme.txt") << "ignored: not a .so\n";
-  fs::copy_file(kModuleDir / "libxferbench-backend-testgood.so", dir.path() / "libxferbench-backend-copy.so");
+  fs::copy_file(kTestModuleDir / "libxferbench-backend-testgood.so", dir.path() / "libxferbench-backend-copy.so");
 
   const auto registry = xb::BackendRegistry::create({dir.path()});
   ASSERT_EQ(registry->modules().size(), 3u);  // cpu, copy, garbage
@@ -266,7 +266,7 @@ TEST(Registry, NonModulesAreRefusedOrSkippedNeverFatal) {
 
 TEST(Registry, LoadModuleReportsAMissingFile) {
   xb::BackendRegistry registry;
-  const auto& rec = registry.load_module(kModuleDir / "libxferbench-backend-absent.so");
+  const auto& rec = registry.load_module(kTestModuleDir / "libxferbench-backend-absent.so");
   EXPECT_FALSE(rec.loaded);
   EXPECT_NE(rec.reason.find("dlopen"), std::string::npos) << rec.reason;
   EXPECT_EQ(registry.modules().size(), 1u);
@@ -286,16 +286,16 @@ xb::OpenedModule<XbBackendModule> open_backend(const std::vector<fs::path>& dirs
 }
 
 TEST(OpenModule, AGoodModuleIsOpenWithItsEntry) {
-  const auto m = open_backend({"/nonexistent", kModuleDir}, "libxferbench-backend-testgood.so");
+  const auto m = open_backend({"/nonexistent", kTestModuleDir}, "libxferbench-backend-testgood.so");
   ASSERT_TRUE(m.module) << m.why;
   ASSERT_NE(m.entry, nullptr);
   EXPECT_STREQ(m.entry->name, "testgood");
-  EXPECT_EQ(m.module.file(), kModuleDir / "libxferbench-backend-testgood.so");
+  EXPECT_EQ(m.module.file(), kTestModuleDir / "libxferbench-backend-testgood.so");
   EXPECT_TRUE(m.why.empty()) << m.why;
 }
 
 TEST(OpenModule, AnotherInterfaceVersionIsRefusedNamingBoth) {
-  const auto m = open_backend({kModuleDir}, "libxferbench-backend-testbadversion.so");
+  const auto m = open_backend({kTestModuleDir}, "libxferbench-backend-testbadversion.so");
   EXPECT_FALSE(m.module);
   EXPECT_EQ(m.entry, nullptr);
   const std::string want = "interface version " + std::to_string(xb::kDeviceInterfaceVersion + 1) +
@@ -304,16 +304,16 @@ TEST(OpenModule, AnotherInterfaceVersionIsRefusedNamingBoth) {
 }
 
 TEST(OpenModule, ALibraryWithoutTheEntryIsRefused) {
-  const auto m = open_backend({kModuleDir}, "libxferbench-backend-testnosymbol.so");
+  const auto m = open_backend({kTestModuleDir}, "libxferbench-backend-testnosymbol.so");
   EXPECT_FALSE(m.module);
   EXPECT_NE(m.why.find("no xferbench_backend_module symbol"), std::string::npos) << m.why;
 }
 
 TEST(OpenModule, AMissingFileNamesEveryPlaceLookedIn) {
-  const auto m = open_backend({"/nonexistent/a", kModuleDir}, "libxferbench-backend-absent.so");
+  const auto m = open_backend({"/nonexistent/a", kTestModuleDir}, "libxferbench-backend-absent.so");
   EXPECT_FALSE(m.module);
   EXPECT_NE(m.why.find("libxferbench-backend-absent.so is not installed"), std::string::npos) << m.why;
-  EXPECT_NE(m.why.find("/nonexistent/a, " + kModuleDir.lexically_normal().string()), std::string::npos) << m.why;
+  EXPECT_NE(m.why.find("/nonexistent/a, " + kTestModuleDir.lexically_normal().string()), std::string::npos) << m.why;
 }
 
 TEST(OpenModule, AFileThatIsNotALibrarySaysWhatDlopenSaid) {

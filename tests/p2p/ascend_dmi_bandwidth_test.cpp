@@ -21,7 +21,7 @@
 namespace xb {
 namespace {
 
-std::vector<std::string> words(const std::string& s) { return xbtest::split_words(s); }
+std::vector<std::string> dmi_words(const std::string& s) { return xbtest::split_words(s); }
 
 std::vector<std::string> fields(const std::string& line) {
   std::istringstream in(line);
@@ -120,7 +120,7 @@ TEST(AscendDmiBandwidth, AWaivedPairInTheJsonDocumentNamesThePlansSize) {
 }
 
 TEST(AscendDmiBandwidth, TheCommandLineOfTheCopyTests) {
-  const auto all = parse_ascend_dmi(words("--bw -q"));
+  const auto all = parse_ascend_dmi(dmi_words("--bw -q"));
   ASSERT_TRUE(all.copies);
   EXPECT_EQ(all.copies->directions, (std::vector<CopyDirection>{CopyDirection::h2d, CopyDirection::d2h, CopyDirection::d2d}));
   // Step mode: 2 B to 32 MiB, doubling, 5 executions each.
@@ -130,17 +130,17 @@ TEST(AscendDmiBandwidth, TheCommandLineOfTheCopyTests) {
   EXPECT_EQ(all.copies->executions, 5u);
   EXPECT_EQ(all.copies->device, 0);
   // Fixed mode: -s, 40 executions unless --et.
-  const auto h2d = parse_ascend_dmi(words("--bw -t h2d -s 536870912 --et 50 -q -d 1 --fmt json"));
+  const auto h2d = parse_ascend_dmi(dmi_words("--bw -t h2d -s 536870912 --et 50 -q -d 1 --fmt json"));
   ASSERT_TRUE(h2d.copies);
   EXPECT_EQ(h2d.copies->directions, (std::vector<CopyDirection>{CopyDirection::h2d}));
   EXPECT_EQ(h2d.copies->sizes, (std::vector<std::uint64_t>{536870912}));
   EXPECT_EQ(h2d.copies->executions, 50u);
   EXPECT_EQ(h2d.copies->device, 1);
   EXPECT_TRUE(h2d.json);
-  EXPECT_EQ(parse_ascend_dmi(words("--bw -t d2h -s 8")).copies->executions, 40u);
-  EXPECT_FALSE(parse_ascend_dmi(words("--bw -t p2p --ds 0 --dd 1")).copies);
+  EXPECT_EQ(parse_ascend_dmi(dmi_words("--bw -t d2h -s 8")).copies->executions, 40u);
+  EXPECT_FALSE(parse_ascend_dmi(dmi_words("--bw -t p2p --ds 0 --dd 1")).copies);
   for (const char* bad : {"--bw -t h2d --sp 2", "--bw -t d2d -m card", "--bw -t x2y", "--bw --fmt xml", "--bw -d x"}) {
-    EXPECT_THROW(parse_ascend_dmi(words(bad)), UsageError) << bad;
+    EXPECT_THROW(parse_ascend_dmi(dmi_words(bad)), UsageError) << bad;
   }
 }
 
@@ -174,7 +174,7 @@ void expect_copy_table(const std::vector<std::string>& lines, std::size_t at, co
 }
 
 TEST(AscendDmiBandwidthCommand, HostToDeviceFixedModeWhereScriptsReadIt) {
-  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t h2d -s 1048576 --et 5 -q -d 1"));
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t h2d -s 1048576 --et 5 -q -d 1"));
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   EXPECT_EQ(r.err, "");
   const auto lines = xbtest::split_lines(r.out);
@@ -184,14 +184,14 @@ TEST(AscendDmiBandwidthCommand, HostToDeviceFixedModeWhereScriptsReadIt) {
 }
 
 TEST(AscendDmiBandwidthCommand, NoTypeIsAllThreeAndStepModeLaddersTheSizes) {
-  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -s 65536 --et 3 -q"));
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -s 65536 --et 3 -q"));
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const auto lines = xbtest::split_lines(r.out);
   ASSERT_EQ(lines.size(), 24u) << r.out;
   expect_copy_table(lines, 0, "Host to Device Bandwidth Test", {65536}, 3, 0);
   expect_copy_table(lines, 8, "Device to Host Bandwidth Test", {65536}, 3, 0);
   expect_copy_table(lines, 16, "Device to Device Bandwidth Test", {65536}, 3, 0);
-  const auto step = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t d2d -q"));
+  const auto step = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t d2d -q"));
   ASSERT_TRUE(step.exited && step.exit_code == 0) << step.describe();
   const auto step_lines = xbtest::split_lines(step.out);
   ASSERT_EQ(step_lines.size(), 32u) << step.out;
@@ -199,7 +199,7 @@ TEST(AscendDmiBandwidthCommand, NoTypeIsAllThreeAndStepModeLaddersTheSizes) {
 }
 
 TEST(AscendDmiBandwidthCommand, JsonOfTheCopyAndPairTests) {
-  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t d2h -s 4096 --et 2 --fmt json -q"));
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t d2h -s 4096 --et 2 --fmt json -q"));
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.at("bandwidths").size(), 1u);
@@ -215,7 +215,7 @@ TEST(AscendDmiBandwidthCommand, JsonOfTheCopyAndPairTests) {
   EXPECT_EQ(el.substr(el.size() - 3), " us");
   EXPECT_NEAR(std::stod(bw), 4096.0 * 2 / std::stod(el) / 1e3, 1e-3);
 
-  const auto p = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t p2p --ds 1 --dd 0 -s 65536 --et 2 --fmt json -q"));
+  const auto p = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t p2p --ds 1 --dd 0 -s 65536 --et 2 --fmt json -q"));
   ASSERT_TRUE(p.exited && p.exit_code == 0) << p.describe();
   const auto pj = nlohmann::json::parse(p.out);
   ASSERT_EQ(pj.at("bandwidths").size(), 2u);
@@ -231,7 +231,7 @@ TEST(AscendDmiBandwidthCommand, JsonOfTheCopyAndPairTests) {
 }
 
 TEST(AscendDmiBandwidthCommand, EveryPairAsTheTwoMatrices) {
-  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t p2p -m card -q -s 1048576 --et 2"));
+  const auto r = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t p2p -m card -q -s 1048576 --et 2"));
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   EXPECT_EQ(r.err, "");
   const auto lines = xbtest::split_lines(r.out);
@@ -250,7 +250,7 @@ TEST(AscendDmiBandwidthCommand, EveryPairAsTheTwoMatrices) {
     EXPECT_EQ(lines[at + 4], "");
   }
   // --fmt json does not apply to it, as the tool's; said after the output unless -q.
-  const auto j = xbtest::run_binary(XB_ASCEND_DMI_LINK, words("--bw -t p2p -s 4096 --et 1 --fmt json"));
+  const auto j = xbtest::run_binary(XB_ASCEND_DMI_LINK, dmi_words("--bw -t p2p -s 4096 --et 1 --fmt json"));
   ASSERT_TRUE(j.exited && j.exit_code == 0) << j.describe();
   EXPECT_EQ(xbtest::split_lines(j.out).at(0), "Unidirectional Peer to Peer Test");
   EXPECT_NE(j.err.find("--fmt json does not apply to the all-devices p2p test"), std::string::npos) << j.err;

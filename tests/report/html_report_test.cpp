@@ -5,17 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
 
 constexpr const char* kHostile = "</script><b>x</b>&\"'<img src=http://example.invalid/a.png>";
 
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 LoadedResult hostile_document() {
   LoadedResult r;

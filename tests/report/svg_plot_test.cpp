@@ -7,6 +7,7 @@
 #include <regex>
 #include <string>
 #include <vector>
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -24,11 +25,7 @@ std::vector<Circle> circles(const std::string& svg) {
   return out;
 }
 
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 LineChart two_lines() {
   LineChart c;

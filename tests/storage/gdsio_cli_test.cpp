@@ -16,6 +16,7 @@
 
 #include "support/state_dir.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -28,12 +29,7 @@ struct CommandRun {
   std::string out, err;
 };
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 // Runs `PROGRAM ARGS`, capturing stdout and stderr in files of `scratch` (not the directory under
 // test, so "nothing created" can be checked there).

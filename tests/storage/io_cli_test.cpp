@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -23,12 +24,7 @@ struct CommandRun {
   std::string out, err;
 };
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 // Runs `xferbench io ARGS` with stdout and stderr captured in files of `scratch` (a directory that
 // is not the one under test, so "nothing created" can be checked there).

@@ -22,6 +22,7 @@
 #include "support/state_dir.hpp"
 #include "support/temp_dir.hpp"
 #include "test_mount.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -31,12 +32,7 @@ using test::TempDir;
 using test::TmpfsMount;
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 std::vector<std::string> split(const std::string& args) {
   std::vector<std::string> words;

@@ -24,7 +24,7 @@ namespace {
 using std::chrono::milliseconds;
 using test::ServerThread;
 
-SessionOptions options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
+SessionOptions handshake_options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
   return test::session_options(std::move(token), wait);
 }
 
@@ -48,7 +48,7 @@ std::vector<std::byte> hello(const std::vector<std::uint8_t>& nonce) {
 std::string good_client(const SocketAddress& control) {
   try {
     auto transport = make_tcp_transport();
-    ClientSession session(*transport, control, options());
+    ClientSession session(*transport, control, handshake_options());
     PeerRegion region = session.expose(8192, RegionPlace::host);
     session.fill(region, 0, 8192, 5);
     if (session.verify(region, 0, 8192, 5)) return "verify failed";
@@ -75,7 +75,7 @@ class BadOpeningTest : public ::testing::TestWithParam<BadOpening> {};
 
 TEST_P(BadOpeningTest, IsClosedAndLoggedThenAGoodClientIsServed) {
   const BadOpening& c = GetParam();
-  ServerThread server(options());
+  ServerThread server(handshake_options());
   const int fd = test::raw_connect(server.control());
   const std::string bad_peer = local_address(fd).to_string();
   if (!c.bytes.empty()) test::raw_send(fd, c.bytes.data(), c.bytes.size());
@@ -136,7 +136,7 @@ class BadProofTest : public ::testing::TestWithParam<BadProof> {};
 
 TEST_P(BadProofTest, IsRefusedWithoutStateAndAGoodClientIsServed) {
   const BadProof& c = GetParam();
-  ServerThread server(options());
+  ServerThread server(handshake_options());
   {
     test::HostileClient client(server.control());
     const test::Challenge challenge = client.hello();
@@ -177,10 +177,10 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Session, WrongTokenIsRefusedClearlyAndTheServerServesTheNextClient) {
-  ServerThread server(options());
+  ServerThread server(handshake_options());
   auto transport = make_tcp_transport();
   try {
-    ClientSession session(*transport, server.control(), options("not-the-token"));
+    ClientSession session(*transport, server.control(), handshake_options("not-the-token"));
     ADD_FAILURE() << "a wrong token was accepted";
   } catch (const TransportError& e) {
     // The client finds the server's proof wrong first and proves nothing to it.
@@ -197,7 +197,7 @@ TEST(Session, WrongTokenIsRefusedClearlyAndTheServerServesTheNextClient) {
 }
 
 TEST(Session, NothingAboutRegionsOrAddressesBeforeTheToken) {
-  ServerThread server(options());
+  ServerThread server(handshake_options());
   const int fd = test::raw_connect(server.control());
   const auto request = hello(random_bytes(32));
   test::raw_send(fd, request.data(), request.size());
@@ -225,7 +225,7 @@ TEST(Session, NothingAboutRegionsOrAddressesBeforeTheToken) {
 }
 
 TEST(Session, AClientBreakingTheProtocolAfterTheHandshakeIsNamed) {
-  ServerThread server(options());
+  ServerThread server(handshake_options());
   // A hand-made client: a proper handshake and data connection, then an unknown request.
   test::HostileClient client(server.control());
   const std::string me = client.local();
@@ -242,7 +242,7 @@ TEST(Session, AClientBreakingTheProtocolAfterTheHandshakeIsNamed) {
 TEST(Session, AnAuthenticatedClientThatGoesSilentMidMessageIsNamed) {
   // The default wait: the server gives a hello a quarter of it, and with 600 ms a test thread
   // stalled 150 ms by a loaded machine was refused as silent before the message this is about.
-  ServerThread server(options("s3cret", milliseconds(4000)));
+  ServerThread server(handshake_options("s3cret", milliseconds(4000)));
   test::HostileClient client(server.control());
   const std::string me = client.local();
   const auto welcome = client.authenticate("s3cret");

@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 using std::chrono::milliseconds;
 using test::ServerThread;
 
-SessionOptions options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
+SessionOptions hostile_options(std::string token = "s3cret", milliseconds wait = milliseconds(4000)) {
   return test::session_options(std::move(token), wait);
 }
 
@@ -81,7 +81,7 @@ TEST(SessionHostile, AClientProvesNothingToAServerThatCannotProveTheToken) {
   RogueServer rogue("not-the-token");
   auto transport = make_tcp_transport();
   try {
-    ClientSession session(*transport, rogue.address(), options("s3cret"));
+    ClientSession session(*transport, rogue.address(), hostile_options("s3cret"));
     ADD_FAILURE() << "the client accepted a server without the token";
   } catch (const TransportError& e) {
     EXPECT_NE(std::string(e.what()).find("could not prove it holds the token"), std::string::npos) << e.what();
@@ -95,7 +95,7 @@ TEST(SessionHostile, TheTokenNeverCrossesTheWire) {
   const std::string token = "the-secret-token-of-this-cluster";
   RogueServer rogue(token);
   auto transport = make_tcp_transport();
-  EXPECT_THROW(ClientSession(*transport, rogue.address(), options(token, milliseconds(1000))), TransportError);  // no welcome comes
+  EXPECT_THROW(ClientSession(*transport, rogue.address(), hostile_options(token, milliseconds(1000))), TransportError);  // no welcome comes
   const auto sent = rogue.received();
   ASSERT_FALSE(sent.empty()) << "the client should have sent its proof to a server that proved the token";
   EXPECT_EQ(load_le<std::uint16_t>(sent.data() + 6), static_cast<std::uint16_t>(ControlType::proof));
@@ -106,12 +106,12 @@ TEST(SessionHostile, TheTokenNeverCrossesTheWire) {
 TEST(SessionHostile, SilentConnectionsDoNotLockTheRealClientOut) {
   // More silent connections than the server reads at once, each held open: served one after
   // another (a second each), they would outlast the server's wait of 4 s many times over.
-  ServerThread server(options());
+  ServerThread server(hostile_options());
   std::vector<int> silent;
   for (int i = 0; i < 40; ++i) silent.push_back(test::raw_connect(server.control()));
   {
     auto transport = make_tcp_transport();
-    ClientSession session(*transport, server.control(), options());
+    ClientSession session(*transport, server.control(), hostile_options());
     PeerRegion region = session.expose(4096, RegionPlace::host);
     session.fill(region, 0, 4096, 3);
     EXPECT_FALSE(session.verify(region, 0, 4096, 3).has_value());
@@ -126,7 +126,7 @@ TEST(SessionHostile, SilentConnectionsDoNotLockTheRealClientOut) {
 TEST(SessionHostile, TheServerTakesNoConnectionPastItsWait) {
   // A stranger that connects again and again with garbage must not keep the server waiting: it
   // gives up when its own wait (1 s) is over, long before the stranger stops (at most 20 s).
-  ServerThread server(options("s3cret", milliseconds(1000)));
+  ServerThread server(hostile_options("s3cret", milliseconds(1000)));
   std::atomic<bool> stop{false};
   std::atomic<bool> outlasted{false};
   std::thread stranger([&] {
@@ -149,7 +149,7 @@ TEST(SessionHostile, TheServerTakesNoConnectionPastItsWait) {
 }
 
 TEST(SessionHostile, TheDataPortAdmitsOnlyTheSessionsTicket) {
-  ServerThread server(options());
+  ServerThread server(hostile_options());
   test::HostileClient client(server.control());
   const auto welcome = client.authenticate("s3cret");
   // Strangers reach the data port first: one silent, one with garbage, one with a ticket of
@@ -176,7 +176,7 @@ TEST(SessionHostile, TheDataPortAdmitsOnlyTheSessionsTicket) {
 TEST(SessionHostile, ADataConnectionWithoutTheTicketEndsTheSessionUnserved) {
   // Only a data connection with another session's ticket comes: the session ends at its wait
   // with nothing exposed.
-  ServerThread server(options("s3cret", milliseconds(1500)));
+  ServerThread server(hostile_options("s3cret", milliseconds(1500)));
   test::HostileClient client(server.control());
   const auto welcome = client.authenticate("s3cret");
   auto transport = make_tcp_transport();
@@ -189,13 +189,13 @@ TEST(SessionHostile, ADataConnectionWithoutTheTicketEndsTheSessionUnserved) {
 }
 
 TEST(SessionHostile, AnAuthenticatedClientIsHeldToTheCaps) {
-  SessionOptions o = options();
+  SessionOptions o = hostile_options();
   o.caps.max_exposed_bytes = 1 << 20;
   o.caps.max_regions = 3;
   ServerThread server(o);
   {
     auto transport = make_tcp_transport();
-    ClientSession session(*transport, server.control(), options());
+    ClientSession session(*transport, server.control(), hostile_options());
     PeerRegion a = session.expose(512 << 10, RegionPlace::host);
     try {
       session.expose(600 << 10, RegionPlace::host);
@@ -227,7 +227,7 @@ TEST(SessionHostile, AnAuthenticatedClientIsHeldToTheCaps) {
 
 TEST(SessionHostile, ForgedRegionIdsAfterTheHandshakeLearnNothingAboutOthers) {
   // An authenticated client naming regions it was not given is told the same for each: no region.
-  ServerThread server(options());
+  ServerThread server(hostile_options());
   test::HostileClient client(server.control());
   const auto welcome = client.authenticate("s3cret");
   auto transport = make_tcp_transport();

@@ -17,7 +17,7 @@ namespace {
 
 using test::PassivePeer;
 
-constexpr std::size_t kRegion = 8192;
+constexpr std::size_t kForgedRegion = 8192;
 constexpr std::uint64_t kSeed = 11;
 
 struct Forged {
@@ -38,7 +38,7 @@ class ForgedRequest : public ::testing::TestWithParam<Forged> {};
 
 TEST_P(ForgedRequest, IsRefusedAndMemoryIsUntouched) {
   const Forged& c = GetParam();
-  PassivePeer peer(kRegion, kSeed);
+  PassivePeer peer(kForgedRegion, kSeed);
   const auto key = tcp::unpack_key(peer.descriptor().key);
   ASSERT_TRUE(key.has_value());
   const int fd = test::raw_connect(peer.address());
@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
                [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::put, k.id + 7, k.secret, 0, 16}; }, 16,
                "no such region"},
         Forged{"put_past_the_end", tcp::Op::put,
-               [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::put, k.id, k.secret, kRegion - 8, 16}; },
+               [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::put, k.id, k.secret, kForgedRegion - 8, 16}; },
                16, "outside the region"},
         Forged{"put_offset_wraps", tcp::Op::put,
                [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::put, k.id, k.secret, kMax - 7, 16}; }, 16,
@@ -86,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(
                [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::put, k.id, k.secret, 16, kMax - 8}; }, 64,
                "outside the region"},
         Forged{"get_past_the_end", tcp::Op::get,
-               [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::get, k.id, k.secret, kRegion, 1}; }, 0,
+               [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::get, k.id, k.secret, kForgedRegion, 1}; }, 0,
                "outside the region"},
         Forged{"get_wrong_secret", tcp::Op::get,
                [](const tcp::RegionKey& k) { return tcp::Header{tcp::Op::get, k.id, 0, 0, 8}; }, 0, "wrong key"},
@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(TcpTransport, GarbageOnTheDataSocketIsRefused) {
-  PassivePeer peer(kRegion, kSeed);
+  PassivePeer peer(kForgedRegion, kSeed);
   const int fd = test::raw_connect(peer.address());
   const std::string garbage = "GET / HTTP/1.1\r\nHost: example\r\n\r\n and some more bytes";
   test::raw_send(fd, garbage.data(), garbage.size());
@@ -113,13 +113,13 @@ TEST(TcpTransport, GarbageOnTheDataSocketIsRefused) {
 }
 
 TEST(TcpTransport, AForgedGetSendsNothingButTheError) {
-  PassivePeer peer(kRegion, kSeed);
+  PassivePeer peer(kForgedRegion, kSeed);
   const auto key = tcp::unpack_key(peer.descriptor().key);
   ASSERT_TRUE(key.has_value());
   const int fd = test::raw_connect(peer.address());
   // A valid get first (answered with the region's bytes), then one that reaches past the end.
   const auto good = tcp::encode(tcp::Header{tcp::Op::get, key->id, key->secret, 0, 64});
-  const auto bad = tcp::encode(tcp::Header{tcp::Op::get, key->id, key->secret, 64, kRegion});
+  const auto bad = tcp::encode(tcp::Header{tcp::Op::get, key->id, key->secret, 64, kForgedRegion});
   test::raw_send(fd, good.data(), good.size());
   std::vector<std::byte> answer(tcp::kHeaderBytes + 64);
   ASSERT_EQ(::recv(fd, answer.data(), answer.size(), MSG_WAITALL), static_cast<ssize_t>(answer.size()));

@@ -16,7 +16,7 @@ using std::chrono::milliseconds;
 using test::PassivePeer;
 
 constexpr std::size_t kRegion = 4 * 1024 * 1024;
-constexpr milliseconds kFlush{20000};
+constexpr milliseconds kTcpFlush{20000};
 
 std::vector<std::byte> pattern(std::size_t bytes, std::uint64_t seed) {
   std::vector<std::byte> v(bytes);
@@ -47,7 +47,7 @@ TEST(TcpTransport, PutAndGetAtManyOffsetsAndSizes) {
       std::memcpy(model.data() + offset, source.data() + src_offset, size);
     }
   }
-  endpoint->flush(kFlush);
+  endpoint->flush(kTcpFlush);
   // Read ranges back (some overlapping what was put, some not) to different local offsets.
   std::size_t dst_offset = 11;
   for (std::size_t size : sizes) {
@@ -55,7 +55,7 @@ TEST(TcpTransport, PutAndGetAtManyOffsetsAndSizes) {
       dst_offset = (dst_offset * 7 + 5) % (kRegion - size);
       std::memset(sink.data() + dst_offset, 0, size);
       endpoint->get(*dst, dst_offset, *remote, offset, size);
-      endpoint->flush(kFlush);
+      endpoint->flush(kTcpFlush);
       ASSERT_EQ(std::memcmp(sink.data() + dst_offset, model.data() + offset, size), 0)
           << size << " bytes at " << offset;
     }
@@ -63,7 +63,7 @@ TEST(TcpTransport, PutAndGetAtManyOffsetsAndSizes) {
   // Many queued gets before one flush land in order, each where it was asked.
   std::memset(sink.data(), 0, sink.size());
   for (std::size_t i = 0; i < 64; ++i) endpoint->get(*dst, i * 4099, *remote, kRegion - (i + 1) * 4099, 4099);
-  endpoint->flush(kFlush);
+  endpoint->flush(kTcpFlush);
   for (std::size_t i = 0; i < 64; ++i) {
     ASSERT_EQ(std::memcmp(sink.data() + i * 4099, model.data() + kRegion - (i + 1) * 4099, 4099), 0) << i;
   }
@@ -86,7 +86,7 @@ TEST(TcpTransport, LargeBlocksStreamIntoTheRegion) {
   for (std::size_t block = 0; block < kBig; block += 8 * 1024 * 1024) {
     endpoint->put(*src, block, *remote, block, 8 * 1024 * 1024);
   }
-  endpoint->flush(kFlush);
+  endpoint->flush(kTcpFlush);
   endpoint.reset();
   EXPECT_EQ(peer.stop(), "");
   const auto region = peer.region();
@@ -118,7 +118,7 @@ TEST(TcpTransport, RangesOutsideEitherRegionAreRefusedLocally) {
   // Nothing reached the peer: a valid put still works and the rest of its region is unchanged.
   fill_pattern(std::span(local), 6, 0);
   endpoint->put(*region, 0, *remote, 4095, 1);
-  endpoint->flush(kFlush);
+  endpoint->flush(kTcpFlush);
   endpoint.reset();
   EXPECT_EQ(peer.stop(), "");
   auto expected = pattern(4096, 5);
@@ -149,7 +149,7 @@ TEST(TcpTransport, AForgedKeyFromARealEndpointFailsItsFlush) {
     // The refusal may already be back when put() checks the connection (it was once in the
     // sanitizer build), else flush() waits for it: either call reports it.
     endpoint->put(*region, 0, *remote, 0, 4096);
-    endpoint->flush(kFlush);
+    endpoint->flush(kTcpFlush);
     ADD_FAILURE() << "a put with a forged key completed";
   } catch (const TransportError& e) {
     const std::string what = e.what();
@@ -173,7 +173,7 @@ TEST(TcpTransport, FlushAfterThePeerDiedReportsIt) {
   std::vector<std::byte> local(1024 * 1024);
   auto region = transport->register_memory(local.data(), local.size());
   endpoint->put(*region, 0, *remote, 0, 4096);
-  endpoint->flush(kFlush);
+  endpoint->flush(kTcpFlush);
   peer.stop();  // closes its endpoint and transport
   try {
     // The put that finds the peer gone, or the flush after it, reports it.

@@ -16,6 +16,7 @@
 #include "core/pattern.hpp"
 #include "transport/ucx/ucx_transport.hpp"
 #include "ucx/ucx_test_support.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -26,9 +27,7 @@ using ::testing::AnyOf;
 
 constexpr std::size_t kBytes = (8u << 20) + 4096;
 
-std::span<std::byte> bytes_of(const LocalRegion& region) {
-  return {static_cast<std::byte*>(region.data()), region.size()};
-}
+using test::bytes_of;
 
 // A target on its own thread: allocates its region (pattern of seed 7), accepts one endpoint,
 // answers the connection handshake, then makes no progress at all until released.

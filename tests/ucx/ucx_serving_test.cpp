@@ -18,6 +18,7 @@
 #include "core/pattern.hpp"
 #include "transport/ucx/ucx_transport.hpp"
 #include "ucx/ucx_test_support.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
@@ -29,9 +30,7 @@ constexpr std::size_t kBlock = 1u << 20;
 // Transfers per direction: enough copying that the client's CPU time dwarfs a server's wake-ups.
 constexpr int kTransfers = 1500;
 
-std::span<std::byte> bytes_of(const LocalRegion& region) {
-  return {static_cast<std::byte*>(region.data()), region.size()};
-}
+using test::bytes_of;
 
 double thread_cpu_ms() {
   timespec t{};

@@ -25,7 +25,7 @@ struct HixlCase {
   std::string link;  // through this link name (hixl, benchmark) instead of `xferbench hixl`
 };
 
-std::string name_of(const ::testing::TestParamInfo<HixlCase>& info) {
+std::string hixl_case_name(const ::testing::TestParamInfo<HixlCase>& info) {
   const auto& c = info.param;
   return c.transport + "_" + c.mode + "_" + c.op + (c.pool == "true" ? "_pool" : "") + (c.link.empty() ? "" : "_" + c.link);
 }
@@ -228,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(SeedForms, HixlCli,
                                            HixlCase{"ucx", "d2d", "write", "false", "benchmark"},
                                            HixlCase{"ucx", "d2h", "read", "true", ""},
                                            HixlCase{"ucx", "h2h", "write", "true", "hixl"}),
-                         name_of);
+                         hixl_case_name);
 
 }  // namespace
 }  // namespace xb

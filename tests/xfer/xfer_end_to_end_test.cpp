@@ -12,18 +12,14 @@
 #include "support/temp_dir.hpp"
 #include "transport/transport.hpp"
 #include "xfer_processes.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
 
 using Params = std::tuple<std::string /*transport*/, std::string /*mode*/, std::string /*op*/, bool /*pool*/>;
 
-bool has_transport(const std::string& name) {
-  for (const auto& n : transport_names()) {
-    if (n == name) return true;
-  }
-  return false;
-}
+using test::has_transport;
 
 // 2 MiB per block size in 256 KiB and 1 MiB blocks; the pool's 256 KiB slots split a 1 MiB block
 // into four chunks, so both the chunking and the double buffering run.

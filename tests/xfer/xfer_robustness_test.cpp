@@ -20,18 +20,14 @@
 #include "support/temp_dir.hpp"
 #include "transport/transport.hpp"
 #include "xfer_processes.hpp"
+#include "support/text_checks.hpp"
 
 namespace xb {
 namespace {
 
 constexpr auto kHangBound = std::chrono::seconds(60);  // far beyond any --wait used here
 
-bool has_transport(const std::string& name) {
-  for (const auto& n : transport_names()) {
-    if (n == name) return true;
-  }
-  return false;
-}
+using test::has_transport;
 
 // A client that keeps moving data for minutes unless something stops it.
 std::vector<std::string> long_client(const std::string& transport, const std::string& peer, const std::string& wait) {

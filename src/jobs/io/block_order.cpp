@@ -1,16 +1,8 @@
 #include "jobs/io/block_order.hpp"
 
+#include "core/splitmix.hpp"
+
 namespace xb {
-namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer: the round function
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 BlockOrder::BlockOrder(std::uint64_t blocks, bool random, std::uint64_t seed)
     : blocks_(blocks), random_(random), seed_(seed) {
@@ -22,7 +14,7 @@ std::uint64_t BlockOrder::feistel(std::uint64_t x) const noexcept {
   const std::uint64_t mask = (std::uint64_t{1} << half_bits_) - 1;
   std::uint64_t left = x >> half_bits_, right = x & mask;
   for (std::uint64_t round = 0; round < 4; ++round) {
-    const std::uint64_t next = left ^ (mix(right ^ (seed_ + round * 0x632be59bd9b4e019ull)) & mask);
+    const std::uint64_t next = left ^ (splitmix64(right ^ (seed_ + round * 0x632be59bd9b4e019ull)) & mask);
     left = right;
     right = next;
   }

@@ -1,20 +1,15 @@
 #include "jobs/io/io_layout.hpp"
 
+#include "core/splitmix.hpp"
+
 namespace xb {
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // Distinct streams of draws from one seed: sizes, offsets, reads or writes.
 constexpr std::uint64_t kSizes = 0x51, kOffsets = 0x0f, kOps = 0x09;
 
 std::uint64_t draw(std::uint64_t seed, std::uint64_t stream, std::uint64_t pass, std::uint64_t k) {
-  return mix(mix(mix(seed ^ (stream << 56)) + pass) + k);
+  return splitmix64(splitmix64(splitmix64(seed ^ (stream << 56)) + pass) + k);
 }
 
 bool variable_sizes(const IoPlan& plan) { return plan.io_min_bytes != 0 && plan.io_min_bytes < plan.io_bytes; }
