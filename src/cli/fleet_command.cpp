@@ -114,7 +114,7 @@ void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool
   for (const FleetLink& l : quiet ? std::vector<FleetLink>{} : outcome.verdict.cleared) {
     err << fmt::format("xferbench fleet: rank {} -> rank {} was slow at first ({} GB/s: {}), not when measured again: "
                        "not named\n",
-                       l.from, l.to, format_number(l.gbps), l.why);
+                       l.from, l.to, format_number(l.gbps), fleet_slow_why(l, outcome.verdict.threshold));
   }
   if (outcome.verdict.flagged.empty()) return;
   const CaseResult& matrix = doc.cases.back();

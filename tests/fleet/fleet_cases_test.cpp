@@ -190,7 +190,7 @@ TEST(FleetCases, NamesARankByHostAndKeepsWhatEachRankSaid) {
   EXPECT_EQ(fleet_rank_name(2, {"", "10.98.0.3", "", ""}), "rank 2 (10.98.0.3)");
   std::vector<FleetRank> ranks = kAddresses;
   ranks[1] = {"node-b", "10.0.0.2", "cpu::device::0 (cpu arena 0)", "eth1: port speed not reported"};
-  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), ranks, {}, FleetVerdict{});
+  const CaseResult c = fleet_matrix_case(plan_of(1'000'000), ranks, std::vector<CaseResult>{}, FleetVerdict{});
   const auto config = c.config.get<FleetMatrixConfig>();
   ASSERT_EQ(config.rank_info.size(), 3u);
   EXPECT_EQ(config.rank_info[1].host, "node-b");

@@ -106,6 +106,24 @@ TEST(FleetDiagnosis, WithoutConfirmationTheFirstPassStandsAndTheNodeIsNamed) {
   EXPECT_EQ(v.retests, 0);
 }
 
+TEST(FleetDiagnosis, ASlowNodesLinksEachRanAloneAndAreConfirmedInOneRetest) {
+  // Rank 3's NIC is bad. Its four pairs share rank 3, so the retest runs them one a step: each ran
+  // alone, slow again, so confirmed at once; no halving (which would take 4 + 2 + 2 + 1 + 1 + 1 + 1
+  // retests and, at 1024 ranks, ten times a node's links in steps).
+  const FleetVerdict v = diagnose(5, [](int from, int to, std::size_t) { return from == 3 || to == 3 ? 1.0 : 10.0; });
+  EXPECT_EQ(v.flagged.size(), 8u);
+  EXPECT_TRUE(v.cleared.empty());
+  EXPECT_EQ(v.retests, 1);
+  ASSERT_EQ(v.nodes.size(), 1u);
+  EXPECT_EQ(v.nodes[0].rank, 3);
+  // The steps of that retest: one pair each, as the job runs them.
+  FleetLinkSet links;
+  for (const int r : {0, 1, 2, 4}) links.insert({3, r});
+  EXPECT_EQ(fleet_retest_steps(links, 0).size(), 4u);
+  EXPECT_EQ(fleet_retest_steps({{0, 1}, {2, 3}, {1, 0}}, 0).size(), 1u);  // disjoint pairs: one step
+  EXPECT_EQ(fleet_retest_steps({{0, 1}, {2, 3}, {4, 5}}, 2).size(), 2u);  // the cap
+}
+
 TEST(FleetDiagnosis, AFloorFlagsAndConfirmsAUniformlySlowFleet) {
   const FleetFloorFn floor = [](int, int) { return std::optional<double>(5.0); };
   const FleetVerdict v = diagnose(4, [](int, int, std::size_t) { return 3.0; }, floor);

@@ -106,7 +106,8 @@ TEST(FleetVerdict, AUniformlySlowFleetFailsItsFloor) {
   const FleetFloorFn floor = [](int, int) { return std::optional<double>(10.0); };
   FleetVerdict v = judge_fleet_links(links, 0.8, floor);
   ASSERT_EQ(v.flagged.size(), 12u);
-  EXPECT_EQ(v.flagged[0].why, "below the floor (10 GB/s)");
+  EXPECT_EQ(v.flagged[0].slow_by, FleetSlowBy::floor);
+  EXPECT_EQ(fleet_slow_why(v.flagged[0], v.threshold), "below the floor (10 GB/s)");
   localise_fleet(v, 4, links);
   EXPECT_TRUE(v.every_link_slow);
   EXPECT_TRUE(v.nodes.empty());  // no one node: the fleet as a whole
@@ -121,7 +122,9 @@ TEST(FleetVerdict, ANodeWhoseEveryLinkIsSlowIsNamedNotItsLinks) {
   const auto links = fleet_of(5, 10.0, [](int from, int to) { return from == 2 || to == 2 || (from == 1 && to == 3); });
   FleetVerdict v = judge_fleet_links(links, 0.8);
   ASSERT_EQ(v.flagged.size(), 9u);
-  EXPECT_EQ(v.flagged[0].why, "below 0.8 x the median link (8 GB/s)");
+  EXPECT_EQ(v.flagged[0].slow_by, FleetSlowBy::median);
+  EXPECT_EQ(fleet_slow_why(v.flagged[0], v.threshold), "below 0.8 x the median link (8 GB/s)");
+  EXPECT_EQ(fleet_slow_why(links[0], v.threshold), "");  // not flagged: no reason
   localise_fleet(v, 5, links);
   EXPECT_FALSE(v.every_link_slow);
   ASSERT_EQ(v.nodes.size(), 1u);

@@ -52,6 +52,19 @@ CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, in
 
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& who,
                              const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
+  std::vector<FleetLink> shown;
+  shown.reserve(links.size());
+  for (const CaseResult& c : links) {
+    // A link measured again shows its confirmed (last) figure: what the verdict decided by.
+    const Metric* again = c.find_metric("bandwidth_p50_again");
+    const auto [from, to] = fleet_link_of(c);
+    shown.emplace_back(from, to, again != nullptr ? again->value : fleet_link_gbps(c));
+  }
+  return fleet_matrix_case(plan, who, shown, verdict);
+}
+
+CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& who,
+                             const std::vector<FleetLink>& links, const FleetVerdict& verdict) {
   const int ranks = static_cast<int>(who.size());
   Matrix m;
   m.title = fmt::format("fleet link bandwidth at the median execution (a link measured again: its confirmed figure), "
@@ -64,21 +77,17 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   }
   m.cols = m.rows;
   double lo = 0, hi = 0;
-  for (const CaseResult& c : links) {
-    // A link measured again shows its confirmed (last) figure: what the verdict decided by.
-    const Metric* again = c.find_metric("bandwidth_p50_again");
-    const double v = again != nullptr ? again->value : fleet_link_gbps(c);
-    const auto [from, to] = fleet_link_of(c);
-    m.values.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = v;
-    lo = (&c == &links.front()) ? v : std::min(lo, v);
-    hi = std::max(hi, v);
+  for (const FleetLink& l : links) {
+    m.values.at(static_cast<std::size_t>(l.from)).at(static_cast<std::size_t>(l.to)) = l.gbps;
+    lo = (&l == &links.front()) ? l.gbps : std::min(lo, l.gbps);
+    hi = std::max(hi, l.gbps);
   }
   const auto listed = [&](const std::vector<FleetLink>& list) {
     std::vector<FleetListedLink> out;
     for (const FleetLink& l : list) {
       out.push_back({l.from, l.to, m.rows.at(static_cast<std::size_t>(l.from)),
                      m.rows.at(static_cast<std::size_t>(l.to)), l.gbps,
-                     verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0, l.why});
+                     verdict.median_gbps > 0 ? l.gbps / verdict.median_gbps : 0, fleet_slow_why(l, verdict.threshold)});
     }
     return out;
   };
@@ -123,20 +132,26 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   return c;
 }
 
-void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again) {
+void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again_in) {
+  // Sorted once, found by halving: a fleet of thousands of ranks has millions of links.
+  std::vector<FleetLink> again = again_in;
+  const auto key = [](const FleetLink& l) { return std::pair{l.from, l.to}; };
+  std::stable_sort(again.begin(), again.end(), [&](const FleetLink& x, const FleetLink& y) { return key(x) < key(y); });
   for (CaseResult& c : links) {
-    for (const FleetLink& l : again) {
-      if (std::pair{l.from, l.to} != fleet_link_of(c)) continue;
-      // Measured again more than once (a group, then halves): the last figure is the one that decided.
-      const auto known = std::find_if(c.metrics.begin(), c.metrics.end(),
-                                      [](const Metric& m) { return m.name == "bandwidth_p50_again"; });
-      if (known != c.metrics.end()) {
-        known->value = l.gbps;
-      } else {
-        c.metrics.push_back({"bandwidth_p50_again", l.gbps, "GB/s",
-                             "bandwidth_p50 of the link measured again, after it was first found slow (the last "
-                             "time: alone where it stayed slow)"});
-      }
+    const std::pair<int, int> link = fleet_link_of(c);
+    auto at = std::lower_bound(again.begin(), again.end(), link, [&](const FleetLink& l, const std::pair<int, int>& k) { return key(l) < k; });
+    // Measured again more than once (a group, then halves): the last figure is the one that decided.
+    const FleetLink* last = nullptr;
+    for (; at != again.end() && key(*at) == link; ++at) last = &*at;
+    if (last == nullptr) continue;
+    const auto known = std::find_if(c.metrics.begin(), c.metrics.end(),
+                                    [](const Metric& m) { return m.name == "bandwidth_p50_again"; });
+    if (known != c.metrics.end()) {
+      known->value = last->gbps;
+    } else {
+      c.metrics.push_back({"bandwidth_p50_again", last->gbps, "GB/s",
+                           "bandwidth_p50 of the link measured again, after it was first found slow (the last "
+                           "time: alone where it stayed slow)"});
     }
   }
 }

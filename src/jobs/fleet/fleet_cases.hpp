@@ -42,6 +42,10 @@ CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, in
 // threshold, flagged and cleared (the verdict's).
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
                              const std::vector<CaseResult>& links, const FleetVerdict& verdict);
+// The same from each link's figure alone (the one shown: confirmed where measured again), as the
+// simulation of a big fleet holds them.
+CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
+                             const std::vector<FleetLink>& links, const FleetVerdict& verdict);
 
 // Adds bandwidth_p50_again to each link of `links` that `again` measured a second time (matched by
 // from and to): the figure the confirmed verdict judged it by.

@@ -1,28 +1,50 @@
 #include "jobs/fleet/fleet_diagnosis.hpp"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace xb {
 namespace {
 
 FleetPair pair_of(int from, int to) { return {std::min(from, to), std::max(from, to)}; }
 
-bool in_pairs(const std::vector<FleetPair>& pairs, int from, int to) {
-  return std::find(pairs.begin(), pairs.end(), pair_of(from, to)) != pairs.end();
+std::uint64_t pair_key(const FleetPair& p) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.a)) << 32) | static_cast<std::uint32_t>(p.b);
 }
+
+bool by_link(const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; }
 
 }  // namespace
 
-FleetDiagnosis::FleetDiagnosis(int ranks, double threshold, FleetFloorFn floor) : ranks_(ranks), floor_(std::move(floor)) {
+std::vector<FleetStep> fleet_retest_steps(const FleetLinkSet& links, std::size_t max_pairs) {
+  std::vector<FleetPair> list;
+  list.reserve(links.size());
+  for (const auto& [from, to] : links) list.push_back(pair_of(from, to));
+  std::sort(list.begin(), list.end(), [](const FleetPair& x, const FleetPair& y) { return pair_key(x) < pair_key(y); });
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+  return fleet_steps_of_pairs(list, max_pairs);
+}
+
+FleetDiagnosis::FleetDiagnosis(int ranks, double threshold, FleetFloorFn floor, std::size_t max_pairs)
+    : ranks_(ranks), floor_(std::move(floor)), max_pairs_(max_pairs) {
   first_.threshold = threshold;
 }
 
 void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
   measured_ = std::move(links);
   first_ = judge_fleet_links(measured_, first_.threshold, floor_);
+  state_.assign(first_.flagged.size(), State::pending);
+  every_link_flagged_ = !measured_.empty() && first_.flagged.size() == measured_.size();
+  of_pair_.clear();
+  // The suspect pairs in the order their first link was flagged: both directions of a pair are
+  // measured together, so they stay in one group.
   std::vector<FleetPair> suspects;
-  for (const FleetLink& l : first_.flagged) {
-    if (!in_pairs(suspects, l.from, l.to)) suspects.push_back(pair_of(l.from, l.to));
+  for (std::size_t i = 0; i < first_.flagged.size(); ++i) {
+    const FleetPair p = pair_of(first_.flagged[i].from, first_.flagged[i].to);
+    std::vector<std::size_t>& links_of_pair = of_pair_[pair_key(p)];
+    if (links_of_pair.empty()) suspects.push_back(p);
+    links_of_pair.push_back(i);
   }
   pending_.clear();
   if (!suspects.empty()) pending_.push_back(std::move(suspects));
@@ -30,30 +52,41 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
 
 FleetLinkSet FleetDiagnosis::next_group() {
   current_.clear();
+  alone_.clear();
   if (pending_.empty()) return {};
   current_ = std::move(pending_.front());
   pending_.pop_front();
   FleetLinkSet wanted;
-  for (const FleetLink& l : first_.flagged) {
-    if (in_pairs(current_, l.from, l.to) && !confirmed_.count({l.from, l.to}) && !cleared_.count({l.from, l.to})) {
-      wanted.insert({l.from, l.to});
+  for (const FleetPair& p : current_) {
+    for (const std::size_t i : of_pair_.at(pair_key(p))) {
+      if (state_[i] == State::pending) wanted.insert({first_.flagged[i].from, first_.flagged[i].to});
     }
+  }
+  // The pairs that run alone in their step, as the caller will run them (fleet_retest_steps).
+  for (const FleetStep& step : fleet_retest_steps(wanted, max_pairs_)) {
+    if (step.size() == 1) alone_.insert(pair_key(step.front()));
   }
   return wanted;
 }
 
-void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again) {
+void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again_in) {
   ++retests_;
+  std::vector<FleetLink> again = again_in;
+  std::sort(again.begin(), again.end(), by_link);
   std::vector<FleetPair> still_slow;
-  for (const FleetLink& l : first_.flagged) {
-    if (!in_pairs(current_, l.from, l.to) || confirmed_.count({l.from, l.to}) || cleared_.count({l.from, l.to})) continue;
-    if (!fleet_link_slow_again(first_, l, again, floor_)) {
-      cleared_.insert({l.from, l.to});
-    } else if (current_.size() == 1) {
-      confirmed_.insert({l.from, l.to});  // slow when its pair ran alone: named
-    } else if (!in_pairs(still_slow, l.from, l.to)) {
-      still_slow.push_back(pair_of(l.from, l.to));
+  for (const FleetPair& p : current_) {
+    bool slow = false;
+    for (const std::size_t i : of_pair_.at(pair_key(p))) {
+      if (state_[i] != State::pending) continue;
+      if (!fleet_link_slow_again(first_, first_.flagged[i], again, floor_)) {
+        state_[i] = State::cleared;
+      } else if (current_.size() == 1 || every_link_flagged_ || alone_.count(pair_key(p)) > 0) {
+        state_[i] = State::confirmed;  // slow when its pair ran alone: named
+      } else {
+        slow = true;
+      }
     }
+    if (slow) still_slow.push_back(p);
   }
   // Halve what is still slow: a pair alone is the last word.
   if (still_slow.size() == 1) {
@@ -64,24 +97,39 @@ void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again) {
     pending_.push_front(std::vector<FleetPair>(still_slow.begin(), middle));
   }
   current_.clear();
+  alone_.clear();
 }
 
 void FleetDiagnosis::skip_confirmation() {
   pending_.clear();
-  for (const FleetLink& l : first_.flagged) confirmed_.insert({l.from, l.to});
+  std::fill(state_.begin(), state_.end(), State::confirmed);
 }
 
 FleetVerdict FleetDiagnosis::verdict() const {
   FleetVerdict v = first_;
   v.flagged.clear();
   v.cleared.clear();
-  for (const FleetLink& l : first_.flagged) {
+  for (std::size_t i = 0; i < first_.flagged.size(); ++i) {
     // A suspect never settled (the caller stopped early) stays flagged: nothing cleared it.
-    (cleared_.count({l.from, l.to}) ? v.cleared : v.flagged).push_back(l);
+    (state_[i] == State::cleared ? v.cleared : v.flagged).push_back(first_.flagged[i]);
   }
   v.retests = retests_;
   localise_fleet(v, ranks_, measured_);
   return v;
+}
+
+std::size_t FleetDiagnosis::bytes_held() const {
+  std::size_t bytes = sizeof(*this);
+  bytes += measured_.capacity() * sizeof(FleetLink);
+  bytes += (first_.flagged.capacity() + first_.links.capacity()) * sizeof(FleetLink);
+  bytes += state_.capacity() * sizeof(State);
+  // A node of the hash map: the key, the vector and its indices, the bucket's pointer.
+  for (const auto& [key, links] : of_pair_) bytes += sizeof(key) + sizeof(links) + 2 * sizeof(void*) + links.capacity() * sizeof(std::size_t);
+  bytes += of_pair_.bucket_count() * sizeof(void*);
+  for (const auto& group : pending_) bytes += group.capacity() * sizeof(FleetPair);
+  bytes += current_.capacity() * sizeof(FleetPair);
+  bytes += alone_.size() * (sizeof(std::uint64_t) + 2 * sizeof(void*)) + alone_.bucket_count() * sizeof(void*);
+  return bytes;
 }
 
 }  // namespace xb

@@ -8,8 +8,11 @@
 //
 // The caller alternates next_group() (the directed links to measure, all at once; empty: done) and
 // measured_again() (their figures), then takes verdict().
+#include <cstdint>
 #include <deque>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -20,15 +23,26 @@ namespace xb {
 
 using FleetLinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
 
+// The steps that measure a group of suspect links at once: their pairs (both directions of a pair
+// in one), each rank in one pair a step, at most `max_pairs` pairs a step (0: no cap).
+std::vector<FleetStep> fleet_retest_steps(const FleetLinkSet& links, std::size_t max_pairs);
+
 class FleetDiagnosis {
  public:
-  FleetDiagnosis(int ranks, double threshold, FleetFloorFn floor);
+  // `max_pairs`: the cap on pairs at once the retests run under (0: none), so the diagnosis knows
+  // which pair ran alone in its step (fleet_retest_steps).
+  FleetDiagnosis(int ranks, double threshold, FleetFloorFn floor, std::size_t max_pairs = 0);
 
   // The first pass over every link: judged, the suspects (flagged links) pending as one group.
   void first_pass(std::vector<FleetLink> links);
   // The suspects to measure next, all at once; empty when every suspect is cleared or confirmed.
   FleetLinkSet next_group();
-  // The figures of the group just measured (a link missing from them counts as slow again).
+  // The figures of the group just measured (a link missing from them counts as slow again). A link
+  // slow again whose pair ran alone in its step (fleet_retest_steps; a group of one pair, or pairs
+  // sharing a rank, as a slow node's do) is confirmed; the others still slow are halved. When the
+  // first pass flagged every link (below the floor, say), no link is left to compare with: the
+  // links slow again in the first retest are confirmed at once, not halved down to each pair alone
+  // (at 1024 ranks that would be 523,776 steps).
   void measured_again(const std::vector<FleetLink>& again);
   // Without confirmation: the first pass's flags stand.
   void skip_confirmation();
@@ -36,15 +50,25 @@ class FleetDiagnosis {
   // Confirmed links (with their first figure and why), cleared ones, the named nodes, the rounds.
   FleetVerdict verdict() const;
 
+ // Bytes this diagnosis holds (every link's figure, the suspects and their state): rank 0's
+  // share of a fleet's memory, which the simulation reports (issue 17 item 5).
+  std::size_t bytes_held() const;
+
  private:
+  enum class State : std::uint8_t { pending, cleared, confirmed };
   int ranks_;
   FleetFloorFn floor_;
+  std::size_t max_pairs_;
   FleetVerdict first_;
   std::vector<FleetLink> measured_;             // the first pass, every link
+  std::vector<State> state_;                    // of each of first_.flagged
+  // The flagged links of each suspect pair (indices into first_.flagged), by the pair's key.
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> of_pair_;
   std::deque<std::vector<FleetPair>> pending_;  // groups of suspect pairs, measured a group at once
   std::vector<FleetPair> current_;              // the group handed out by next_group()
-  FleetLinkSet confirmed_, cleared_;
+  std::unordered_set<std::uint64_t> alone_;     // its pairs that run alone in their step
   int retests_ = 0;
+  bool every_link_flagged_ = false;  // by the first pass
 };
 
 }  // namespace xb

@@ -58,6 +58,14 @@ class LinkMeter {
     for (const FleetStep& step : steps) measure_step(step, wanted, mine);
     return mine;
   }
+  // Every link of every round of `rounds`, one round made at a time.
+  std::vector<CaseResult> measure(const FleetRoundList& rounds) {
+    std::vector<CaseResult> mine;
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      for (const FleetStep& step : rounds.steps_of_round(r, plan_.max_pairs)) measure_step(step, nullptr, mine);
+    }
+    return mine;
+  }
 
  private:
   void measure_step(const FleetStep& step, const LinkSet* wanted, std::vector<CaseResult>& mine) {
@@ -131,11 +139,12 @@ class LinkMeter {
   SessionOptions options_;
 };
 
-// The rounds of the plan's schedule for these ranks (by their hosts, for topology).
-std::vector<FleetStep> schedule_rounds(const FleetPlan& plan, const std::vector<std::string>& hosts) {
+// The rounds of the plan's schedule for these ranks (by their hosts, for topology); a tournament's
+// made round by round, so no rank holds all of them.
+FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<std::string>& hosts) {
   const int ranks = static_cast<int>(hosts.size());
-  if (plan.schedule == "quick") return fleet_quick_rounds(ranks);
-  if (plan.schedule == "rounds") return plan.rounds;
+  if (plan.schedule == "quick") return FleetRoundList(fleet_quick_rounds(ranks));
+  if (plan.schedule == "rounds") return FleetRoundList(plan.rounds);
   if (plan.schedule == "topology") {
     std::vector<std::string> locations;
     for (const std::string& host : hosts) {
@@ -143,9 +152,9 @@ std::vector<FleetStep> schedule_rounds(const FleetPlan& plan, const std::vector<
       if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", host));
       locations.push_back(at->second);
     }
-    return fleet_topology_rounds(locations);
+    return FleetRoundList(fleet_topology_rounds(locations));
   }
-  return fleet_rounds(ranks);
+  return FleetRoundList::tournament(ranks);
 }
 
 // Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
@@ -161,15 +170,6 @@ std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> min
 
 // Rank 0's set of links at every rank.
 LinkSet share_links(Runtime& group, const LinkSet& at_root) { return broadcast_value(group, at_root, 0); }
-
-// The steps that measure a group of suspect links at once: their pairs, each rank in one pair a step.
-std::vector<FleetStep> steps_of(const LinkSet& links, std::size_t max_pairs) {
-  std::set<std::pair<int, int>> pairs;
-  for (const auto& [from, to] : links) pairs.insert({std::min(from, to), std::max(from, to)});
-  std::vector<FleetPair> list;
-  for (const auto& [a, b] : pairs) list.push_back({a, b});
-  return fleet_steps_of_pairs(list, max_pairs);
-}
 
 }  // namespace
 
@@ -207,13 +207,13 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     return *plan.floor_share * std::min(std::stod(a), std::stod(b));
   };
 
-  std::vector<CaseResult> links = gather_links(group, meter.measure(fleet_split_rounds(schedule_rounds(plan, hosts), plan.max_pairs), nullptr));
+  std::vector<CaseResult> links = gather_links(group, meter.measure(schedule_rounds(plan, hosts)));
   FleetOutcome outcome;
-  FleetDiagnosis diagnosis(ranks, plan.threshold, floor);
+  FleetDiagnosis diagnosis(ranks, plan.threshold, floor, plan.max_pairs);
   if (rank == 0) {
     std::vector<FleetLink> judged;
     for (const CaseResult& c : links) {
-      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c), ""});
+      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
     }
     diagnosis.first_pass(std::move(judged));
     if (!plan.confirm) diagnosis.skip_confirmation();
@@ -223,11 +223,11 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   while (plan.confirm) {
     const LinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : LinkSet{});
     if (suspects.empty()) break;
-    const std::vector<CaseResult> again = gather_links(group, meter.measure(steps_of(suspects, plan.max_pairs), &suspects));
+    const std::vector<CaseResult> again = gather_links(group, meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects));
     if (rank == 0) {
       std::vector<FleetLink> second;
       for (const CaseResult& c : again) {
-        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c), ""});
+        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
       }
       diagnosis.measured_again(second);
       attach_fleet_confirmation(links, second);

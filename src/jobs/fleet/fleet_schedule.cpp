@@ -14,28 +14,55 @@
 
 namespace xb {
 
-std::vector<FleetStep> fleet_rounds(int ranks) {
+int fleet_round_count(int ranks) {
   if (ranks < 2) throw std::invalid_argument(fmt::format("a fleet needs 2 ranks at least, not {}", ranks));
+  return ranks % 2 == 0 ? ranks - 1 : ranks;
+}
+
+FleetStep fleet_round(int ranks, int round) {
+  const int rounds = fleet_round_count(ranks);
+  if (round < 0 || round >= rounds) throw std::invalid_argument(fmt::format("round {} of a {}-round tournament", round, rounds));
   // The circle method: seat n (even) players at positions 0..n-1, keep position 0 fixed and turn the
   // others one place per round; position i plays position n-1-i. With an odd count a phantom
-  // player (n - 1 here) makes the count even and whoever meets it sits the round out.
+  // player (n - 1 here) makes the count even and whoever meets it sits the round out. After
+  // `round` turns, position i >= 1 holds player 1 + (i - 1 - round) mod (n - 1): one round is made
+  // without the ones before it.
   const int n = ranks % 2 == 0 ? ranks : ranks + 1;
-  std::vector<int> seat(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) seat[static_cast<std::size_t>(i)] = i;
-  std::vector<FleetStep> rounds;
-  for (int r = 0; r < n - 1; ++r) {
-    FleetStep round;
-    for (int i = 0; i < n / 2; ++i) {
-      const int x = seat[static_cast<std::size_t>(i)];
-      const int y = seat[static_cast<std::size_t>(n - 1 - i)];
-      if (x >= ranks || y >= ranks) continue;  // the bye
-      round.push_back({std::min(x, y), std::max(x, y)});
-    }
-    std::sort(round.begin(), round.end(), [](const FleetPair& p, const FleetPair& q) { return p.a < q.a; });
-    rounds.push_back(std::move(round));
-    std::rotate(seat.begin() + 1, seat.end() - 1, seat.end());
+  const auto seat = [&](int i) { return i == 0 ? 0 : 1 + (((i - 1 - round) % (n - 1)) + (n - 1)) % (n - 1); };
+  FleetStep pairs;
+  pairs.reserve(static_cast<std::size_t>(n / 2));
+  for (int i = 0; i < n / 2; ++i) {
+    const int x = seat(i);
+    const int y = seat(n - 1 - i);
+    if (x >= ranks || y >= ranks) continue;  // the bye
+    pairs.push_back({std::min(x, y), std::max(x, y)});
   }
+  std::sort(pairs.begin(), pairs.end(), [](const FleetPair& p, const FleetPair& q) { return p.a < q.a; });
+  return pairs;
+}
+
+std::vector<FleetStep> fleet_rounds(int ranks) {
+  std::vector<FleetStep> rounds;
+  for (int r = 0; r < fleet_round_count(ranks); ++r) rounds.push_back(fleet_round(ranks, r));
   return rounds;
+}
+
+FleetRoundList FleetRoundList::tournament(int ranks) {
+  FleetRoundList list;
+  list.count_ = static_cast<std::size_t>(fleet_round_count(ranks));
+  list.tournament_ranks_ = ranks;
+  return list;
+}
+
+FleetRoundList::FleetRoundList(std::vector<FleetStep> rounds) : count_(rounds.size()), held_(std::move(rounds)) {}
+
+FleetStep FleetRoundList::at(std::size_t i) const {
+  if (tournament_ranks_ > 0) return fleet_round(tournament_ranks_, static_cast<int>(i));
+  return held_.at(i);
+}
+
+std::vector<FleetStep> FleetRoundList::steps_of_round(std::size_t i, std::size_t max_pairs) const {
+  return fleet_split_rounds({at(i)}, max_pairs);
 }
 
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs) {
@@ -55,14 +82,29 @@ std::vector<FleetStep> fleet_split_rounds(const std::vector<FleetStep>& rounds, 
 }
 
 std::vector<FleetStep> fleet_steps_of_pairs(const std::vector<FleetPair>& pairs, std::size_t max_pairs) {
+  int ranks = 0;
+  for (const FleetPair& p : pairs) ranks = std::max({ranks, p.a + 1, p.b + 1});
   std::vector<FleetStep> steps;
+  std::vector<std::vector<bool>> busy;  // per step, per rank: in a pair of that step already
+  // First fit, without rescanning what cannot fit: every step below free_from[r] holds rank r, and
+  // every step below open_from is full. (A fleet's suspects can be 500,000 pairs.)
+  std::vector<std::size_t> free_from(static_cast<std::size_t>(ranks), 0);
+  std::size_t open_from = 0;
+  const auto full = [&](std::size_t at) { return max_pairs != 0 && steps[at].size() >= max_pairs; };
   for (const FleetPair& p : pairs) {
-    const auto fits = [&](const FleetStep& s) {
-      return (max_pairs == 0 || s.size() < max_pairs) && fleet_partner(s, p.a) < 0 && fleet_partner(s, p.b) < 0;
-    };
-    const auto at = std::find_if(steps.begin(), steps.end(), fits);
-    if (at != steps.end()) at->push_back(p);
-    else steps.push_back({p});
+    const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
+    std::size_t at = std::max({free_from[a], free_from[b], open_from});
+    while (at < steps.size() && (full(at) || busy[at][a] || busy[at][b])) ++at;
+    if (at == steps.size()) {
+      steps.emplace_back();
+      busy.emplace_back(static_cast<std::size_t>(ranks), false);
+    }
+    steps[at].push_back(p);
+    busy[at][a] = busy[at][b] = true;
+    for (const std::size_t r : {a, b}) {
+      while (free_from[r] < steps.size() && busy[free_from[r]][r]) ++free_from[r];
+    }
+    while (open_from < steps.size() && full(open_from)) ++open_from;
   }
   return steps;
 }

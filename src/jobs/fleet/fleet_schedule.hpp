@@ -27,6 +27,29 @@ using FleetStep = std::vector<FleetPair>;
 
 // The rounds of a tournament of `ranks` (>= 2) ranks. Throws std::invalid_argument below 2.
 std::vector<FleetStep> fleet_rounds(int ranks);
+// How many rounds the tournament has (ranks - 1 when even, ranks when odd), and round `round` of it
+// alone, made in O(ranks): what a rank of a big fleet holds instead of every round (issue 17 item 5:
+// a tournament of 4096 ranks has 8.4M pairs).
+int fleet_round_count(int ranks);
+FleetStep fleet_round(int ranks, int round);
+
+// A schedule's rounds, one at a time: a tournament's round is made when asked, the other schedules'
+// few rounds (quick, topology, a rounds file) are held.
+class FleetRoundList {
+ public:
+  static FleetRoundList tournament(int ranks);
+  explicit FleetRoundList(std::vector<FleetStep> rounds);
+  std::size_t size() const { return count_; }
+  FleetStep at(std::size_t i) const;
+  // Round i cut into steps of at most `max_pairs` pairs (0: no cap).
+  std::vector<FleetStep> steps_of_round(std::size_t i, std::size_t max_pairs) const;
+
+ private:
+  FleetRoundList() = default;
+  std::size_t count_ = 0;
+  int tournament_ranks_ = 0;  // > 0: a tournament, made round by round
+  std::vector<FleetStep> held_;
+};
 
 // The rounds with each one cut into steps of at most `max_pairs` pairs (0: no cap).
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs);

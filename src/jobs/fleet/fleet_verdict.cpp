@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "core/stats.hpp"
 
@@ -13,19 +13,38 @@ namespace {
 // "9.6", "0.05", "80000": four significant figures, never an exponent for a rate a link can have.
 std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt::format("{:.0f}", gbps) : fmt::format("{:.4g}", gbps); }
 
+// A directed link as one number, for sets and sorted lookups at a fleet's scale.
+std::uint64_t link_key(int from, int to) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
+}
+
+bool by_link(const FleetLink& x, const FleetLink& y) { return link_key(x.from, x.to) < link_key(y.from, y.to); }
+
 }  // namespace
 
-bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, std::string* why) {
+std::string fleet_slow_why(const FleetLink& l, double threshold) {
+  switch (l.slow_by) {
+    case FleetSlowBy::median:
+      return fmt::format("below {} x the median link ({} GB/s)", threshold, gbps_text(l.limit_gbps));
+    case FleetSlowBy::floor:
+      return fmt::format("below the floor ({} GB/s)", gbps_text(l.limit_gbps));
+    case FleetSlowBy::none:
+      break;
+  }
+  return "";
+}
+
+FleetSlowBy fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, float* limit) {
   const double relative = v.threshold * v.median_gbps;
   if (l.gbps < relative) {
-    if (why) *why = fmt::format("below {} x the median link ({} GB/s)", v.threshold, gbps_text(relative));
-    return true;
+    if (limit) *limit = static_cast<float>(relative);
+    return FleetSlowBy::median;
   }
   if (const std::optional<double> f = floor ? floor(l.from, l.to) : std::nullopt; f && l.gbps < *f) {
-    if (why) *why = fmt::format("below the floor ({} GB/s)", gbps_text(*f));
-    return true;
+    if (limit) *limit = static_cast<float>(*f);
+    return FleetSlowBy::floor;
   }
-  return false;
+  return FleetSlowBy::none;
 }
 
 FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold, const FleetFloorFn& floor) {
@@ -37,7 +56,8 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
   v.median_gbps = summarize(rates).p50;
   for (const FleetLink& l : links) {
     FleetLink judged = l;
-    if (fleet_link_slow(v, l, floor, &judged.why)) v.flagged.push_back(std::move(judged));
+    judged.slow_by = fleet_link_slow(v, l, floor, &judged.limit_gbps);
+    if (judged.slow_by != FleetSlowBy::none) v.flagged.push_back(judged);
   }
   v.links = v.flagged;
   return v;
@@ -45,13 +65,15 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
 
 bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const std::vector<FleetLink>& again,
                            const FleetFloorFn& floor) {
-  const auto second = std::find_if(again.begin(), again.end(),
-                                   [&](const FleetLink& a) { return a.from == l.from && a.to == l.to; });
-  return second == again.end() || fleet_link_slow(first, *second, floor);
+  const auto second = std::lower_bound(again.begin(), again.end(), l, by_link);
+  const bool measured = second != again.end() && second->from == l.from && second->to == l.to;
+  return !measured || fleet_link_slow(first, *second, floor) != FleetSlowBy::none;
 }
 
-FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
+FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again_in,
                                    const FleetFloorFn& floor) {
+  std::vector<FleetLink> again = again_in;
+  std::sort(again.begin(), again.end(), by_link);
   FleetVerdict v = first;
   v.flagged.clear();
   for (const FleetLink& l : first.flagged) (fleet_link_slow_again(first, l, again, floor) ? v.flagged : v.cleared).push_back(l);
@@ -63,38 +85,59 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
   v.nodes.clear();
   v.links.clear();
   v.every_link_slow = false;
-  const auto is_flagged = [&](const FleetLink& l) {
-    return std::any_of(v.flagged.begin(), v.flagged.end(), [&](const FleetLink& f) { return f.from == l.from && f.to == l.to; });
-  };
-  std::vector<FleetNode> candidates;
-  for (int r = 0; r < ranks; ++r) {
-    FleetNode n;
-    n.rank = r;
-    std::vector<double> rates;
-    std::set<int> partners;
-    for (const FleetLink& l : measured) {
-      if (l.from != r && l.to != r) continue;
-      ++n.links;
-      rates.push_back(l.gbps);
-      partners.insert(l.from == r ? l.to : l.from);
-      if (is_flagged(l)) ++n.slow;
+  std::unordered_set<std::uint64_t> flagged;
+  for (const FleetLink& f : v.flagged) flagged.insert(link_key(f.from, f.to));
+  const auto rank_ok = [&](int r) { return r >= 0 && r < ranks; };
+  // Per rank: its measured links and the slow ones (both directions), then its partners: the
+  // distinct unordered pairs it is in.
+  std::vector<std::size_t> links(static_cast<std::size_t>(ranks)), slow(links.size()), partners(links.size());
+  std::vector<std::uint64_t> pairs;
+  pairs.reserve(measured.size());
+  for (const FleetLink& l : measured) {
+    if (!rank_ok(l.from) || !rank_ok(l.to)) continue;
+    const bool is_slow = flagged.count(link_key(l.from, l.to)) > 0;
+    for (const int r : {l.from, l.to}) {
+      ++links[static_cast<std::size_t>(r)];
+      if (is_slow) ++slow[static_cast<std::size_t>(r)];
     }
-    n.median_gbps = summarize(rates).p50;
-    // One partner (two ranks, or a schedule that pairs each rank once) cannot tell which end is at
-    // fault: the link is named, not a node.
-    if (partners.size() >= 2 && n.slow == n.links) candidates.push_back(n);
+    pairs.push_back(link_key(std::min(l.from, l.to), std::max(l.from, l.to)));
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  for (const std::uint64_t p : pairs) {
+    ++partners[p >> 32];
+    ++partners[p & 0xffffffffu];
+  }
+  // One partner (two ranks, or a schedule that pairs each rank once) cannot tell which end is at
+  // fault: the link is named, not a node.
+  std::vector<int> candidates;
+  for (int r = 0; r < ranks; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    if (partners[i] >= 2 && slow[i] == links[i]) candidates.push_back(r);
   }
   if (!candidates.empty() && static_cast<int>(candidates.size()) == ranks) {
     v.every_link_slow = true;  // nothing stands out: the fleet, or its floor, is off as a whole
     v.links = v.flagged;
     return;
   }
-  v.nodes = std::move(candidates);
-  const auto on_named_node = [&](const FleetLink& l) {
-    return std::any_of(v.nodes.begin(), v.nodes.end(), [&](const FleetNode& n) { return l.from == n.rank || l.to == n.rank; });
-  };
+  // The median of each named node's links: a second pass, over the named nodes' links only.
+  std::vector<int> slot(static_cast<std::size_t>(ranks), -1);
+  for (std::size_t k = 0; k < candidates.size(); ++k) slot[static_cast<std::size_t>(candidates[k])] = static_cast<int>(k);
+  std::vector<std::vector<double>> rates(candidates.size());
+  for (const FleetLink& l : measured) {
+    if (!rank_ok(l.from) || !rank_ok(l.to)) continue;
+    for (const int r : {l.from, l.to}) {
+      if (const int k = slot[static_cast<std::size_t>(r)]; k >= 0) rates[static_cast<std::size_t>(k)].push_back(l.gbps);
+    }
+  }
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    const auto i = static_cast<std::size_t>(candidates[k]);
+    v.nodes.push_back({candidates[k], slow[i], links[i], summarize(rates[k]).p50});
+  }
   for (const FleetLink& l : v.flagged) {
-    if (!on_named_node(l)) v.links.push_back(l);
+    const bool on_named_node = (rank_ok(l.from) && slot[static_cast<std::size_t>(l.from)] >= 0) ||
+                               (rank_ok(l.to) && slot[static_cast<std::size_t>(l.to)] >= 0);
+    if (!on_named_node) v.links.push_back(l);
   }
 }
 

@@ -6,6 +6,7 @@
 // moves the median, and the spread of good links does not flag anything at a threshold like 0.8.
 // Then localisation: a rank every one of whose links is slow is named as the node at fault (one
 // bad NIC shows up as 2(N-1) slow links, not as N-1 suspects), the other slow links by themselves.
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -14,15 +15,24 @@
 
 namespace xb {
 
+// Why a link is flagged: below the threshold's share of the median link, or below its floor. A
+// code and the figure it fell below, not words: a fleet of 4096 ranks has 16.8M links (issue 17
+// item 5), and the words are made only for the links a result lists (fleet_slow_why).
+enum class FleetSlowBy : std::uint8_t { none, median, floor };
+
 struct FleetLink {
   FleetLink() = default;
-  FleetLink(int from_rank, int to_rank, double rate, std::string reason = {})
-      : from(from_rank), to(to_rank), gbps(rate), why(std::move(reason)) {}
+  FleetLink(int from_rank, int to_rank, double rate) : from(from_rank), to(to_rank), gbps(rate) {}
   int from = 0;
   int to = 0;
-  double gbps = 0;  // the link's bandwidth, decimal GB/s
-  std::string why;  // flagged: "below 0.8 x the median link (9.6 GB/s)", "below the floor (20 GB/s)"
+  double gbps = 0;                          // the link's bandwidth, decimal GB/s
+  float limit_gbps = 0;                     // flagged: the figure it fell below (threshold x median, or the floor)
+  FleetSlowBy slow_by = FleetSlowBy::none;  // flagged: which rule
 };
+
+// A flagged link's reason in words: "below 0.8 x the median link (9.6 GB/s)", "below the floor
+// (20 GB/s)"; "" for a link not flagged.
+std::string fleet_slow_why(const FleetLink& l, double threshold);
 
 // The absolute floor of link (from, to) in decimal GB/s, or none (fleet-relative only).
 using FleetFloorFn = std::function<std::optional<double>(int from, int to)>;
@@ -48,11 +58,12 @@ struct FleetVerdict {
 // Judges `links` (one per measured direction). threshold in [0, 1]; 0 flags nothing relative.
 FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold, const FleetFloorFn& floor = {});
 
-// Whether `l` is slow against `v`'s median and threshold, or below its floor; `why` says which.
-bool fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, std::string* why = nullptr);
+// Whether `l` is slow against `v`'s median and threshold, or below its floor: the rule it breaks
+// (none: not slow) and, through `limit`, the figure it fell below.
+FleetSlowBy fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, float* limit = nullptr);
 
-// Whether flagged link `l` is slow again by `again` (its second figure, found by both ends, slow
-// against `first`'s median and the floor; no second figure counts as slow again).
+// Whether flagged link `l` is slow again by `again` (sorted by (from, to): its second figure,
+// slow against `first`'s median and the floor; no second figure counts as slow again).
 bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const std::vector<FleetLink>& again,
                            const FleetFloorFn& floor);
 
@@ -63,8 +74,9 @@ FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<
                                    const FleetFloorFn& floor = {});
 
 // Names the nodes: a rank whose every measured link (`measured`, both directions) is flagged and
-// which was measured against 2 partners or more (with one, either end may be at fault). When every rank is so, none is named (every_link_slow). Fills
-// v.nodes and v.links.
+// which was measured against 2 partners or more (with one, either end may be at fault). When every
+// rank is so, none is named (every_link_slow). Fills v.nodes and v.links. Time O(links log links),
+// memory O(ranks + flagged): a fleet of thousands of ranks is localised in one pass.
 void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured);
 
 }  // namespace xb
