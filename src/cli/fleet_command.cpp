@@ -120,7 +120,7 @@ void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool
   const CaseResult& matrix = doc.cases.back();
   const auto config = matrix.config.get<FleetMatrixConfig>();
   err << fmt::format("xferbench fleet: {} of {} links slow (below {} x the median link, {} GB/s{}){}:\n",
-                     outcome.verdict.flagged.size(), doc.cases.size() - 1, outcome.verdict.threshold,
+                     outcome.verdict.flagged.size(), static_cast<std::uint64_t>(matrix.find_metric("links")->value), outcome.verdict.threshold,
                      format_number(outcome.verdict.median_gbps),
                      config.floor_rule.empty() ? "" : ", or below the floor of " + config.floor_rule,
                      config.every_link_slow ? "; every link is slow: the fleet as a whole, no one node" : "");

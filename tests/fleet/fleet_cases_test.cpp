@@ -184,6 +184,44 @@ TEST(FleetCases, ConfirmationFigureOnExactlyTheLinksMeasuredAgain) {
   EXPECT_DOUBLE_EQ(*m->values.at(0).at(1), 4.0);
 }
 
+TEST(FleetCases, TheMatrixShowsTheLastFigureOfALinkMeasuredAgain) {
+  std::vector<FleetLink> shown{{0, 1, 9.0}, {0, 2, 1.0}, {1, 0, 9.0}, {2, 0, 1.5}};
+  fleet_show_again(shown, {{2, 0, 1.2}, {0, 2, 8.0}, {2, 1, 5.0}});  // 2 -> 1 was never shown: ignored
+  fleet_show_again(shown, {{0, 2, 1.1}});                             // halved, measured alone: last word
+  EXPECT_DOUBLE_EQ(shown[0].gbps, 9.0);
+  EXPECT_DOUBLE_EQ(shown[1].gbps, 1.1);
+  EXPECT_DOUBLE_EQ(shown[2].gbps, 9.0);
+  EXPECT_DOUBLE_EQ(shown[3].gbps, 1.2);
+  ASSERT_EQ(shown.size(), 4u);
+  const auto m = case_matrix(fleet_matrix_case(plan_of(1'000'000), kAddresses, shown, FleetVerdict{}));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_DOUBLE_EQ(m->values.at(0).at(2).value(), 1.1);
+}
+
+TEST(FleetCases, AMatrixAbove256RanksIsLeftOutAndSaidSo) {
+  for (const int ranks : {kFleetMatrixMaxRanks, kFleetMatrixMaxRanks + 1}) {
+    SCOPED_TRACE(ranks);
+    std::vector<FleetRank> who;
+    for (int r = 0; r < ranks; ++r) who.push_back({"", "10.0.0.1", "", ""});
+    const std::vector<FleetLink> links{{0, 1, 4.0}, {1, 0, 2.0}};
+    const CaseResult c = fleet_matrix_case(plan_of(1'000'000), who, links, FleetVerdict{});
+    const auto config = c.config.get<FleetMatrixConfig>();
+    EXPECT_EQ(c.find_metric("bandwidth_min")->value, 2.0);  // the metrics stand either way
+    EXPECT_EQ(c.find_metric("bandwidth_max")->value, 4.0);
+    if (ranks == kFleetMatrixMaxRanks) {
+      ASSERT_TRUE(case_matrix(c).has_value());
+      EXPECT_EQ(case_matrix(c)->values.at(1).at(0), 2.0);
+      EXPECT_TRUE(config.matrix_left_out.empty());
+    } else {
+      EXPECT_FALSE(c.config.contains("matrix"));
+      EXPECT_FALSE(case_matrix(c).has_value());
+      EXPECT_EQ(config.matrix_left_out,
+                "257 ranks: a matrix of 66049 cells is left out above 256 ranks; each link's figure is in its "
+                "fleet_link case");
+    }
+  }
+}
+
 TEST(FleetCases, NamesARankByHostAndKeepsWhatEachRankSaid) {
   EXPECT_EQ(fleet_rank_name(2, {"node-c", "10.98.0.3", "cuda::device::0 (NVIDIA H200)", "eth0: port at 400000 Mb/s"}),
             "rank 2 (node-c 10.98.0.3)");

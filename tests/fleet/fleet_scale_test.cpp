@@ -51,7 +51,10 @@ TEST(FleetScale, RoundRobinAt1024NamesTheSlowNodeAndTheBadCableAndClearsTheBurst
   EXPECT_GE(out.root_bytes, out.links * sizeof(FleetLink));
   EXPECT_LE(out.root_bytes, out.links * 2 * sizeof(FleetLink));
   EXPECT_LE(out.rank_bytes, 512u * sizeof(FleetPair) + 1023u * sizeof(FleetLink) + 4096u);
-  EXPECT_GT(out.result_bytes, 1024u * 1023u);  // a figure per cell of the matrix at least
+  // The matrix case without its matrix (above 256 ranks): names, the verdict's lists; well below a
+  // dense matrix's 1M cells.
+  EXPECT_GT(out.result_bytes, 1024u * 10u);
+  EXPECT_LT(out.result_bytes, 1024u * 1023u);
 }
 
 TEST(FleetScale, AnotherRanksMemoryGrowsWithTheFleetNotItsSquare) {

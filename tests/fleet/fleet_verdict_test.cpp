@@ -87,6 +87,14 @@ TEST(FleetVerdict, ConfirmationMatchesEachLinkByBothEnds) {
     EXPECT_EQ(v.cleared[0].to, 1);  // fast the second time: cleared
     EXPECT_DOUBLE_EQ(v.cleared[0].gbps, 2.0);  // with its first figure
   }
+  // 0 -> 1 not measured again (it stays flagged: nothing cleared it), though 0 -> 2, from the same
+  // source, came back fast: a link is never judged by another's figure.
+  const FleetVerdict v = confirm_fleet_verdict(first, {{0, 2, 9.9}, {3, 0, 2.2}});
+  ASSERT_EQ(v.flagged.size(), 2u);
+  EXPECT_EQ(v.flagged[0].to, 1);
+  EXPECT_EQ(v.flagged[1].from, 3);
+  ASSERT_EQ(v.cleared.size(), 1u);
+  EXPECT_EQ(v.cleared[0].to, 2);
 }
 
 // Every link of a fleet between ranks 0..n-1, at `gbps`, except those `slow` says.

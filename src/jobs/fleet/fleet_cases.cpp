@@ -73,12 +73,14 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   m.unit = "GB/s";
   for (int r = 0; r < ranks; ++r) {
     m.rows.push_back(fleet_rank_name(r, who.at(static_cast<std::size_t>(r))));
-    m.values.emplace_back(static_cast<std::size_t>(ranks));
+    if (ranks <= kFleetMatrixMaxRanks) m.values.emplace_back(static_cast<std::size_t>(ranks));
   }
   m.cols = m.rows;
+  const bool with_matrix = ranks <= kFleetMatrixMaxRanks;
+  if (!with_matrix) m.values.clear();
   double lo = 0, hi = 0;
   for (const FleetLink& l : links) {
-    m.values.at(static_cast<std::size_t>(l.from)).at(static_cast<std::size_t>(l.to)) = l.gbps;
+    if (with_matrix) m.values.at(static_cast<std::size_t>(l.from)).at(static_cast<std::size_t>(l.to)) = l.gbps;
     lo = (&l == &links.front()) ? l.gbps : std::min(lo, l.gbps);
     hi = std::max(hi, l.gbps);
   }
@@ -107,7 +109,14 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   config.transport = plan.transport;
   config.device = plan.device;
   config.confirm = plan.confirm;
-  config.matrix = matrix_to_json(m);
+  if (with_matrix) {
+    config.matrix = matrix_to_json(m);
+  } else {
+    config.matrix_left_out = fmt::format("{} ranks: a matrix of {} cells is left out above {} ranks; each link's figure "
+                                         "is in its fleet_link case",
+                                         ranks, static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks),
+                                         kFleetMatrixMaxRanks);
+  }
   config.flagged = listed(verdict.flagged);
   config.cleared = listed(verdict.cleared);
   config.links_named = listed(verdict.links);
@@ -120,6 +129,7 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   config.schedule = plan.schedule;
   for (const FleetRank& r : who) config.rank_info.push_back({r.host, r.address, r.device, r.nic});
   c.config = config;
+  if (!with_matrix) c.config.erase("matrix");  // none, rather than a null a reader would refuse
   c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1) with round-robin; fewer with another schedule)"},
                {"bandwidth_median", verdict.median_gbps, "GB/s", "the median link"},
                {"bandwidth_min", lo, "GB/s", "the slowest link"},
@@ -130,6 +140,14 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
                {"cleared", static_cast<double>(verdict.cleared.size()), "links",
                 "links below the threshold at first, above it when measured again alone"}};
   return c;
+}
+
+void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again) {
+  const auto by_link = [](const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; };
+  for (const FleetLink& a : again) {
+    const auto at = std::lower_bound(shown.begin(), shown.end(), a, by_link);
+    if (at != shown.end() && at->from == a.from && at->to == a.to) at->gbps = a.gbps;
+  }
 }
 
 void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again_in) {

@@ -47,6 +47,10 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
                              const std::vector<FleetLink>& links, const FleetVerdict& verdict);
 
+// Sets each link of `shown` (sorted by (from, to)) that `again` measured a second time to that
+// figure: what the matrix shows is what the verdict decided by.
+void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again);
+
 // Adds bandwidth_p50_again to each link of `links` that `again` measured a second time (matched by
 // from and to): the figure the confirmed verdict judged it by.
 void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again);

@@ -9,10 +9,12 @@
 #include <set>
 #include <utility>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/machine.hpp"
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
+#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
@@ -158,13 +160,33 @@ FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<std::str
 }
 
 // Every rank's cases at rank 0, sorted by (from, to); empty elsewhere.
-std::vector<CaseResult> gather_links(Runtime& group, std::vector<CaseResult> mine) {
+std::vector<CaseResult> gather_links(Runtime& group, const std::vector<CaseResult>& mine) {
   std::vector<CaseResult> links;
   for (std::vector<CaseResult>& of_rank : gather_values(group, mine, 0)) {
     for (CaseResult& c : of_rank) links.push_back(std::move(c));
   }
   std::sort(links.begin(), links.end(),
             [](const CaseResult& x, const CaseResult& y) { return fleet_link_of(x) < fleet_link_of(y); });
+  return links;
+}
+
+// Every rank's link figures at rank 0 (from, to, bandwidth_p50: 24 bytes a link, not a case's 3 KB),
+// sorted by (from, to); empty elsewhere. What the diagnosis judges and the matrix shows.
+std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResult>& mine) {
+  std::vector<std::tuple<int, int, double>> compact;
+  compact.reserve(mine.size());
+  for (const CaseResult& c : mine) compact.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
+  std::vector<FleetLink> links;
+  for (const auto& of_rank : gather_values(group, compact, 0)) {
+    for (const auto& [from, to, gbps] : of_rank) links.emplace_back(from, to, gbps);
+  }
+  std::sort(links.begin(), links.end(), [](const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; });
+  return links;
+}
+
+std::vector<FleetLink> figures_of(const std::vector<CaseResult>& cases) {
+  std::vector<FleetLink> links;
+  for (const CaseResult& c : cases) links.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
   return links;
 }
 
@@ -207,38 +229,49 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     return *plan.floor_share * std::min(std::stod(a), std::stod(b));
   };
 
-  std::vector<CaseResult> links = gather_links(group, meter.measure(schedule_rounds(plan, hosts)));
+  // Each rank keeps the cases of the links it sent on; rank 0 gets their figures only, and later the
+  // cases the result lists: every link up to kFleetMatrixMaxRanks ranks, above that the slow and
+  // cleared ones (a tournament of 1024 ranks has 1M links: 3 GB of cases, 24 MB of figures).
+  std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, hosts));
+  std::vector<FleetLink> shown = gather_figures(group, mine);  // at rank 0: the figure each link is shown with
   FleetOutcome outcome;
   FleetDiagnosis diagnosis(ranks, plan.threshold, floor, plan.max_pairs);
   if (rank == 0) {
-    std::vector<FleetLink> judged;
-    for (const CaseResult& c : links) {
-      judged.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
-    }
-    diagnosis.first_pass(std::move(judged));
+    diagnosis.first_pass(shown);
     if (!plan.confirm) diagnosis.skip_confirmation();
   }
   // Slow links are measured again before they are named: a bad cable stays slow, a burst of other
-  // work on a shared node or switch does not. Rank 0 decides each group; every rank measures it.
+  // work on a shared node or switch does not. Rank 0 decides each group; every rank measures it,
+  // and the source of a link keeps its confirmed figure on its case.
   while (plan.confirm) {
     const LinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : LinkSet{});
     if (suspects.empty()) break;
-    const std::vector<CaseResult> again = gather_links(group, meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects));
+    const std::vector<CaseResult> again_mine = meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects);
+    attach_fleet_confirmation(mine, figures_of(again_mine));
+    const std::vector<FleetLink> second = gather_figures(group, again_mine);
     if (rank == 0) {
-      std::vector<FleetLink> second;
-      for (const CaseResult& c : again) {
-        second.push_back({fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c)});
-      }
       diagnosis.measured_again(second);
-      attach_fleet_confirmation(links, second);
+      fleet_show_again(shown, second);
     }
   }
   if (rank == 0) outcome.verdict = diagnosis.verdict();
+  const bool every_case = ranks <= kFleetMatrixMaxRanks;
+  LinkSet listed;
+  if (rank == 0 && !every_case) {
+    for (const auto* list : {&outcome.verdict.flagged, &outcome.verdict.cleared}) {
+      for (const FleetLink& l : *list) listed.insert({l.from, l.to});
+    }
+  }
+  if (!every_case) {
+    listed = share_links(group, listed);
+    std::erase_if(mine, [&](const CaseResult& c) { return listed.count(fleet_link_of(c)) == 0; });
+  }
+  std::vector<CaseResult> links = gather_links(group, mine);
   if (rank != 0) return outcome;
   LinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
-  CaseResult matrix = fleet_matrix_case(plan, who, links, outcome.verdict);
+  CaseResult matrix = fleet_matrix_case(plan, who, shown, outcome.verdict);
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
   for (const CaseResult& c : outcome.cases) ctx.emit(c);

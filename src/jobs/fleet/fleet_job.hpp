@@ -59,9 +59,11 @@ struct FleetPlan {
 };
 
 struct FleetOutcome {
-  // At rank 0: one "fleet_link" case per direction of every pair (from rank, to rank; label
-  // "verdict" ok or slow; metric bandwidth_p50_again where it was measured again), then the
-  // "fleet_matrix" case (config["matrix"], config["flagged"], config["cleared"]).
+  // At rank 0: one "fleet_link" case per direction of every pair measured (from rank, to rank;
+  // label "verdict" ok or slow; metric bandwidth_p50_again where it was measured again), then the
+  // "fleet_matrix" case (config["matrix"], config["flagged"], config["cleared"]). Above
+  // kFleetMatrixMaxRanks ranks only the flagged and cleared links have cases, and the matrix is left
+  // out (config["matrix_left_out"] says so): the result stays megabytes at thousands of ranks.
   // Empty at the other ranks.
   std::vector<CaseResult> cases;
   FleetVerdict verdict;  // at rank 0

@@ -110,12 +110,7 @@ FleetSimulationOutcome simulate_fleet(const FleetSimulation& sim) {
     out.retest_steps += fleet_retest_steps(group, sim.max_pairs).size();
     std::vector<FleetLink> again;
     for (const auto& [from, to] : group) again.emplace_back(from, to, model.gbps(from, to, true));
-    for (const FleetLink& a : again) {
-      const auto at = std::lower_bound(shown.begin(), shown.end(), a, [](const FleetLink& x, const FleetLink& y) {
-        return key_of(x.from, x.to) < key_of(y.from, y.to);
-      });
-      if (at != shown.end() && at->from == a.from && at->to == a.to) at->gbps = a.gbps;
-    }
+    fleet_show_again(shown, again);
     diagnosis.measured_again(again);
     out.root_bytes = std::max(out.root_bytes, diagnosis.bytes_held());
   }
