@@ -158,17 +158,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
   }
   for (const auto& n : inv.nics) inv.nic_expectations.push_back(expectations_for(layers, {"link"}, n.name, inv.server, n.ceiling));
   // Unknown SKU: no SKU layer for this machine, said so (not an error).
-  int sku_rules = 0;
-  for (const auto& r : layers.sku) {
-    if (std::any_of(device_names.begin(), device_names.end(),
-                    [&](const std::string& name) { return rule_names(r, name, inv.server); })) {
-      ++sku_rules;
-    }
-  }
-  inv.sku_note = sku_rules > 0 ? fmt::format("{} rule(s) for this machine", sku_rules)
-                               : fmt::format("nothing for this machine (server '{}', devices {}): no SKU layer",
-                                             inv.server.empty() ? "not named by the firmware" : inv.server,
-                                             fmt::join(device_names, ", "));
+  inv.sku_note = sku_note(layers, device_names, inv.server);
   inv.storage = inspect_storage(dir);
   if (!inv.storage->block_device.empty()) {
     inv.storage_ceiling = storage_ceiling(kSysfs, inv.storage->block_device);

@@ -117,7 +117,7 @@ void to_json(json& j, const CaseResult& c) {
     const CaseVerdict& v = *c.verdict;
     json jv = {{"metric", v.metric},   {"unit", v.unit},     {"actual", v.actual},   {"verdict", v.verdict},
                {"reason", v.reason},   {"rule", v.rule},       {"layer", v.layer},   {"origin", v.origin},
-               {"ceiling_derivation", v.ceiling_derivation}, {"warnings", v.warnings}};
+               {"ceiling_derivation", v.ceiling_derivation}, {"warnings", v.warnings}, {"sku", v.sku}};
     put_or_null(jv, "expected", v.expected);
     put_or_null(jv, "ratio", v.ratio);
     put_or_null(jv, "ceiling", v.ceiling);
@@ -177,6 +177,7 @@ void from_json(const json& jc, CaseResult& c) {
     v.origin = it->value("origin", "");
     v.ceiling_derivation = it->value("ceiling_derivation", "");
     v.warnings = it->value("warnings", std::vector<std::string>{});
+    v.sku = it->value("sku", "");
     get_optional(*it, "expected", v.expected);
     get_optional(*it, "ratio", v.ratio);
     get_optional(*it, "ceiling", v.ceiling);

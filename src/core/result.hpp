@@ -57,6 +57,7 @@ struct CaseVerdict {
   std::optional<double> ceiling;    // the theoretical ceiling, where known
   std::string ceiling_derivation;   // how it was derived, or why it is unknown
   std::vector<std::string> warnings;  // links trained below their capability, and the like
+  std::string sku;                  // what the SKU file says of this machine: its rules, or "no SKU layer"
 };
 
 struct CaseResult {

@@ -229,6 +229,16 @@ bool rule_names(const ExpectRule& rule, const std::string& device, const std::st
   return glob_matches(rule.device, device) && glob_matches(rule.server, server);
 }
 
+std::string sku_note(const ExpectationLayers& layers, const std::vector<std::string>& devices, const std::string& server) {
+  const auto names_one = [&](const ExpectRule& r) {
+    return std::any_of(devices.begin(), devices.end(), [&](const std::string& d) { return rule_names(r, d, server); });
+  };
+  const auto rules = std::count_if(layers.sku.begin(), layers.sku.end(), names_one);
+  if (rules > 0) return fmt::format("{} rule(s) for this machine", rules);
+  return fmt::format("nothing for this machine (server '{}', devices {}): no SKU layer",
+                     server.empty() ? "not named by the firmware" : server, fmt::join(devices, ", "));
+}
+
 std::optional<ResolvedExpectation> resolve_expectation(const std::vector<const std::vector<ExpectRule>*>& layers,
                                                        const FigureFacts& facts) {
   std::optional<ResolvedExpectation> best;

@@ -80,6 +80,11 @@ ExpectationLayers load_expectation_layers(const std::string& site_file, const st
 // server: what resolve_expectation checks, and what says whether a SKU entry names a machine.
 bool rule_names(const ExpectRule& rule, const std::string& device, const std::string& server);
 
+// What the SKU file says of this machine (issue 17, "Unknown SKU: no SKU layer, said so in the
+// result, not an error"): "N rule(s) for this machine", or "nothing for this machine (server '…',
+// devices …): no SKU layer". `devices`: the device names the rules' globs are matched against.
+std::string sku_note(const ExpectationLayers& layers, const std::vector<std::string>& devices, const std::string& server);
+
 // What is known of one figure when it is judged.
 struct FigureFacts {
   std::string path;    // "copy.h2d"

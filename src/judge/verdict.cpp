@@ -20,6 +20,7 @@ CaseVerdict judge_figure(const CaseResult& c, FigureFacts facts, const Ceiling& 
   v.verdict = "unjudged";
   v.ceiling_derivation = ceiling.derivation;
   v.warnings = ceiling.warnings;
+  v.sku = sku_note(layers, {facts.device}, facts.server);
   const Metric* m = c.find_metric(v.metric);
   if (c.status != CaseStatus::ok || m == nullptr) {
     v.reason = c.status != CaseStatus::ok ? fmt::format("the case has no figure ({}: {})",

@@ -111,6 +111,22 @@ TEST(Verdict, UnjudgedSaysWhy) {
   EXPECT_EQ(v.reason, "bandwidth is in us, not a bandwidth: only bandwidths are judged");
 }
 
+TEST(Verdict, AMachineTheSkuFileDoesNotKnowHasNoSkuLayerAndSaysSo) {
+  auto layers = with_rule("copy.h2d=8 GiB/s");
+  layers.sku = sku_expectations();  // the shipped file: accelerators and servers, not "dev"
+  const CaseVerdict unknown = judge_figure(bandwidth_case(10), kH2d, Ceiling{}, layers);
+  EXPECT_EQ(unknown.verdict, "PASS");  // not an error: the other layers judge
+  EXPECT_EQ(unknown.sku, "nothing for this machine (server 'not named by the firmware', devices dev): no SKU layer");
+  ExpectRule mine = parse_expectation_rule("copy.h2d=9 GiB/s", "--expect-rule", 2);
+  mine.device = "de*";
+  layers.sku.push_back(mine);
+  const CaseVerdict known = judge_figure(bandwidth_case(10), kH2d, Ceiling{}, layers);
+  EXPECT_EQ(known.sku, "1 rule(s) for this machine");
+  CaseResult c = bandwidth_case(10);
+  c.verdict = known;
+  EXPECT_EQ(nlohmann::json(c).at("verdict").at("sku"), "1 rule(s) for this machine");
+}
+
 TEST(Verdict, TravelsThroughTheResultsJson) {
   const auto layers = with_rule("copy.h2d=8 GiB/s");
   CaseResult c = bandwidth_case(6);
@@ -125,6 +141,8 @@ TEST(Verdict, TravelsThroughTheResultsJson) {
   EXPECT_EQ(back.verdict->origin, "--expect-rule 1");
   EXPECT_EQ(back.verdict->reason, "");
   EXPECT_FALSE(back.verdict->ceiling);
+  EXPECT_EQ(back.verdict->sku, c.verdict->sku);
+  EXPECT_FALSE(back.verdict->sku.empty());
   EXPECT_TRUE(any_failed({back}));
   EXPECT_FALSE(nlohmann::json(bandwidth_case(1)).contains("verdict"));  // unjudged runs write none
 }
