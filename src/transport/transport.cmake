@@ -8,6 +8,8 @@ target_link_libraries(xferbench_lib PUBLIC OpenSSL::Crypto)
 
 # The TCP transport's put stream against iperf3 (bench/tcp_transport_bench.sh); built beside
 # copy_bench in <build>/bench. Listed here so the transport area owns its bench.
-add_executable(tcp_transport_bench ${PROJECT_SOURCE_DIR}/bench/tcp_transport_bench.cpp)
-target_link_libraries(tcp_transport_bench PRIVATE xferbench_lib)
-set_target_properties(tcp_transport_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+if(XB_BUILD_BENCH)
+  add_executable(tcp_transport_bench ${PROJECT_SOURCE_DIR}/bench/tcp_transport_bench.cpp)
+  target_link_libraries(tcp_transport_bench PRIVATE xferbench_lib)
+  set_target_properties(tcp_transport_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+endif()

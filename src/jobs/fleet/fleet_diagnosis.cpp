@@ -13,7 +13,7 @@ std::uint64_t pair_key(const FleetPair& p) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.a)) << 32) | static_cast<std::uint32_t>(p.b);
 }
 
-bool by_link(const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; }
+bool by_directed_link(const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; }
 
 }  // namespace
 
@@ -72,7 +72,7 @@ FleetLinkSet FleetDiagnosis::next_group() {
 void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again_in) {
   ++retests_;
   std::vector<FleetLink> again = again_in;
-  std::sort(again.begin(), again.end(), by_link);
+  std::sort(again.begin(), again.end(), by_directed_link);
   std::vector<FleetPair> still_slow;
   for (const FleetPair& p : current_) {
     bool slow = false;

@@ -23,7 +23,7 @@ else()
 endif()
 
 # The UCX transport side by side with ucx_perftest (bench/xfer_bench.sh).
-if(UCX_FOUND)
+if(UCX_FOUND AND XB_BUILD_BENCH)
   add_executable(ucx_transport_bench ${PROJECT_SOURCE_DIR}/bench/ucx_transport_bench.cpp)
   target_link_libraries(ucx_transport_bench PRIVATE xferbench_ucx)
   set_target_properties(ucx_transport_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
