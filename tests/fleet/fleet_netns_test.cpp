@@ -145,5 +145,35 @@ TEST(FleetNetns, NamesTheSlowedNodeNotItsLinks) {
   EXPECT_EQ(r.err.find("  slow link: "), std::string::npos) << r.err;
 }
 
+// Item 6 of issue 17: every link slowed (a 200 Mbit/s tbf on every host's veth: 25 MB/s each way)
+// is below the floor (0.05 GB/s, FAIL below 0.8 of it: 0.04), so the fleet fails as a whole: every
+// link flagged by the floor, confirmed by one retest of all at once, no node named.
+TEST(FleetNetns, EveryLinkSlowedFailsTheFleetByTheFloorAndNamesNoNode) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  for (int host = 0; host < bridge->hosts(); ++host) {
+    bridge->run_in(host, {"tc", "qdisc", "add", "dev", bridge->device(), "root", "tbf", "rate", "200mbit", "burst",
+                          "64kb", "latency", "500ms"});
+  }
+  const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "2", "--transport", "tcp", "--format", "json",
+                                     "--expect-rule", "fleet=0.05 GB/s"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
+  ASSERT_EQ(cases.size(), 13u);
+  const auto& m = cases.back().config;
+  ASSERT_EQ(m.at("flagged").size(), 12u) << m.at("flagged").dump();
+  for (const auto& f : m.at("flagged")) EXPECT_EQ(f.at("why"), "below the floor (0.04 GB/s)") << f.dump();
+  EXPECT_TRUE(m.at("every_link_slow").get<bool>());
+  EXPECT_TRUE(m.at("nodes").empty()) << m.at("nodes").dump();
+  EXPECT_EQ(m.at("links_named").size(), 12u);
+  EXPECT_TRUE(m.at("cleared").empty()) << m.at("cleared").dump();
+  EXPECT_EQ(m.at("retests"), 1);  // every link flagged: the first retest confirms, no halving
+  EXPECT_NE(r.err.find("every link is slow: the fleet as a whole, no one node"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("  slow node: "), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace xb
