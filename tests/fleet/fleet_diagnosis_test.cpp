@@ -4,6 +4,7 @@
 // measured in a group of k pairs (congestion makes a crowded group slow).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "jobs/fleet/fleet_diagnosis.hpp"
@@ -51,7 +52,7 @@ TEST(FleetDiagnosis, ABurstClearsInOneRoundAndABadCableIsNamedAlone) {
   }
   first_pass = false;
   FleetDiagnosis d(8, 0.8, {});
-  d.first_pass(first);
+  d.first_pass(std::vector<FleetLink>(first.rbegin(), first.rend()));  // in any order
   FleetLinkSet group = d.next_group();
   EXPECT_EQ(group, (FleetLinkSet{{0, 1}, {2, 3}, {4, 5}}));  // every suspect at once
   std::vector<FleetLink> again;
@@ -59,7 +60,7 @@ TEST(FleetDiagnosis, ABurstClearsInOneRoundAndABadCableIsNamedAlone) {
   d.measured_again(again);
   group = d.next_group();
   EXPECT_EQ(group, (FleetLinkSet{{4, 5}}));  // still slow: alone now
-  d.measured_again({{4, 5, 1.0}});
+  d.measured_again({{4, 5, 0.9}});
   EXPECT_TRUE(d.next_group().empty());
   const FleetVerdict v = d.verdict();
   ASSERT_EQ(v.flagged.size(), 1u);
@@ -68,6 +69,16 @@ TEST(FleetDiagnosis, ABurstClearsInOneRoundAndABadCableIsNamedAlone) {
   ASSERT_EQ(v.cleared.size(), 2u);
   EXPECT_DOUBLE_EQ(v.cleared[0].gbps, 2.0);  // a cleared link keeps its first figure
   EXPECT_EQ(v.retests, 2);
+  // What a result shows: every link once, in (from, to) order, a re-measured link at its last
+  // figure (what the verdict decided by), the others at their first.
+  const std::vector<FleetLink> shown = std::move(d).shown();
+  ASSERT_EQ(shown.size(), first.size());
+  EXPECT_TRUE(std::is_sorted(shown.begin(), shown.end(), fleet_link_order));
+  for (const FleetLink& l : shown) {
+    SCOPED_TRACE(testing::Message() << l.from << "->" << l.to);
+    const double expected = l.from == 4 && l.to == 5 ? 0.9 : 10.0;  // the burst's links: cleared at 10
+    EXPECT_DOUBLE_EQ(l.gbps, expected);
+  }
 }
 
 TEST(FleetDiagnosis, ACrowdedGroupIsHalvedUntilEachLinkIsAlone) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "core/machine.hpp"
@@ -28,6 +29,12 @@ void slow_link(const test::NetnsBridge& b, int from, int to, const std::string& 
   b.run_in(from, {"tc", "class", "add", "dev", dev, "parent", "1:", "classid", "1:20", "htb", "rate", "100gbit"});
   b.run_in(from, {"tc", "filter", "add", "dev", dev, "parent", "1:", "protocol", "ip", "u32", "match", "ip", "dst",
                   b.address(to) + "/32", "flowid", "1:10"});
+}
+
+// Slows everything host `host` sends to 200 Mbit/s (a tbf on its veth): its NIC, one way.
+void slow_host(const test::NetnsBridge& b, int host) {
+  b.run_in(host, {"tc", "qdisc", "add", "dev", b.device(), "root", "tbf", "rate", "200mbit", "burst", "64kb", "latency",
+                  "500ms"});
 }
 
 // Runs `xferbench fleet ARGS…` under mpirun with one rank in each host of `bridge`.
@@ -123,8 +130,7 @@ TEST(FleetNetns, NamesTheSlowedNodeNotItsLinks) {
   std::string why;
   auto bridge = test::NetnsBridge::create(4, &why);
   if (!bridge) GTEST_SKIP() << why;
-  bridge->run_in(3, {"tc", "qdisc", "add", "dev", bridge->device(), "root", "tbf", "rate", "200mbit", "burst", "64kb",
-                     "latency", "500ms"});
+  slow_host(*bridge, 3);
   for (int from = 0; from < 3; ++from) slow_link(*bridge, from, 3, "200mbit");
   const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "2", "--threshold", "0.25", "--transport", "tcp",
                                      "--format", "json", "--expect-rule", "fleet=0.001 GB/s"});
@@ -153,10 +159,7 @@ TEST(FleetNetns, EveryLinkSlowedFailsTheFleetByTheFloorAndNamesNoNode) {
   std::string why;
   auto bridge = test::NetnsBridge::create(4, &why);
   if (!bridge) GTEST_SKIP() << why;
-  for (int host = 0; host < bridge->hosts(); ++host) {
-    bridge->run_in(host, {"tc", "qdisc", "add", "dev", bridge->device(), "root", "tbf", "rate", "200mbit", "burst",
-                          "64kb", "latency", "500ms"});
-  }
+  for (int host = 0; host < bridge->hosts(); ++host) slow_host(*bridge, host);
   const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "2", "--transport", "tcp", "--format", "json",
                                      "--expect-rule", "fleet=0.05 GB/s"});
   ASSERT_TRUE(r.exited) << r.describe();
@@ -173,6 +176,45 @@ TEST(FleetNetns, EveryLinkSlowedFailsTheFleetByTheFloorAndNamesNoNode) {
   EXPECT_EQ(m.at("retests"), 1);  // every link flagged: the first retest confirms, no halving
   EXPECT_NE(r.err.find("every link is slow: the fleet as a whole, no one node"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("  slow node: "), std::string::npos) << r.err;
+}
+
+// Item 6 of issue 17: a rounds file respected across namespaces. Two rounds of the user's own
+// (0-3 and 1-2 never meet): exactly those eight links are measured, the matrix leaves the other
+// cells empty, and the slowed link among them (0 -> 2) is named as a link: rank 0 has two partners
+// and only one of its four links is slow.
+TEST(FleetNetns, ARoundsFileIsRespected) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  slow_link(*bridge, 0, 2, "200mbit");
+  test::TempDir dir;
+  const auto rounds = dir.path() / "rounds";
+  std::ofstream(rounds) << "# our own schedule: 0-3 and 1-2 never meet\n0-1 2-3\n\n0-2 1-3  # the second round\n";
+  const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "3", "--threshold", "0.25", "--transport", "tcp", "--format",
+                                     "json", "--expect-rule", "fleet=0.001 GB/s", "--rounds", rounds.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
+  ASSERT_EQ(cases.size(), 9u);  // eight links, then the matrix
+  std::set<std::pair<int, int>> links;
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    links.insert({cases[i].config.at("from_rank").get<int>(), cases[i].config.at("to_rank").get<int>()});
+  }
+  EXPECT_EQ(links, (std::set<std::pair<int, int>>{{0, 1}, {1, 0}, {2, 3}, {3, 2}, {0, 2}, {2, 0}, {1, 3}, {3, 1}}));
+  const auto& m = cases.back().config;
+  EXPECT_EQ(m.at("schedule"), "rounds");
+  const auto& cells = m.at("matrix").at("values");
+  for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 3}, {3, 0}, {1, 2}, {2, 1}}) {
+    EXPECT_TRUE(cells.at(from).at(to).is_null()) << from << " -> " << to << ": " << cells.dump();
+  }
+  for (const auto& [from, to] : links) EXPECT_TRUE(cells.at(from).at(to).is_number()) << from << " -> " << to;
+  ASSERT_EQ(m.at("flagged").size(), 1u) << m.at("flagged").dump();
+  EXPECT_EQ(m.at("flagged")[0].at("from_rank"), 0);
+  EXPECT_EQ(m.at("flagged")[0].at("to_rank"), 2);
+  EXPECT_TRUE(m.at("nodes").empty()) << m.at("nodes").dump();
+  ASSERT_EQ(m.at("links_named").size(), 1u);
+  EXPECT_EQ(m.at("links_named")[0].at("to_rank"), 2);
 }
 
 }  // namespace

@@ -51,19 +51,6 @@ CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, in
 }
 
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& who,
-                             const std::vector<CaseResult>& links, const FleetVerdict& verdict) {
-  std::vector<FleetLink> shown;
-  shown.reserve(links.size());
-  for (const CaseResult& c : links) {
-    // A link measured again shows its confirmed (last) figure: what the verdict decided by.
-    const Metric* again = c.find_metric("bandwidth_p50_again");
-    const auto [from, to] = fleet_link_of(c);
-    shown.emplace_back(from, to, again != nullptr ? again->value : fleet_link_gbps(c));
-  }
-  return fleet_matrix_case(plan, who, shown, verdict);
-}
-
-CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& who,
                              const std::vector<FleetLink>& links, const FleetVerdict& verdict) {
   const int ranks = static_cast<int>(who.size());
   Matrix m;
@@ -140,14 +127,6 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
                {"cleared", static_cast<double>(verdict.cleared.size()), "links",
                 "links below the threshold at first, above it when measured again alone"}};
   return c;
-}
-
-void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again) {
-  const auto by_link = [](const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; };
-  for (const FleetLink& a : again) {
-    const auto at = std::lower_bound(shown.begin(), shown.end(), a, by_link);
-    if (at != shown.end() && at->from == a.from && at->to == a.to) at->gbps = a.gbps;
-  }
 }
 
 void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again_in) {

@@ -36,20 +36,12 @@ double fleet_link_gbps(const CaseResult& link);
 CaseResult fleet_link_case(const FleetPlan& plan, const std::string& backend, int from, int to,
                            const std::vector<FleetRank>& ranks, const ElapsedRecord& elapsed);
 
-// The matrix of `links` (bandwidth_p50 per from/to cell; bandwidth_p50_again where a link was
-// measured again: the confirmed figure) with the verdict's lists, and the metrics
-// links, bandwidth_median (the verdict's), bandwidth_min, bandwidth_max (over the links),
-// threshold, flagged and cleared (the verdict's).
-CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
-                             const std::vector<CaseResult>& links, const FleetVerdict& verdict);
-// The same from each link's figure alone (the one shown: confirmed where measured again), as the
-// simulation of a big fleet holds them.
+// The matrix of `links` (each link's figure in its from/to cell: the one shown, confirmed where
+// measured again, FleetDiagnosis::shown) with the verdict's lists, and the metrics links,
+// bandwidth_median (the verdict's), bandwidth_min, bandwidth_max (over the links), threshold,
+// flagged and cleared (the verdict's). Above kFleetMatrixMaxRanks the matrix is left out.
 CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>& ranks,
                              const std::vector<FleetLink>& links, const FleetVerdict& verdict);
-
-// Sets each link of `shown` (sorted by (from, to)) that `again` measured a second time to that
-// figure: what the matrix shows is what the verdict decided by.
-void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again);
 
 // Adds bandwidth_p50_again to each link of `links` that `again` measured a second time (matched by
 // from and to): the figure the confirmed verdict judged it by.

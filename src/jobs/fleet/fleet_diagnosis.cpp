@@ -9,11 +9,7 @@ namespace {
 
 FleetPair pair_of(int from, int to) { return {std::min(from, to), std::max(from, to)}; }
 
-std::uint64_t pair_key(const FleetPair& p) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.a)) << 32) | static_cast<std::uint32_t>(p.b);
-}
-
-bool by_directed_link(const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; }
+std::uint64_t pair_key(const FleetPair& p) { return fleet_link_key(p.a, p.b); }
 
 }  // namespace
 
@@ -47,6 +43,7 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
     links_of_pair.push_back(i);
   }
   pending_.clear();
+  again_.clear();
   if (!suspects.empty()) pending_.push_back(std::move(suspects));
 }
 
@@ -71,8 +68,9 @@ FleetLinkSet FleetDiagnosis::next_group() {
 
 void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again_in) {
   ++retests_;
+  again_.insert(again_.end(), again_in.begin(), again_in.end());
   std::vector<FleetLink> again = again_in;
-  std::sort(again.begin(), again.end(), by_directed_link);
+  std::sort(again.begin(), again.end(), fleet_link_order);
   std::vector<FleetPair> still_slow;
   for (const FleetPair& p : current_) {
     bool slow = false;
@@ -118,9 +116,17 @@ FleetVerdict FleetDiagnosis::verdict() const {
   return v;
 }
 
+std::vector<FleetLink> FleetDiagnosis::shown() && {
+  if (!std::is_sorted(measured_.begin(), measured_.end(), fleet_link_order)) {
+    std::sort(measured_.begin(), measured_.end(), fleet_link_order);
+  }
+  fleet_show_again(measured_, again_);
+  return std::move(measured_);
+}
+
 std::size_t FleetDiagnosis::bytes_held() const {
   std::size_t bytes = sizeof(*this);
-  bytes += measured_.capacity() * sizeof(FleetLink);
+  bytes += (measured_.capacity() + again_.capacity()) * sizeof(FleetLink);
   bytes += (first_.flagged.capacity() + first_.links.capacity()) * sizeof(FleetLink);
   bytes += state_.capacity() * sizeof(State);
   // A node of the hash map: the key, the vector and its indices, the bucket's pointer.

@@ -49,6 +49,9 @@ class FleetDiagnosis {
 
   // Confirmed links (with their first figure and why), cleared ones, the named nodes, the rounds.
   FleetVerdict verdict() const;
+  // Every link with the figure a result shows: the first pass's, or the last one measured again
+  // (what the verdict decided by). Gives up the diagnosis's copy: one list of every link at rank 0.
+  std::vector<FleetLink> shown() &&;
 
  // Bytes this diagnosis holds (every link's figure, the suspects and their state): rank 0's
   // share of a fleet's memory, which the simulation reports (issue 17 item 5).
@@ -61,6 +64,7 @@ class FleetDiagnosis {
   std::size_t max_pairs_;
   FleetVerdict first_;
   std::vector<FleetLink> measured_;             // the first pass, every link
+  std::vector<FleetLink> again_;                // every retest's figures, in the order measured
   std::vector<State> state_;                    // of each of first_.flagged
   // The flagged links of each suspect pair (indices into first_.flagged), by the pair's key.
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> of_pair_;

@@ -180,7 +180,7 @@ std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResu
   for (const auto& of_rank : gather_values(group, compact, 0)) {
     for (const auto& [from, to, gbps] : of_rank) links.emplace_back(from, to, gbps);
   }
-  std::sort(links.begin(), links.end(), [](const FleetLink& x, const FleetLink& y) { return std::pair{x.from, x.to} < std::pair{y.from, y.to}; });
+  std::sort(links.begin(), links.end(), fleet_link_order);
   return links;
 }
 
@@ -233,11 +233,11 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   // cases the result lists: every link up to kFleetMatrixMaxRanks ranks, above that the slow and
   // cleared ones (a tournament of 1024 ranks has 1M links: 3 GB of cases, 24 MB of figures).
   std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, hosts));
-  std::vector<FleetLink> shown = gather_figures(group, mine);  // at rank 0: the figure each link is shown with
+  std::vector<FleetLink> figures = gather_figures(group, mine);  // at rank 0: every link's; empty elsewhere
   FleetOutcome outcome;
   FleetDiagnosis diagnosis(ranks, plan.threshold, floor, plan.max_pairs);
   if (rank == 0) {
-    diagnosis.first_pass(shown);
+    diagnosis.first_pass(std::move(figures));
     if (!plan.confirm) diagnosis.skip_confirmation();
   }
   // Slow links are measured again before they are named: a bad cable stays slow, a burst of other
@@ -249,10 +249,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     const std::vector<CaseResult> again_mine = meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects);
     attach_fleet_confirmation(mine, figures_of(again_mine));
     const std::vector<FleetLink> second = gather_figures(group, again_mine);
-    if (rank == 0) {
-      diagnosis.measured_again(second);
-      fleet_show_again(shown, second);
-    }
+    if (rank == 0) diagnosis.measured_again(second);
   }
   if (rank == 0) outcome.verdict = diagnosis.verdict();
   const bool every_case = ranks <= kFleetMatrixMaxRanks;
@@ -271,7 +268,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   LinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
-  CaseResult matrix = fleet_matrix_case(plan, who, shown, outcome.verdict);
+  CaseResult matrix = fleet_matrix_case(plan, who, std::move(diagnosis).shown(), outcome.verdict);
   outcome.cases = std::move(links);
   outcome.cases.push_back(std::move(matrix));
   for (const CaseResult& c : outcome.cases) ctx.emit(c);

@@ -15,10 +15,6 @@
 namespace xb {
 namespace {
 
-std::uint64_t key_of(int from, int to) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
-}
-
 // The modelled links: a figure for any directed link, first pass or measured again.
 class LinkModel {
  public:
@@ -33,21 +29,21 @@ class LinkModel {
     for (const auto& [from, to] : sim.slow_links) {
       check(from);
       check(to);
-      slow_.insert(key_of(from, to));
+      slow_.insert(fleet_link_key(from, to));
     }
     for (const auto& [from, to] : sim.transient_links) {
       check(from);
       check(to);
-      transient_.insert(key_of(from, to));
+      transient_.insert(fleet_link_key(from, to));
     }
   }
 
   double gbps(int from, int to, bool again) const {
     // Healthy: link_gbps within ± spread, the same draw for a link every time it is measured.
-    const double unit = static_cast<double>(splitmix64(sim_.seed ^ key_of(from, to)) >> 11) * 0x1.0p-53;  // [0, 1)
+    const double unit = static_cast<double>(splitmix64(sim_.seed ^ fleet_link_key(from, to)) >> 11) * 0x1.0p-53;  // [0, 1)
     const double healthy = sim_.link_gbps * (1 + sim_.spread * (2 * unit - 1));
-    const bool slow = slow_nodes_.count(from) > 0 || slow_nodes_.count(to) > 0 || slow_.count(key_of(from, to)) > 0 ||
-                      (!again && transient_.count(key_of(from, to)) > 0);
+    const bool slow = slow_nodes_.count(from) > 0 || slow_nodes_.count(to) > 0 || slow_.count(fleet_link_key(from, to)) > 0 ||
+                      (!again && transient_.count(fleet_link_key(from, to)) > 0);
     return slow ? healthy * sim_.slow_share : healthy;
   }
 
@@ -95,22 +91,19 @@ FleetSimulationOutcome simulate_fleet(const FleetSimulation& sim) {
     }
   }
   out.links = measured.size();
-  std::sort(measured.begin(), measured.end(),
-            [](const FleetLink& x, const FleetLink& y) { return key_of(x.from, x.to) < key_of(y.from, y.to); });
+  std::sort(measured.begin(), measured.end(), fleet_link_order);
   const std::size_t most_sent = *std::max_element(sent.begin() + 1, sent.end());
   out.rank_bytes = largest_step * sizeof(FleetPair) + most_sent * sizeof(FleetLink);
 
   // Rank 0's diagnosis: suspects measured again, all at once, then halves, until each is settled.
   const FleetFloorFn floor = [&](int, int) { return sim.floor_gbps; };
   FleetDiagnosis diagnosis(sim.ranks, sim.threshold, floor, sim.max_pairs);
-  std::vector<FleetLink> shown = measured;  // what the matrix shows: the last figure of each link
   diagnosis.first_pass(std::move(measured));
   out.root_bytes = diagnosis.bytes_held();
   for (FleetLinkSet group = diagnosis.next_group(); !group.empty(); group = diagnosis.next_group()) {
     out.retest_steps += fleet_retest_steps(group, sim.max_pairs).size();
     std::vector<FleetLink> again;
     for (const auto& [from, to] : group) again.emplace_back(from, to, model.gbps(from, to, true));
-    fleet_show_again(shown, again);
     diagnosis.measured_again(again);
     out.root_bytes = std::max(out.root_bytes, diagnosis.bytes_held());
   }
@@ -125,7 +118,7 @@ FleetSimulationOutcome simulate_fleet(const FleetSimulation& sim) {
     plan.schedule = sim.schedule;
     std::vector<FleetRank> who;
     for (int r = 0; r < sim.ranks; ++r) who.push_back({fmt::format("node-{}", r), fmt::format("10.{}.{}.{}", r >> 16, (r >> 8) & 255, r & 255), "cpu::device::0", ""});
-    const CaseResult matrix = fleet_matrix_case(plan, who, shown, out.verdict);
+    const CaseResult matrix = fleet_matrix_case(plan, who, std::move(diagnosis).shown(), out.verdict);
     out.result_bytes = nlohmann::json(matrix).dump().size();
   }
   return out;

@@ -13,14 +13,14 @@ namespace {
 // "9.6", "0.05", "80000": four significant figures, never an exponent for a rate a link can have.
 std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt::format("{:.0f}", gbps) : fmt::format("{:.4g}", gbps); }
 
-// A directed link as one number, for sets and sorted lookups at a fleet's scale.
-std::uint64_t link_key(int from, int to) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
-}
-
-bool by_link(const FleetLink& x, const FleetLink& y) { return link_key(x.from, x.to) < link_key(y.from, y.to); }
-
 }  // namespace
+
+void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again) {
+  for (const FleetLink& a : again) {
+    const auto at = std::lower_bound(shown.begin(), shown.end(), a, fleet_link_order);
+    if (at != shown.end() && at->from == a.from && at->to == a.to) at->gbps = a.gbps;
+  }
+}
 
 std::string fleet_slow_why(const FleetLink& l, double threshold) {
   switch (l.slow_by) {
@@ -65,7 +65,7 @@ FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double thres
 
 bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const std::vector<FleetLink>& again,
                            const FleetFloorFn& floor) {
-  const auto second = std::lower_bound(again.begin(), again.end(), l, by_link);
+  const auto second = std::lower_bound(again.begin(), again.end(), l, fleet_link_order);
   const bool measured = second != again.end() && second->from == l.from && second->to == l.to;
   return !measured || fleet_link_slow(first, *second, floor) != FleetSlowBy::none;
 }
@@ -73,7 +73,7 @@ bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const 
 FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again_in,
                                    const FleetFloorFn& floor) {
   std::vector<FleetLink> again = again_in;
-  std::sort(again.begin(), again.end(), by_link);
+  std::sort(again.begin(), again.end(), fleet_link_order);
   FleetVerdict v = first;
   v.flagged.clear();
   for (const FleetLink& l : first.flagged) (fleet_link_slow_again(first, l, again, floor) ? v.flagged : v.cleared).push_back(l);
@@ -86,7 +86,7 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
   v.links.clear();
   v.every_link_slow = false;
   std::unordered_set<std::uint64_t> flagged;
-  for (const FleetLink& f : v.flagged) flagged.insert(link_key(f.from, f.to));
+  for (const FleetLink& f : v.flagged) flagged.insert(fleet_link_key(f.from, f.to));
   const auto rank_ok = [&](int r) { return r >= 0 && r < ranks; };
   // Per rank: its measured links and the slow ones (both directions), then its partners: the
   // distinct unordered pairs it is in.
@@ -95,12 +95,12 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
   pairs.reserve(measured.size());
   for (const FleetLink& l : measured) {
     if (!rank_ok(l.from) || !rank_ok(l.to)) continue;
-    const bool is_slow = flagged.count(link_key(l.from, l.to)) > 0;
+    const bool is_slow = flagged.count(fleet_link_key(l.from, l.to)) > 0;
     for (const int r : {l.from, l.to}) {
       ++links[static_cast<std::size_t>(r)];
       if (is_slow) ++slow[static_cast<std::size_t>(r)];
     }
-    pairs.push_back(link_key(std::min(l.from, l.to), std::max(l.from, l.to)));
+    pairs.push_back(fleet_link_key(std::min(l.from, l.to), std::max(l.from, l.to)));
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());

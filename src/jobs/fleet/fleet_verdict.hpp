@@ -30,6 +30,22 @@ struct FleetLink {
   FleetSlowBy slow_by = FleetSlowBy::none;  // flagged: which rule
 };
 
+// A directed link (from, to) as one number, for sets and sorted lookups at a fleet's scale. Ranks
+// are never negative, so keys order as the (from, to) pairs do.
+inline std::uint64_t fleet_link_key(int from, int to) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
+}
+
+// The one order of a fleet's links: by (from, to). Lists of links (a result's, a retest's) are
+// kept in it so that one is looked up in another by binary search.
+inline bool fleet_link_order(const FleetLink& x, const FleetLink& y) {
+  return fleet_link_key(x.from, x.to) < fleet_link_key(y.from, y.to);
+}
+
+// Sets each link of `shown` (in fleet_link_order) that `again` measured a second time to that
+// figure: what the matrix shows is what the verdict decided by.
+void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink>& again);
+
 // A flagged link's reason in words: "below 0.8 x the median link (9.6 GB/s)", "below the floor
 // (20 GB/s)"; "" for a link not flagged.
 std::string fleet_slow_why(const FleetLink& l, double threshold);
