@@ -3,7 +3,8 @@
 // nodes, cores and memory and the PCI devices on data paths (hwloc); the storage under --dir; the
 // transports (UCX's, as ucx_info -d lists them, and the plain TCP one); and the theoretical ceiling
 // of each PCI device's path and each network port (judge/: PCIe links up to the root port, port
-// speeds), with how it was derived and any link trained below its capability. Text, or --json.
+// speeds) and of host memory (SMBIOS type 17), with how it was derived and any link trained below
+// its capability. Text, or --json.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -20,6 +21,7 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "judge/memory_ceiling.hpp"
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_path.hpp"
 #include "judge/server_model.hpp"
@@ -84,12 +86,14 @@ struct Inventory {
   std::map<std::string, Ceiling> pci_ceilings;
   std::vector<NicCeiling> nics;
   std::optional<Ceiling> storage_ceiling;  // where the storage is on a block device
+  Ceiling memory_ceiling;                  // host memory's bandwidth, from the firmware's tables
   std::string server;                      // the firmware's product name, "" where it says none
   // What each ceiling's paths are expected to reach: per backend device row name, per NIC (in
   // the order of nics), for the storage.
   std::map<std::string, std::vector<ShownExpectation>> device_expectations;
   std::vector<std::vector<ShownExpectation>> nic_expectations;
   std::vector<ShownExpectation> storage_expectations;
+  std::vector<ShownExpectation> memory_expectations;  // copy.h2h, against half the memory's bandwidth
   std::string sku_note;  // which SKU entries this machine's server and devices meet, or that none does
   std::string site_file;
   std::size_t cli_rules = 0;
@@ -145,6 +149,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
   }
   inv.nics = nic_ceilings(kSysfs);
   inv.server = server_model(kSysfs);
+  inv.memory_ceiling = host_memory_ceiling(kSysfs);
   inv.site_file = layers.site_file;
   inv.cli_rules = layers.command_line.size();
   std::vector<std::string> device_names;
@@ -156,6 +161,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
       inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, it->second);
     }
   }
+  inv.memory_expectations = expectations_for(layers, {"copy.h2h"}, "", inv.server, host_copy_ceiling(inv.memory_ceiling));
   for (const auto& n : inv.nics) inv.nic_expectations.push_back(expectations_for(layers, {"link"}, n.name, inv.server, n.ceiling));
   // Unknown SKU: no SKU layer for this machine, said so (not an error).
   inv.sku_note = sku_note(layers, device_names, inv.server);
@@ -254,6 +260,8 @@ void render_text(const Inventory& inv, std::ostream& out) {
   } else {
     out << "host: topology unknown: " << inv.topology_problem << '\n';
   }
+  out << "  memory ceiling " << ceiling_text(inv.memory_ceiling, "    ");
+  render_expectations(inv.memory_expectations, "    ", out);
   out << "network:\n";
   if (inv.nics.empty()) out << "  no interface but loopback\n";
   for (std::size_t k = 0; k < inv.nics.size(); ++k) {
@@ -344,6 +352,8 @@ nlohmann::json to_json(const Inventory& inv) {
   } else {
     j["host"] = {{"problem", inv.topology_problem}};
   }
+  j["host"]["memory_ceiling"] = to_json(inv.memory_ceiling);
+  j["host"]["memory_expectations"] = to_json(inv.memory_expectations);
   json nics = json::array();
   for (std::size_t k = 0; k < inv.nics.size(); ++k) {
     const auto& n = inv.nics[k];

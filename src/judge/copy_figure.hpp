@@ -2,7 +2,9 @@
 // What a copy case's bandwidth is, for judging: its path kind (copy.h2d …), the device it ran on,
 // its block size, and the ceiling: the sum of each device's PCIe path (the copy's figure is the
 // sum over its devices; devices behind one shared uplink make that sum an upper bound, said in the
-// derivation), unknown where any device has no PCI link (the cpu backend's arenas).
+// derivation), unknown where any device has no PCI link. A copy within host memory (h2h, or the
+// cpu backend's arenas, host RAM without a link) is path kind copy.h2h against host memory's
+// ceiling (judge/memory_ceiling).
 #include <filesystem>
 
 #include "backends/device.hpp"

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/first_line.hpp"
+#include "judge/memory_ceiling.hpp"
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_path.hpp"
 #include "judge/pcie_rate.hpp"
@@ -51,6 +52,24 @@ TEST(RealSysfs, EveryInterfaceSaysWhereItsCeilingComesFrom) {
     if (n.ceiling.bytes_per_second && n.pci_address.empty()) {
       EXPECT_DOUBLE_EQ(*n.ceiling.bytes_per_second, std::stod(speed) * 1e6 / 8) << n.name;
     }
+  }
+}
+
+// Host memory: known from the firmware's table where this machine has one we can read (then above
+// zero, with the modules named), else unknown and saying which file and why.
+TEST(RealSysfs, HostMemorySaysItsCeilingOrWhyNot) {
+  const fs::path table = "/sys/firmware/dmi/tables/DMI";
+  const Ceiling c = host_memory_ceiling("/sys");
+  EXPECT_EQ(c.derivation.rfind("host memory: ", 0), 0u) << c.derivation;
+  if (c.bytes_per_second) {
+    EXPECT_GT(*c.bytes_per_second, 0.0);
+    EXPECT_GE(*c.capable_bytes_per_second, *c.bytes_per_second);
+    EXPECT_TRUE(fs::exists(table));
+    EXPECT_NE(c.derivation.find(" MT/s x "), std::string::npos) << c.derivation;
+  } else if (!fs::exists(table)) {
+    EXPECT_EQ(c.derivation, "host memory: no SMBIOS table at " + table.string() + " (firmware without one, as most VMs)");
+  } else {
+    EXPECT_NE(c.derivation.find(table.string()), std::string::npos) << c.derivation;  // unreadable, or no module with a speed
   }
 }
 
