@@ -80,6 +80,9 @@ std::string sharp_coll_test_usage() {
          "-f, --stepfactor        increment factor> multiplication factor between sizes. Default : 2\n"
          "    --peer              HOST:PORT of the far end, an `xferbench link --listen` server (xferbench; also "
          "$XFERBENCH_SHARP_PEER)\n"
+         "    --expect            a site expectation file: judge each figure after the table (xferbench; docs/judge.md)\n"
+         "    --expect-rule       PATH=BANDWIDTH or PATH=SHARE of the ceiling ('coll=20 GB/s', 'link=0.9'), repeatable: "
+         "judge each figure (xferbench)\n"
          "Collective tester (under mpirun; any of these options selects it):\n"
          "-m, --mode              Test modes: <basic|complex|perf|all> . Default: perf\n"
          "-c, --collectives       Comma separated list of collectives:[allreduce|iallreduce|reduce|ireduce|barrier|"
@@ -107,7 +110,7 @@ std::string sharp_coll_test_usage() {
 namespace {
 
 // sharp_coll_test's long options, for getopt_long's prefixes.
-const std::vector<std::string> kLongOptions{"help", "peer",      "ib-dev",     "jobid",        "iters",      "skips",
+const std::vector<std::string> kLongOptions{"help", "peer", "expect", "expect-rule",      "ib-dev",     "jobid",        "iters",      "skips",
                                             "mem_type",  "size",       "stepfactor",   "mode",       "collectives",
                                             "nbc_count", "group_type", "datatype",     "perf_with_barrier",
                                             "root",      "host_alloc_type", "data_layout", "iov_count", "flat_ppn"};
@@ -283,6 +286,12 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.add_option("-C,--iov_count", c.iov, "iov entries");
   app.add_option("-p,--flat_ppn", c.ppn, "processes per node");
   app.add_option("--peer", peer, "the far end of the HCA-to-TOR link (xferbench)");
+  std::string expect_file;
+  std::vector<std::string> expect_rules;
+  app.add_option("--expect", expect_file, "a site expectation file (xferbench)");
+  app.add_option("--expect-rule", expect_rules, "an expectation rule (xferbench)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   // sharp_coll_test parses with getopt_long: a long option may be cut to any unambiguous prefix.
   parse_args(app, expand_long_prefixes(args, kLongOptions));
 
@@ -318,11 +327,14 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   // SHARP's job ids are unsigned 64-bit numbers.
   if (app.count("-j") > 0) job = std::to_string(parse_count(job, "-j", 0, UINT64_MAX));
   req.job_id = job;
+  req.expect_file = expect_file;
+  req.expect_rules = expect_rules;
   req.rdma = rdma_here;
   if (app.count("-d") > 0) {
     req.ib_device = device;
     req.net_devices = sharp_net_devices(device, net_device_exists);
     req.rdma = req.net_devices.find(':') != std::string::npos;  // an RDMA device is named with its port
+    if (req.collectives) req.collectives->plan.net_device = req.net_devices;
   }
   return req;
 }

@@ -43,6 +43,10 @@ struct SharpCollTestRequest {
   std::string ib_device;    // -d DEV[:PORT] as given; empty: UCX's own choice of device
   std::string net_devices;  // what -d sets UCX_NET_DEVICES to ("lo", "mlx5_0:1"); empty without -d
   std::string job_id;       // -j: accepted and kept (there is no SHARP job here to name)
+  // xferbench's judging (--expect FILE, --expect-rule R…): given, each figure is judged after the
+  // tool's output, one line each, exit 1 on a FAIL (docs/judge.md).
+  std::string expect_file;
+  std::vector<std::string> expect_rules;
   // The link is an RDMA device's: -d names one, or without -d the machine has one (sharp_coll_test
   // takes the first device found). Otherwise a network interface's, over UCX's tcp transport.
   bool rdma = false;

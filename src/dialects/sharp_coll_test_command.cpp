@@ -19,6 +19,10 @@
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
+#include "judge/case_figure.hpp"
+#include "judge/expectations.hpp"
+#include "judge/verdict.hpp"
+#include "report/verdict_line.hpp"
 #include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "transport/address.hpp"
@@ -27,14 +31,33 @@
 namespace xb {
 namespace {
 
+// The layers of --expect/--expect-rule, loaded before anything runs (a bad file: exit 2); none
+// when neither was given (no judging, as sharp_coll_test itself).
+std::optional<ExpectationLayers> expectation_layers(const SharpCollTestRequest& req) {
+  if (req.expect_file.empty() && req.expect_rules.empty()) return std::nullopt;
+  return load_expectation_layers(req.expect_file, req.expect_rules, "--expect-rule");
+}
+
+// xferbench's judging after the tool's output: each case's verdict on a line of its own (the
+// tool's table has no place for one); true on a FAIL.
+bool report_verdicts(std::vector<CaseResult>& cases, const std::optional<ExpectationLayers>& layers, CommandContext& ctx) {
+  if (!layers) return false;
+  judge_run(cases, *layers, ctx.registry);
+  ctx.out.flush();
+  for (const CaseResult& c : cases) ctx.err << "sharp_coll_test: " << verdict_line(c) << '\n';
+  ctx.err.flush();
+  return any_failed(cases);
+}
+
 // The collective tester: every rank of the MPI job runs the plan on its group; each group's rank 0
 // prints its blocks (as the tester's rank 0 of each communicator does). Exit 1 where a result was
 // wrong. A rank that fails ends every rank (the others wait in a collective).
-int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
+int run_sharp_collectives(const SharpCollectives& coll, const std::optional<ExpectationLayers>& layers,
+                          CommandContext& ctx) {
   const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "sharp_coll_test");
   const std::unique_ptr<MpiWorld> started = mpi.start(MpiThreads::single);  // this process has no other thread
   MpiWorld& world = *started;
-  bool wrong = false;
+  bool wrong = false, failed = false;
   try {
     const std::unique_ptr<CollectiveGroup> made = world.collective_group(coll.layout, coll.allocation);
     CollectiveGroup& group = *made;
@@ -44,6 +67,7 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
     // block written whole when it is done, so the groups' blocks do not mix line by line.
     const bool whole_blocks = coll.layout.kind != GroupLayout::Kind::world;
     std::string current, block;
+    std::vector<CaseResult> printed;  // this group's, at its rank 0: what is judged
     const auto emit = [&] {
       ctx.out << block << std::flush;
       block.clear();
@@ -53,6 +77,7 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
                      if (c.name != current) block += render_sharp_coll_header(c);
                      current = c.name;
                      block += render_sharp_coll_row(c);
+                     if (group.rank() == 0) printed.push_back(c);
                      if (!whole_blocks) emit();
                      if (c.status == CaseStatus::failed) {
                        wrong = true;
@@ -61,6 +86,7 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
                    }};
     run(coll.plan, job);
     emit();
+    if (group.rank() == 0) failed = report_verdicts(printed, layers, ctx);
   } catch (const Unavailable& e) {
     ctx.err << fmt::format("sharp_coll_test: rank {}: {}\n", world.rank(), e.what()) << std::flush;
     world.abort(kExitUnavailable);
@@ -77,7 +103,7 @@ int run_sharp_collectives(const SharpCollectives& coll, CommandContext& ctx) {
     }
     ctx.err << "sharp_coll_test: no SHARP offload here: each collective ran through MPI\n";
   }
-  return wrong ? kExitFailure : kExitOk;
+  return wrong || failed ? kExitFailure : kExitOk;
 }
 
 // Where this rank serves the far end of its pair: the address of the interface -d names, else
@@ -95,12 +121,14 @@ std::string serving_host(const SharpCollTestRequest& req) {
 // into the next rank's, as many cables as pairs); an odd rank serves its partner (a link server
 // thread on serving_host()), an even rank measures. Rank 0 prints its own pair's table; the far
 // end it measured is named after it. A last rank without a partner waits.
-int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandContext& ctx) {
+int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, const std::optional<ExpectationLayers>& layers,
+                         CommandContext& ctx) {
   const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "sharp_coll_test");
   const std::unique_ptr<MpiWorld> started = mpi.start();
   MpiWorld& world = *started;
   const int rank = world.rank(), size = world.size();
   std::string far_end;
+  std::vector<CaseResult> measured;  // rank 0's pair: what is judged
   try {
     req.plan.token = shared_session_token(world, given_session_token(""));
     const bool serves = rank % 2 == 1;
@@ -119,7 +147,9 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandCont
       far_end = fmt::format("rank {} on {} ({})", partner, nodes.at(partner), req.plan.peer->to_string());
       if (rank == 0) ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
       JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& r) {
-                       if (rank == 0) ctx.out << render_sharp_coll_test_row(r) << std::flush;
+                       if (rank != 0) return;
+                       ctx.out << render_sharp_coll_test_row(r) << std::flush;
+                       measured.push_back(r);
                      }};
       run(req.plan, job);
     }
@@ -132,12 +162,14 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, CommandCont
     ctx.err << fmt::format("sharp_coll_test: rank {}: error: {}\n", rank, e.what()) << std::flush;
     world.abort(kExitFailure);
   }
+  bool failed = false;
   if (rank == 0) {
     ctx.out.flush();
     ctx.err << (size < 2 ? std::string("sharp_coll_test: far end: none (an MPI job of one rank); run with mpirun -n 2\n")
                          : fmt::format("sharp_coll_test: far end: {}\n", far_end));
+    failed = report_verdicts(measured, layers, ctx);
   }
-  return kExitOk;
+  return failed ? kExitFailure : kExitOk;
 }
 
 int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ctx) {
@@ -148,7 +180,8 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   for (const EnvSetting& e : sharp_coll_test_ucx_environment(req)) {
     if (setenv(e.name.c_str(), e.value.c_str(), e.overwrite ? 1 : 0) != 0) throw_errno("setenv(" + e.name + ")");
   }
-  if (req.collectives) return run_sharp_collectives(*req.collectives, ctx);
+  const std::optional<ExpectationLayers> layers = expectation_layers(req);
+  if (req.collectives) return run_sharp_collectives(*req.collectives, layers, ctx);
   if (!req.plan.peer) {
     if (const char* given = std::getenv(kSharpPeerVariable); given != nullptr && *given != '\0') {
       req.plan.peer = parse_address(given, kSharpPeerVariable, true);
@@ -161,12 +194,14 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   if (!why_cpu.empty() && (req.plan.src == RegionPlace::device || req.plan.dst == RegionPlace::device)) {
     ctx.err << fmt::format("sharp_coll_test: no GPU found ({}); cuda memory is a cpu backend arena\n", why_cpu);
   }
-  if (!req.plan.peer && mpi_launched()) return run_sharp_link_ranks(req, backend, ctx);
+  if (!req.plan.peer && mpi_launched()) return run_sharp_link_ranks(req, backend, layers, ctx);
   std::string far_end;
+  std::vector<CaseResult> measured;
   ctx.out << render_sharp_coll_test_header(req.plan) << std::flush;
   JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& r) {
                    ctx.out << render_sharp_coll_test_row(r) << std::flush;
                    far_end = r.config.get<LinkConfig>().peer;
+                   measured.push_back(r);
                  }};
   run(req.plan, job);
   ctx.out.flush();  // the tool's table first, then what xferbench adds
@@ -175,7 +210,7 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
                                        : fmt::format(" (a far end: --peer HOST:PORT or ${} naming an `xferbench link "
                                                      "--listen` server, or mpirun -n 2)",
                                                      kSharpPeerVariable));
-  return kExitOk;
+  return report_verdicts(measured, layers, ctx) ? kExitFailure : kExitOk;
 }
 
 }  // namespace

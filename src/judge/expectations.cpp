@@ -149,7 +149,7 @@ std::string_view layer_name(ExpectLayer layer) {
 
 const std::vector<std::string>& expectation_path_kinds() {
   static const std::vector<std::string> kKinds{"copy.h2d", "copy.d2h", "copy.d2d", "copy.h2h", "p2p",  "io.read",
-                                               "io.write", "kv.dump",  "kv.load",  "link",     "xfer", "fleet"};
+                                               "io.write", "kv.dump",  "kv.load",  "link",     "xfer", "fleet", "coll"};
   return kKinds;
 }
 

@@ -7,6 +7,7 @@
 // without mpirun, and bad input refused before MPI starts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -283,6 +284,54 @@ TEST(SharpCollectivesMpi, SplitGroupsEachPrintTheirOwnBlocks) {
     EXPECT_EQ(b.title, "Allreduce perf test. comm_size:2");
     expect_rows(b, 1, 4, 5);
   }
+}
+
+// xferbench's judging in the dialect (issue 17 item 3): the tool's tables exactly as without it,
+// then one line per case on stderr; exit 1 on a FAIL. -d is recorded for the ceiling.
+TEST(SharpCollectivesParse, ExpectationsAndTheDeviceOntoTheRequest) {
+  const auto req = parse_sharp_coll_test({"-c", "allreduce", "-d", "lo", "--expect-rule", "coll=1 GB/s", "--expect-rule",
+                                          "link=0.5", "--expect", "site.yaml"},
+                                         only_lo);
+  ASSERT_TRUE(req.collectives);
+  EXPECT_EQ(req.collectives->plan.net_device, "lo");
+  EXPECT_EQ(req.expect_rules, (std::vector<std::string>{"coll=1 GB/s", "link=0.5"}));
+  EXPECT_EQ(req.expect_file, "site.yaml");
+  EXPECT_EQ(parse_sharp_coll_test({"-c", "allreduce"}, only_lo).collectives->plan.net_device, "");
+}
+
+TEST(SharpCollectivesMpi, ExpectationsJudgeEachRowAfterTheTables) {
+  if (!xb::test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  const std::vector<std::string> run{"-n", "2", beside_binary("sharp_coll_test_mpi"), "-c", "allreduce,barrier",
+                                     "-i", "5", "-x", "1", "-s", "64K:128K", "--expect-rule"};
+  auto args = run;
+  args.push_back("coll=100000 GB/s");
+  auto r = xb::test::run_mpirun(args);
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  auto blocks = parse_blocks(r.out);
+  ASSERT_EQ(blocks.size(), 2u) << r.out;  // the tables as the tool prints them
+  expect_rows(blocks[0], 64 << 10, 2, 5);
+  const auto lines = xbtest::split_lines(r.err);
+  const auto count = [&](const std::string& what) {
+    return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  };
+  EXPECT_EQ(count("sharp_coll_test: allreduce of "), 2) << r.err;
+  EXPECT_EQ(count(": FAIL by coll bandwidth ≥ 100000 GB/s (command line, --expect-rule 1)"), 2) << r.err;
+  EXPECT_EQ(count("sharp_coll_test: barrier of 2 ranks: unjudged: "), 1) << r.err;
+
+  args = run;
+  args.push_back("coll=0.001 GB/s");
+  r = xb::test::run_mpirun(args);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NE(r.err.find(": PASS by coll bandwidth ≥ 0.001 GB/s"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("FAIL"), std::string::npos) << r.err;
+
+  // A malformed rule: one line, exit 2, before MPI starts (a singleton: one rank).
+  const auto bad = xbtest::run_binary(beside_binary("sharp_coll_test"), {"-c", "allreduce", "--expect-rule", "coll=fast"});
+  ASSERT_TRUE(bad.exited) << bad.describe();
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err, "sharp_coll_test: --expect-rule 'coll=fast': ceiling_fraction: 'fast' is not a number\n");
 }
 
 TEST(SharpCollectivesMpi, WithoutMpirunOneRankRunsIt) {

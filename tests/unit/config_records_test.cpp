@@ -61,9 +61,13 @@ TEST(ConfigRecords, CollWithAndWithoutItsOptionalFields) {
   EXPECT_EQ(back.outstanding, 128u);
   EXPECT_EQ(back.checked, false);
   EXPECT_FALSE(back.root.has_value());
+  EXPECT_FALSE(back.net_device.has_value());
   const nlohmann::json j = c;
   EXPECT_FALSE(j.contains("root")) << j.dump();
+  EXPECT_FALSE(j.contains("net_device")) << j.dump();
   EXPECT_EQ(j.at("path"), "MPI");
+  c.net_device = "mlx5_0:1";  // -d, for judging
+  EXPECT_EQ(through_json(c).net_device, "mlx5_0:1");
   EXPECT_NE(missing_key_error(c, "ranks").find("'ranks'"), std::string::npos) << missing_key_error(c, "ranks");
 }
 

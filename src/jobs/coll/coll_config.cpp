@@ -12,6 +12,7 @@ void to_json(nlohmann::json& j, const CollConfig& c) {
   put_optional(j, "outstanding", c.outstanding);
   put_optional(j, "root", c.root);
   put_optional(j, "checked", c.checked);
+  put_optional(j, "net_device", c.net_device);
 }
 
 void from_json(const nlohmann::json& j, CollConfig& c) {
@@ -29,6 +30,7 @@ void from_json(const nlohmann::json& j, CollConfig& c) {
   get_optional(j, "outstanding", c.outstanding);
   get_optional(j, "root", c.root);
   get_optional(j, "checked", c.checked);
+  get_optional(j, "net_device", c.net_device);
 }
 
 }  // namespace xb

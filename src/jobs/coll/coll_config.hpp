@@ -25,6 +25,7 @@ struct CollConfig {
   std::optional<unsigned> outstanding;  // iallreduce only
   std::optional<int> root;              // reduce and bcast only
   std::optional<bool> checked;          // whether the result was checked (set once the case ran)
+  std::optional<std::string> net_device;  // the network device named for the run (-d), where one was
 };
 
 // Absent optional fields are absent keys; from_json throws nlohmann's type or out_of_range error

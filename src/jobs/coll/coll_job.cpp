@@ -77,6 +77,7 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
   if (shape.op == Collective::iallreduce) config.outstanding = shape.outstanding;
   if (shape.op == Collective::reduce || shape.op == Collective::bcast) config.root = shape.root;
   config.checked = plan.check;
+  if (!plan.net_device.empty()) config.net_device = plan.net_device;
   c.config = config;
   c.series.push_back(make_series("latency", "us", std::move(t.samples)));
   c.metrics = {

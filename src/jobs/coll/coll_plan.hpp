@@ -24,6 +24,9 @@ struct CollPlan {
   std::optional<int> root;  // reduce and bcast; none: reduce's is the last rank, bcast's rank 0
   std::string group = "world";  // how the ranks were grouped, as recorded in the result
   bool check = true;            // each size's result checked once after its timed iterations
+  // The network device the run was pinned to (sharp_coll_test -d: "mlx5_0:1", "eth0"), recorded
+  // for judging (its ceiling); "" when none was named.
+  std::string net_device;
 };
 
 inline constexpr unsigned kMaxOutstanding = 512;  // SHARP's tester's bound on -N
