@@ -135,6 +135,66 @@ TEST(FleetDiagnosis, ASlowNodesLinksEachRanAloneAndAreConfirmedInOneRetest) {
   EXPECT_EQ(fleet_retest_steps({{0, 1}, {2, 3}, {4, 5}}, 2).size(), 2u);  // the cap
 }
 
+TEST(FleetDiagnosis, ThreeOfASlowNodesPairsStandForAllOfThem) {
+  // Rank 5's NIC is bad; 9 ranks: 8 pairs of rank 5. The first retest measures three of them
+  // (partners not suspect themselves); all three slow again alone, so the other five pairs are
+  // confirmed with them, never measured again.
+  const Model model = [](int from, int to, std::size_t) { return from == 5 || to == 5 ? 1.0 : 10.0; };
+  std::vector<FleetLink> first;
+  for (int from = 0; from < 9; ++from) {
+    for (int to = 0; to < 9; ++to) {
+      if (from != to) first.push_back({from, to, model(from, to, 4)});
+    }
+  }
+  FleetDiagnosis d(9, 0.8, {});
+  d.first_pass(first);
+  const FleetLinkSet group = d.next_group();
+  EXPECT_EQ(group.size(), 2 * kFleetNodeProbes);  // both directions of three pairs
+  for (const auto& [from, to] : group) EXPECT_TRUE(from == 5 || to == 5) << from << "->" << to;
+  EXPECT_EQ(fleet_retest_steps(group, 0).size(), kFleetNodeProbes);  // each alone in its step
+  std::vector<FleetLink> again;
+  for (const auto& [from, to] : group) again.push_back({from, to, 1.1});
+  d.measured_again(again);
+  EXPECT_TRUE(d.next_group().empty());
+  const FleetVerdict v = d.verdict();
+  EXPECT_EQ(v.flagged.size(), 16u);  // every link of the node, with its first figure
+  EXPECT_TRUE(v.cleared.empty());
+  EXPECT_EQ(v.retests, 1);
+  ASSERT_EQ(v.nodes.size(), 1u);
+  EXPECT_EQ(v.nodes[0].rank, 5);
+  EXPECT_EQ(v.nodes[0].slow, 16u);
+}
+
+TEST(FleetDiagnosis, WhenANodesProbeClearsItsOtherPairsAreMeasuredThemselves) {
+  // Every link of rank 2 was slow in the first pass (a burst on it), but it is fine again: the
+  // first probe comes back fast, so the node's held pairs are measured too, and all clear.
+  std::vector<FleetLink> first;
+  for (int from = 0; from < 7; ++from) {
+    for (int to = 0; to < 7; ++to) {
+      if (from != to) first.push_back({from, to, from == 2 || to == 2 ? 2.0 : 10.0});
+    }
+  }
+  FleetDiagnosis d(7, 0.8, {});
+  d.first_pass(first);
+  FleetLinkSet group = d.next_group();
+  EXPECT_EQ(group.size(), 2 * kFleetNodeProbes);
+  std::vector<FleetLink> again;
+  for (const auto& [from, to] : group) again.push_back({from, to, 10.0});
+  d.measured_again(again);
+  group = d.next_group();
+  EXPECT_EQ(group.size(), 2 * (6 - kFleetNodeProbes));  // the held pairs, both ways
+  for (const auto& [from, to] : group) EXPECT_TRUE(from == 2 || to == 2) << from << "->" << to;
+  again.clear();
+  for (const auto& [from, to] : group) again.push_back({from, to, 10.0});
+  d.measured_again(again);
+  EXPECT_TRUE(d.next_group().empty());
+  const FleetVerdict v = d.verdict();
+  EXPECT_TRUE(v.flagged.empty());
+  EXPECT_EQ(v.cleared.size(), 12u);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_EQ(v.retests, 2);
+}
+
 TEST(FleetDiagnosis, AFloorFlagsAndConfirmsAUniformlySlowFleet) {
   const FleetFloorFn floor = [](int, int) { return std::optional<double>(5.0); };
   const FleetVerdict v = diagnose(4, [](int, int, std::size_t) { return 3.0; }, floor);

@@ -44,7 +44,69 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
   }
   pending_.clear();
   again_.clear();
-  if (!suspects.empty()) pending_.push_back(std::move(suspects));
+  nodes_.clear();
+  // Suspect nodes: every link flagged, more pairs than probes (a node met by fewer is measured
+  // whole). Not when every link is flagged: nothing stands out, and the first retest confirms.
+  std::vector<std::size_t> of_rank(static_cast<std::size_t>(std::max(ranks_, 0))), flagged(of_rank.size()), pairs(of_rank.size());
+  const auto rank_ok = [&](int r) { return r >= 0 && r < ranks_; };
+  for (const FleetLink& l : measured_) {
+    for (const int r : {l.from, l.to}) {
+      if (rank_ok(r)) ++of_rank[static_cast<std::size_t>(r)];
+    }
+  }
+  for (const FleetLink& f : first_.flagged) {
+    for (const int r : {f.from, f.to}) {
+      if (rank_ok(r)) ++flagged[static_cast<std::size_t>(r)];
+    }
+  }
+  for (const FleetPair& p : suspects) {
+    for (const int r : {p.a, p.b}) {
+      if (rank_ok(r)) ++pairs[static_cast<std::size_t>(r)];
+    }
+  }
+  const auto suspect_node = [&](int r) {
+    const auto i = static_cast<std::size_t>(r);
+    return !every_link_flagged_ && rank_ok(r) && of_rank[i] > 0 && flagged[i] == of_rank[i] && pairs[i] > kFleetNodeProbes;
+  };
+  std::vector<FleetPair> measured_now;
+  for (const FleetPair& p : suspects) {
+    const bool a = suspect_node(p.a), b = suspect_node(p.b);
+    if (a == b) {  // neither end suspect, or both (two bad nodes paired: neither stands for the other)
+      measured_now.push_back(p);
+      continue;
+    }
+    NodeProbes& node = nodes_[a ? p.a : p.b];
+    if (node.probes.size() < kFleetNodeProbes) {
+      node.probes.push_back(p);
+      measured_now.push_back(p);
+    } else {
+      node.held.push_back(p);
+    }
+  }
+  if (!measured_now.empty()) pending_.push_back(std::move(measured_now));
+}
+
+void FleetDiagnosis::settle_held_pairs() {
+  for (auto& [rank, node] : nodes_) {
+    if (node.held.empty()) continue;
+    bool settled = true, all_slow = true;
+    for (const FleetPair& p : node.probes) {
+      for (const std::size_t i : of_pair_.at(pair_key(p))) {
+        settled = settled && state_[i] != State::pending;
+        all_slow = all_slow && state_[i] == State::confirmed;
+      }
+    }
+    if (!settled) continue;
+    if (all_slow) {
+      // Confirmed with its probes: the node is slow whoever its partner is.
+      for (const FleetPair& p : node.held) {
+        for (const std::size_t i : of_pair_.at(pair_key(p))) state_[i] = State::confirmed;
+      }
+    } else {
+      pending_.push_back(node.held);  // a probe cleared: the node's other pairs speak for themselves
+    }
+    node.held.clear();
+  }
 }
 
 FleetLinkSet FleetDiagnosis::next_group() {
@@ -96,6 +158,7 @@ void FleetDiagnosis::measured_again(const std::vector<FleetLink>& again_in) {
   }
   current_.clear();
   alone_.clear();
+  settle_held_pairs();
 }
 
 void FleetDiagnosis::skip_confirmation() {
@@ -133,6 +196,9 @@ std::size_t FleetDiagnosis::bytes_held() const {
   for (const auto& [key, links] : of_pair_) bytes += sizeof(key) + sizeof(links) + 2 * sizeof(void*) + links.capacity() * sizeof(std::size_t);
   bytes += of_pair_.bucket_count() * sizeof(void*);
   for (const auto& group : pending_) bytes += group.capacity() * sizeof(FleetPair);
+  for (const auto& [rank, node] : nodes_) {
+    bytes += sizeof(rank) + sizeof(node) + 2 * sizeof(void*) + (node.probes.capacity() + node.held.capacity()) * sizeof(FleetPair);
+  }
   bytes += current_.capacity() * sizeof(FleetPair);
   bytes += alone_.size() * (sizeof(std::uint64_t) + 2 * sizeof(void*)) + alone_.bucket_count() * sizeof(void*);
   return bytes;

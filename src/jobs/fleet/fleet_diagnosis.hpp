@@ -6,6 +6,12 @@
 // then a group whose links are still slow is halved, and halved again, until a link is slow when
 // measured alone: only then is it named. Last, localisation names a node whose every link is slow.
 //
+// A suspect node (a rank every one of whose links the first pass flagged: a bad NIC) has N - 1
+// pairs, and measuring each again takes N - 1 steps (they share the node). A few stand for all:
+// kFleetNodeProbes of its pairs, with partners not suspect themselves, are measured again; when
+// every one is slow again alone, the node's other links are confirmed with them; when any clears,
+// the others are measured again too. At 1024 ranks: 3 retest steps for a bad NIC, not 1023.
+//
 // The caller alternates next_group() (the directed links to measure, all at once; empty: done) and
 // measured_again() (their figures), then takes verdict().
 #include <cstdint>
@@ -22,6 +28,8 @@
 namespace xb {
 
 using FleetLinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
+
+inline constexpr std::size_t kFleetNodeProbes = 3;  // pairs of a suspect node measured again for all of them
 
 // The steps that measure a group of suspect links at once: their pairs (both directions of a pair
 // in one), each rank in one pair a step, at most `max_pairs` pairs a step (0: no cap).
@@ -71,6 +79,13 @@ class FleetDiagnosis {
   std::deque<std::vector<FleetPair>> pending_;  // groups of suspect pairs, measured a group at once
   std::vector<FleetPair> current_;              // the group handed out by next_group()
   std::unordered_set<std::uint64_t> alone_;     // its pairs that run alone in their step
+  // Suspect nodes: the pairs measured again for each, and its other pairs, held back until the
+  // probes are settled (then confirmed with them, or measured again as a group).
+  struct NodeProbes {
+    std::vector<FleetPair> probes, held;
+  };
+  std::unordered_map<int, NodeProbes> nodes_;
+  void settle_held_pairs();
   int retests_ = 0;
   bool every_link_flagged_ = false;  // by the first pass
 };
