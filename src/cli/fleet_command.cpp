@@ -35,7 +35,7 @@ namespace {
 
 struct FleetArgs {
   std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend;
-  std::string schedule = "round-robin", rounds, locations;
+  std::string schedule = "round-robin", rounds, locations, matrix_max_ranks = "256";
   TransportFlags meet;
   bool verify = false, no_confirm = false;
 };
@@ -91,6 +91,7 @@ FleetPlan to_plan(const FleetArgs& a) {
   p.device = static_cast<int>(parse_count(a.device, "--device", 0, kP2pMaxDevices));
   p.base.pairs = {{p.device, p.device}};
   p.max_pairs = parse_count(a.max_pairs, "--max-pairs", 0, 1u << 20);
+  p.matrix_max_ranks = static_cast<int>(parse_count(a.matrix_max_ranks, "--matrix-max-ranks", 2, 4096));
   const std::optional<double> t = parse_finite_number(a.threshold);
   if (!t || *t < 0 || *t > 1) {
     throw UsageError(fmt::format("--threshold {}: expected a fraction of the median link from 0 to 1 (0.8: flag links "
@@ -157,6 +158,9 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
                  "round-robin (every link, the default), quick (half against half: every rank once) or topology "
                  "(half against half across --locations' locations)");
   app.add_option("--rounds", a.rounds, "your own schedule: one round per line, pairs of ranks \"0-1 2-3\"");
+  app.add_option("--matrix-max-ranks", a.matrix_max_ranks,
+                 "every link's case and the matrix up to this many ranks, 2 to 4096 (default 256); above, only "
+                 "flagged and cleared links");
   app.add_option("--locations", a.locations, "--schedule topology: HOST LOCATION per line (\"node-a rack1/sw3\")");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
   app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");

@@ -211,8 +211,8 @@ TEST(FleetCases, AMatrixAbove256RanksIsLeftOutAndSaidSo) {
       EXPECT_FALSE(c.config.contains("matrix"));
       EXPECT_FALSE(case_matrix(c).has_value());
       EXPECT_EQ(config.matrix_left_out,
-                "257 ranks: a matrix of 66049 cells is left out above 256 ranks; each link's figure is in its "
-                "fleet_link case");
+                "257 ranks: above 256 ranks the matrix (66049 cells) and the cases of links neither flagged nor "
+                "cleared are left out; this case's metrics sum up every link");
     }
   }
 }

@@ -217,5 +217,39 @@ TEST(FleetNetns, ARoundsFileIsRespected) {
   EXPECT_EQ(m.at("links_named")[0].at("to_rank"), 2);
 }
 
+// The path a fleet above 256 ranks takes (issue 17 item 5), here with --matrix-max-ranks 3 on four:
+// only the slowed link (and any link a burst flagged, then cleared) has its case, the matrix is
+// left out and says so, and the metrics still sum up every link.
+TEST(FleetNetns, AboveTheMatrixCapOnlyTheFlaggedAndClearedLinksAreListed) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  std::string why;
+  auto bridge = test::NetnsBridge::create(4, &why);
+  if (!bridge) GTEST_SKIP() << why;
+  slow_link(*bridge, 1, 3, "200mbit");
+  const auto r = run_fleet(*bridge, {"-s", "2M", "--times", "3", "--threshold", "0.25", "--transport", "tcp", "--format",
+                                     "json", "--matrix-max-ranks", "3"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const auto cases = result_from_json(nlohmann::json::parse(r.out)).cases;
+  ASSERT_GE(cases.size(), 2u);
+  const auto& m = cases.back().config;
+  ASSERT_EQ(m.at("flagged").size(), 1u) << m.at("flagged").dump();
+  EXPECT_EQ(m.at("flagged")[0].at("from_rank"), 1);
+  EXPECT_EQ(m.at("flagged")[0].at("to_rank"), 3);
+  EXPECT_EQ(cases.size(), 1 + m.at("cleared").size() + 1) << r.out;  // the flagged, the cleared, the matrix
+  bool slowed_listed = false;
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    const bool slowed = cases[i].config.at("from_rank") == 1 && cases[i].config.at("to_rank") == 3;
+    slowed_listed = slowed_listed || slowed;
+    EXPECT_EQ(cases[i].label("verdict"), slowed ? "slow" : "ok");
+  }
+  EXPECT_TRUE(slowed_listed);
+  EXPECT_FALSE(m.contains("matrix"));
+  EXPECT_EQ(m.at("matrix_left_out"),
+            "4 ranks: above 3 ranks the matrix (16 cells) and the cases of links neither flagged nor cleared are left "
+            "out; this case's metrics sum up every link");
+  EXPECT_EQ(test::metric(cases.back(), "links"), 12.0);
+}
+
 }  // namespace
 }  // namespace xb

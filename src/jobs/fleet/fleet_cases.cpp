@@ -60,10 +60,10 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   m.unit = "GB/s";
   for (int r = 0; r < ranks; ++r) {
     m.rows.push_back(fleet_rank_name(r, who.at(static_cast<std::size_t>(r))));
-    if (ranks <= kFleetMatrixMaxRanks) m.values.emplace_back(static_cast<std::size_t>(ranks));
+    if (ranks <= plan.matrix_max_ranks) m.values.emplace_back(static_cast<std::size_t>(ranks));
   }
   m.cols = m.rows;
-  const bool with_matrix = ranks <= kFleetMatrixMaxRanks;
+  const bool with_matrix = ranks <= plan.matrix_max_ranks;
   if (!with_matrix) m.values.clear();
   double lo = 0, hi = 0;
   for (const FleetLink& l : links) {
@@ -99,10 +99,10 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   if (with_matrix) {
     config.matrix = matrix_to_json(m);
   } else {
-    config.matrix_left_out = fmt::format("{} ranks: a matrix of {} cells is left out above {} ranks; each link's figure "
-                                         "is in its fleet_link case",
-                                         ranks, static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks),
-                                         kFleetMatrixMaxRanks);
+    config.matrix_left_out = fmt::format("{} ranks: above {} ranks the matrix ({} cells) and the cases of links neither "
+                                         "flagged nor cleared are left out; this case's metrics sum up every link",
+                                         ranks, plan.matrix_max_ranks,
+                                         static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks));
   }
   config.flagged = listed(verdict.flagged);
   config.cleared = listed(verdict.cleared);

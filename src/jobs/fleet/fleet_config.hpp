@@ -52,9 +52,10 @@ struct FleetMatrixConfig {
   int retests = 0;
   std::vector<FleetRankInfo> rank_info;  // by rank
   std::string schedule = "round-robin";  // which pairs met: round-robin, quick, rounds, topology
-  // Why there is no "matrix" ("" when there is one): above kFleetMatrixMaxRanks ranks it is left
-  // out (issue 17 item 5: 4096 ranks are 16.8M cells, 80 MB of JSON even when a quick schedule
-  // measured 4096 of them); each link's figure is in its fleet_link case.
+  // Why there is no "matrix" ("" when there is one): above the plan's matrix_max_ranks
+  // (kFleetMatrixMaxRanks unless --matrix-max-ranks) it is left out with the cases of links neither
+  // flagged nor cleared (issue 17 item 5: 4096 ranks are 16.8M cells, 80 MB of JSON even when a
+  // quick schedule measured 4096 of them).
   std::string matrix_left_out;
 };
 

@@ -230,7 +230,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   };
 
   // Each rank keeps the cases of the links it sent on; rank 0 gets their figures only, and later the
-  // cases the result lists: every link up to kFleetMatrixMaxRanks ranks, above that the slow and
+  // cases the result lists: every link up to plan.matrix_max_ranks ranks, above that the slow and
   // cleared ones (a tournament of 1024 ranks has 1M links: 3 GB of cases, 24 MB of figures).
   std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, hosts));
   std::vector<FleetLink> figures = gather_figures(group, mine);  // at rank 0: every link's; empty elsewhere
@@ -252,7 +252,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     if (rank == 0) diagnosis.measured_again(second);
   }
   if (rank == 0) outcome.verdict = diagnosis.verdict();
-  const bool every_case = ranks <= kFleetMatrixMaxRanks;
+  const bool every_case = ranks <= plan.matrix_max_ranks;
   LinkSet listed;
   if (rank == 0 && !every_case) {
     for (const auto* list : {&outcome.verdict.flagged, &outcome.verdict.cleared}) {

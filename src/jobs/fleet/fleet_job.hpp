@@ -25,6 +25,7 @@
 
 #include "core/result.hpp"
 #include "jobs/job_context.hpp"
+#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/fleet/fleet_verdict.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
@@ -56,6 +57,11 @@ struct FleetPlan {
   std::string schedule = "round-robin";
   std::vector<FleetStep> rounds;
   std::map<std::string, std::string> locations;
+  // Up to this many ranks every link has its case and the matrix is carried; above, only the
+  // flagged and cleared links have cases and the matrix is left out (issue 17 item 5: a fleet of
+  // 1024 ranks has 1M links). `fleet --matrix-max-ranks` lowers it, so a small fleet can check
+  // the path a big one takes.
+  int matrix_max_ranks = kFleetMatrixMaxRanks;
 };
 
 struct FleetOutcome {
