@@ -39,7 +39,7 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
   f.facts.server = server;
   f.facts.block_bytes = config.size_bytes;
   if (config.scope != "node") {
-    f.ceiling.derivation = fmt::format("p2p across {} is judged by the fleet (not yet: issue 17 item 4)", config.scope);
+    f.ceiling.derivation = fmt::format("p2p across {} is judged by the fleet: `xferbench fleet` (docs/fleet.md)", config.scope);
     return f;  // no path kind: unjudged, saying why
   }
   f.facts.path = "p2p";

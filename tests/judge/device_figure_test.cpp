@@ -103,7 +103,7 @@ TEST(DeviceFigure, ADeviceWithoutALinkLeavesThePairUnknownAndAcrossNodesHasNoPat
   EXPECT_TRUE(has(f.ceiling.derivation, "has no PCI link")) << f.ceiling.derivation;
   const JudgedFigure across = p2p_figure(p2p_case("unidirectional", std::nullopt, "nodes"), *t.backend, t.sys.root(), "");
   EXPECT_EQ(across.facts.path, "");
-  EXPECT_EQ(across.ceiling.derivation, "p2p across nodes is judged by the fleet (not yet: issue 17 item 4)");
+  EXPECT_EQ(across.ceiling.derivation, "p2p across nodes is judged by the fleet: `xferbench fleet` (docs/fleet.md)");
 }
 
 }  // namespace
