@@ -108,7 +108,7 @@ env_info() {
   echo "nvidia-fs: $(ls -d /proc/driver/nvidia-fs 2>/dev/null || echo absent)"
   echo "--- ldconfig: libcuda, libcufile"; ldconfig -p 2>/dev/null | grep -E 'libcuda\.|libcufile'
   echo "--- python3"; command -v python3 && python3 --version
-  echo "--- nvidia-smi"; nvidia-smi; nvidia-smi -L; nvidia-smi topo -m; nvidia-smi -q
+  echo "--- nvidia-smi"; nvidia-smi; nvidia-smi -L; nvidia-smi topo -m; nvidia-smi nvlink -s; nvidia-smi -q
 }
 
 # ---- run ---------------------------------------------------------------------------------------
