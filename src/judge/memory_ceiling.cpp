@@ -18,6 +18,14 @@ constexpr std::size_t kDataWidth = 0x0A, kSize = 0x0C, kLocator = 0x10, kBank = 
                       kExtendedSize = 0x1C, kConfiguredSpeed = 0x20, kExtendedSpeed = 0x54, kExtendedConfiguredSpeed = 0x58;
 constexpr unsigned kMemoryDevice = 17, kEndOfTable = 127;
 constexpr unsigned kLogicalNonVolatile = 0x1F;  // memory type: NVDIMM space, not DRAM bandwidth
+// Memory Technology (SMBIOS 3.2 on): 0x04-0x07 are NVDIMM-N, -F, -P and Optane persistent memory,
+// which may call themselves DDR4 in Memory Type. 0x01 other, 0x02 unknown, 0x03 DRAM count.
+constexpr std::size_t kTechnology = 0x28;
+bool persistent(std::string_view s) {
+  if (s.size() <= kTechnology) return false;
+  const unsigned t = static_cast<unsigned char>(s[kTechnology]);
+  return t >= 0x04 && t <= 0x07;
+}
 
 unsigned byte_at(std::string_view s, std::size_t at) { return static_cast<unsigned char>(s[at]); }
 unsigned word_at(std::string_view s, std::size_t at) { return byte_at(s, at) | (byte_at(s, at + 1) << 8); }
@@ -42,7 +50,8 @@ unsigned speed_of(std::string_view s, std::size_t field, std::size_t extended) {
   return s.size() >= extended + 4 ? dword_at(s, extended) & 0x7FFFFFFFu : 0;
 }
 
-// Size: 0 no module; 0xFFFF unknown; 0x7FFF "see the extended size" (MiB, bits 30:0); bit 15 set: KiB units.
+// Size: 0 no module; 0xFFFF a module of unknown size (0 here); 0x7FFF "see the extended size" (MiB,
+// bits 30:0); bit 15 set: KiB units.
 std::uint64_t size_of(std::string_view s) {
   const unsigned v = word_at(s, kSize);
   if (v == 0 || v == 0xFFFF) return 0;
@@ -97,7 +106,8 @@ MemoryModules smbios_memory_modules(std::string_view table) {
       MemoryModule m;
       m.size_bytes = size_of(formatted);
       const unsigned code = byte_at(formatted, kType);
-      if (m.size_bytes > 0 && code != kLogicalNonVolatile) {
+      const bool installed = word_at(formatted, kSize) != 0;  // 0xFFFF: installed, its size unknown
+      if (installed && code != kLogicalNonVolatile && !persistent(formatted)) {
         const unsigned width = word_at(formatted, kDataWidth);
         m.data_width_bits = width == 0xFFFF ? 0 : width;
         m.locator = string_of(strings, byte_at(formatted, kLocator));

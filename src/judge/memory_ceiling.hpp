@@ -24,14 +24,14 @@ struct MemoryModule {
   std::string locator;       // "DIMM_A1"
   std::string bank;          // "P0 CHANNEL A"
   std::string type;          // "DDR5", "DDR4", "HBM3"; "type 0x.." for a code not listed
-  std::uint64_t size_bytes = 0;
+  std::uint64_t size_bytes = 0;  // 0: installed, its size not said
   unsigned data_width_bits = 0;
   unsigned speed_mts = 0;             // rated: what the module can do
   unsigned configured_speed_mts = 0;  // as set by the firmware: what it runs at (SMBIOS 2.7 on)
 };
 
 struct MemoryModules {
-  std::vector<MemoryModule> modules;  // populated slots only; empty slots and non-volatile ones left out
+  std::vector<MemoryModule> modules;  // populated slots only; empty slots and persistent memory left out
   std::string problem;                // "" or why the table was read only in part ("structure at byte 96 runs past the table's end")
 };
 

@@ -28,6 +28,7 @@ struct Dimm {
   std::size_t length = 0x28;               // SMBIOS 2.8's structure
   std::uint32_t extended_size = 0;         // MiB, with size_field 0x7FFF
   std::uint32_t extended_speed = 0, extended_configured = 0;  // with speed/configured 0xFFFF (3.3, length 0x5C)
+  unsigned technology = 0;  // Memory Technology (3.2, length 0x54 on): 0x03 DRAM, 0x07 Optane persistent memory
 };
 
 void put_word(std::string& s, std::size_t at, unsigned v) {
@@ -66,6 +67,7 @@ std::string dimm(const Dimm& d) {
   if (d.length > 0x16) put_word(f, 0x15, d.speed);
   if (d.length > 0x1F) put_dword(f, 0x1C, d.extended_size);
   if (d.length > 0x21) put_word(f, 0x20, d.configured);
+  if (d.length > 0x28) f[0x28] = static_cast<char>(d.technology);
   if (d.length > 0x5B) {
     put_dword(f, 0x54, d.extended_speed);
     put_dword(f, 0x58, d.extended_configured);
@@ -166,9 +168,24 @@ TEST(MemoryCeiling, UnknownWhereAModuleLacksASpeedOrNoModuleIsListed) {
   EXPECT_EQ(host_copy_ceiling(c).derivation, c.derivation);  // unknown: the memory's reason, unchanged
   Dimm nvdimm{"NVDIMM_1", "P0"};
   nvdimm.type = 0x1F;  // a logical non-volatile device: not DRAM bandwidth
-  c = memory_bandwidth_ceiling(smbios_memory_modules(bios() + dimm(nvdimm) + end_of_table()), "t");
+  Dimm optane{"DIMM_P1", "P0"};  // persistent memory calling itself DDR4: its Memory Technology says so
+  optane.type = 0x1A;
+  optane.length = 0x54;
+  optane.technology = 0x07;
+  c = memory_bandwidth_ceiling(smbios_memory_modules(bios() + dimm(nvdimm) + dimm(optane) + end_of_table()), "t");
   EXPECT_FALSE(c.bytes_per_second);
   EXPECT_EQ(c.derivation, "host memory: t lists no memory module");
+  // DRAM by its Memory Technology, and a module of unknown size (0xFFFF): both count.
+  Dimm dram = optane;
+  dram.technology = 0x03;
+  Dimm unknown_size{"DIMM_Q1", "P1"};
+  unknown_size.size_field = 0xFFFF;
+  const MemoryModules m = smbios_memory_modules(dimm(dram) + dimm(unknown_size) + end_of_table());
+  ASSERT_EQ(m.modules.size(), 2u);
+  EXPECT_EQ(m.modules[1].size_bytes, 0u);
+  c = memory_bandwidth_ceiling(m, "t");
+  ASSERT_TRUE(c.bytes_per_second) << c.derivation;
+  EXPECT_DOUBLE_EQ(*c.bytes_per_second, 2 * 4800e6 * 8);
 }
 
 TEST(MemoryCeiling, ATruncatedTableIsReadInPartAndSaysSo) {

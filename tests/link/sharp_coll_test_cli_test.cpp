@@ -4,6 +4,8 @@
 // following the factor, the iters column), -d with a real and an unknown device, bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -76,6 +78,36 @@ TEST(SharpCollTestCommand, HostSweepThroughTheCommandAndTheLink) {
     ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
     expect_consistent(parse_table(r.out, "HOST:HOST"), 4, 4, 6, 5);  // 4, 16, 64, 256, 1K, 4K
   }
+}
+
+// xferbench's judging in the HCA-to-TOR test (issue 17): the table unchanged, then a verdict line per
+// size on stderr (path kind link), exit 1 on a FAIL.
+TEST(SharpCollTestCommand, ExpectationsJudgeTheLinkAfterTheTable) {
+  const auto judged = [](const std::string& rule, const std::string& sizes, const std::string& program) {
+    std::vector<std::string> a;
+    if (program == XB_BINARY) a.emplace_back("sharp_coll_test");
+    for (const std::string& w : {std::string("-M"), std::string("host"), std::string("-s"), sizes, std::string("-i"),
+                                 std::string("3"), std::string("-x"), std::string("1"), std::string("--expect-rule"), rule}) {
+      a.push_back(w);
+    }
+    return xbtest::run_binary(program, a);
+  };
+  auto r = judged("link=100000 GB/s", "64K:128K", XB_BINARY);
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  expect_consistent(parse_table(r.out, "HOST:HOST"), 64 << 10, 2, 2, 3);
+  const auto lines = xbtest::split_lines(r.err);
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& l) {
+                            return l.rfind("sharp_coll_test: ", 0) == 0 &&
+                                   l.find(": FAIL by link bandwidth ≥ 100000 GB/s (command line, --expect-rule 1)") !=
+                                       std::string::npos;
+                          }),
+            2)
+      << r.err;
+  r = judged("link=0.001 GB/s", "64K:64K", beside_binary("sharp_coll_test"));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NE(r.err.find(": PASS by link bandwidth ≥ 0.001 GB/s"), std::string::npos) << r.err;
 }
 
 // SHARP's MPI build is the same test under another name; its scripts call it so.

@@ -29,10 +29,10 @@ namespace {
 // What every rank must agree on.
 std::string plan_terms(const FleetPlan& plan) {
   return fmt::format("-s {}, --times {}, {} warm-up, verify {}, transport {}, --max-pairs {}, --threshold {}, "
-                     "confirm {}, schedule {} ({} rounds given)",
+                     "confirm {}, schedule {} ({} rounds given), --matrix-max-ranks {}",
                      plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
                      plan.transport, plan.max_pairs, plan.threshold, plan.confirm ? "on" : "off", plan.schedule,
-                     plan.rounds.size());
+                     plan.rounds.size(), plan.matrix_max_ranks);
 }
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
