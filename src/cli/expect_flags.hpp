@@ -17,11 +17,16 @@ struct ExpectFlags {
 
   void add_to(CLI::App& app) {
     app.add_option("--expect", file, "a site expectation file (YAML or JSON; docs/judge.md), over the built-in and SKU layers");
+    // Every rule given, also under an app whose options take their last value (a dialect's getopt).
     app.add_option("--expect-rule", rules, "PATH=BANDWIDTH ('copy.h2d=20 GB/s') or PATH=SHARE of the ceiling ('link=0.9'); "
-                   "over every file; repeatable")->allow_extra_args(false);
+                   "over every file; repeatable")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);
   }
   ExpectationLayers load() const { return load_expectation_layers(file, rules, "--expect-rule"); }
   bool given() const { return !file.empty() || !rules.empty(); }
+  // The layers where any was given; none otherwise (a job or dialect that judges only when asked).
+  std::optional<ExpectationLayers> load_if_given() const { return given() ? std::optional(load()) : std::nullopt; }
 };
 
 // A job's judging: --judge, or any expectation given, which implies it (off by default for the
@@ -37,7 +42,7 @@ struct JudgeFlags {
     expect.add_to(app);
   }
   std::optional<ExpectationLayers> load() const {
-    return judge || expect.given() ? std::optional(expect.load()) : std::nullopt;
+    return judge ? std::optional(expect.load()) : expect.load_if_given();
   }
 };
 

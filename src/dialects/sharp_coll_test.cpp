@@ -110,7 +110,8 @@ std::string sharp_coll_test_usage() {
 namespace {
 
 // sharp_coll_test's long options, for getopt_long's prefixes.
-const std::vector<std::string> kLongOptions{"help", "peer", "expect", "expect-rule",      "ib-dev",     "jobid",        "iters",      "skips",
+const std::vector<std::string> kLongOptions{"help",      "peer",       "expect",       "expect-rule", "ib-dev",
+                                            "jobid",     "iters",      "skips",
                                             "mem_type",  "size",       "stepfactor",   "mode",       "collectives",
                                             "nbc_count", "group_type", "datatype",     "perf_with_barrier",
                                             "root",      "host_alloc_type", "data_layout", "iov_count", "flat_ppn"};
@@ -286,12 +287,8 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   app.add_option("-C,--iov_count", c.iov, "iov entries");
   app.add_option("-p,--flat_ppn", c.ppn, "processes per node");
   app.add_option("--peer", peer, "the far end of the HCA-to-TOR link (xferbench)");
-  std::string expect_file;
-  std::vector<std::string> expect_rules;
-  app.add_option("--expect", expect_file, "a site expectation file (xferbench)");
-  app.add_option("--expect-rule", expect_rules, "an expectation rule (xferbench)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+  ExpectFlags expect;
+  expect.add_to(app);
   // sharp_coll_test parses with getopt_long: a long option may be cut to any unambiguous prefix.
   parse_args(app, expand_long_prefixes(args, kLongOptions));
 
@@ -327,8 +324,7 @@ SharpCollTestRequest parse_sharp_coll_test(const std::vector<std::string>& args,
   // SHARP's job ids are unsigned 64-bit numbers.
   if (app.count("-j") > 0) job = std::to_string(parse_count(job, "-j", 0, UINT64_MAX));
   req.job_id = job;
-  req.expect_file = expect_file;
-  req.expect_rules = expect_rules;
+  req.expect = expect;
   req.rdma = rdma_here;
   if (app.count("-d") > 0) {
     req.ib_device = device;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/expect_flags.hpp"
 #include "core/plan_error.hpp"
 #include "transport/net_devices.hpp"
 #include "core/result.hpp"
@@ -45,8 +46,7 @@ struct SharpCollTestRequest {
   std::string job_id;       // -j: accepted and kept (there is no SHARP job here to name)
   // xferbench's judging (--expect FILE, --expect-rule R…): given, each figure is judged after the
   // tool's output, one line each, exit 1 on a FAIL (docs/judge.md).
-  std::string expect_file;
-  std::vector<std::string> expect_rules;
+  ExpectFlags expect;
   // The link is an RDMA device's: -d names one, or without -d the machine has one (sharp_coll_test
   // takes the first device found). Otherwise a network interface's, over UCX's tcp transport.
   bool rdma = false;

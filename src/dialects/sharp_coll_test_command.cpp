@@ -31,13 +31,6 @@
 namespace xb {
 namespace {
 
-// The layers of --expect/--expect-rule, loaded before anything runs (a bad file: exit 2); none
-// when neither was given (no judging, as sharp_coll_test itself).
-std::optional<ExpectationLayers> expectation_layers(const SharpCollTestRequest& req) {
-  if (req.expect_file.empty() && req.expect_rules.empty()) return std::nullopt;
-  return load_expectation_layers(req.expect_file, req.expect_rules, "--expect-rule");
-}
-
 // xferbench's judging after the tool's output: each case's verdict on a line of its own (the
 // tool's table has no place for one); true on a FAIL.
 bool report_verdicts(std::vector<CaseResult>& cases, const std::optional<ExpectationLayers>& layers, CommandContext& ctx) {
@@ -185,7 +178,9 @@ int run_sharp_coll_test(const std::vector<std::string>& args, CommandContext& ct
   for (const EnvSetting& e : sharp_coll_test_ucx_environment(req)) {
     if (setenv(e.name.c_str(), e.value.c_str(), e.overwrite ? 1 : 0) != 0) throw_errno("setenv(" + e.name + ")");
   }
-  const std::optional<ExpectationLayers> layers = expectation_layers(req);
+  // Loaded before anything runs (a bad file: exit 2); none when neither flag was given (no judging,
+  // as sharp_coll_test itself).
+  const std::optional<ExpectationLayers> layers = req.expect.load_if_given();
   if (req.collectives) return run_sharp_collectives(*req.collectives, layers, ctx);
   if (!req.plan.peer) {
     if (const char* given = std::getenv(kSharpPeerVariable); given != nullptr && *given != '\0') {

@@ -51,4 +51,11 @@ Ceiling sum_of(const std::vector<Ceiling>& parts) {
   return c;
 }
 
+Ceiling scaled_by(Ceiling c, double factor, std::string_view why) {
+  if (c.bytes_per_second) *c.bytes_per_second *= factor;
+  if (c.capable_bytes_per_second) *c.capable_bytes_per_second *= factor;
+  c.derivation = std::string(why) + c.derivation;
+  return c;
+}
+
 }  // namespace xb

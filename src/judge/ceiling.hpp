@@ -6,6 +6,7 @@
 // those. Facts only, no formatting of numbers into units.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xb {
@@ -31,5 +32,9 @@ Ceiling narrower_of(const Ceiling& a, const Ceiling& b);
 // known only where every part is; the parts' derivations joined with "; ", every warning. Where the
 // parts share a link above them the sum is an upper bound: the caller's derivation says so.
 Ceiling sum_of(const std::vector<Ceiling>& parts);
+
+// `c` times `factor` where its figures are known (both ways at once on a full-duplex link: 2; a
+// copy through one memory: 1/2), its derivation led by `why` ("both ways at once, twice: ").
+Ceiling scaled_by(Ceiling c, double factor, std::string_view why);
 
 }  // namespace xb

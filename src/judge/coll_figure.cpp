@@ -25,11 +25,9 @@ JudgedFigure coll_figure(const CaseResult& c, const std::filesystem::path& sysfs
   const int n = config.ranks;
   const bool spread = config.collective == "allgather" || config.collective == "reduce_scatter";
   if (spread && n >= 2) {
-    const double factor = static_cast<double>(n) / (n - 1);
-    if (f.ceiling.bytes_per_second) *f.ceiling.bytes_per_second *= factor;
-    if (f.ceiling.capable_bytes_per_second) *f.ceiling.capable_bytes_per_second *= factor;
-    f.ceiling.derivation = fmt::format("{} of {} ranks: {}/{} x the port (a rank's own block never crosses it): {}",
-                                       config.collective, n, n, n - 1, f.ceiling.derivation);
+    f.ceiling = scaled_by(f.ceiling, static_cast<double>(n) / (n - 1),
+                          fmt::format("{} of {} ranks: {}/{} x the port (a rank's own block never crosses it): ",
+                                      config.collective, n, n, n - 1));
   } else {
     f.ceiling.derivation = fmt::format("{} of {} ranks: each rank's data across its port once at best (in-network "
                                        "reduction; a host-based ring reaches about half): {}",

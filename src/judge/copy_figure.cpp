@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "jobs/copy/copy_config.hpp"
 #include "judge/memory_ceiling.hpp"
 #include "judge/pcie_path.hpp"
@@ -32,11 +34,12 @@ JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::files
   // Host memory on both sides (h2h, or devices whose memory is host RAM and that have no link of
   // their own: the cpu backend's arenas): one memory system, whatever the direction is called, so
   // the path kind is copy.h2h and the ceiling is the memory's, once, not a sum over devices.
-  const bool devices_in_host_ram = backend.capabilities().device_memory_in_host_ram &&
-                                   backend.open_device(config.first_device)->info().pci_address.empty();
+  std::optional<DeviceInfo> first;  // opened once, only where its memory may be host RAM
+  if (backend.capabilities().device_memory_in_host_ram) first = backend.open_device(config.first_device)->info();
+  const bool devices_in_host_ram = first && first->pci_address.empty();
   if (config.direction == "h2h" || devices_in_host_ram) {
     f.facts.path = "copy.h2h";
-    if (devices_in_host_ram && f.facts.device.empty()) f.facts.device = backend.open_device(config.first_device)->info().name;
+    if (devices_in_host_ram) f.facts.device = first->name;
     f.ceiling = host_copy_ceiling(host_memory_ceiling(sysfs));
     if (config.direction != "h2h") {
       f.ceiling.derivation = fmt::format("{} within host memory ({}::device::{} is host RAM): {}", config.direction,

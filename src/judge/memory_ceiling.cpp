@@ -21,13 +21,15 @@ constexpr unsigned kLogicalNonVolatile = 0x1F;  // memory type: NVDIMM space, no
 // Memory Technology (SMBIOS 3.2 on): 0x04-0x07 are NVDIMM-N, -F, -P and Optane persistent memory,
 // which may call themselves DDR4 in Memory Type. 0x01 other, 0x02 unknown, 0x03 DRAM count.
 constexpr std::size_t kTechnology = 0x28;
+
+unsigned byte_at(std::string_view s, std::size_t at) { return static_cast<unsigned char>(s[at]); }
+
 bool persistent(std::string_view s) {
   if (s.size() <= kTechnology) return false;
-  const unsigned t = static_cast<unsigned char>(s[kTechnology]);
+  const unsigned t = byte_at(s, kTechnology);
   return t >= 0x04 && t <= 0x07;
 }
 
-unsigned byte_at(std::string_view s, std::size_t at) { return static_cast<unsigned char>(s[at]); }
 unsigned word_at(std::string_view s, std::size_t at) { return byte_at(s, at) | (byte_at(s, at + 1) << 8); }
 std::uint32_t dword_at(std::string_view s, std::size_t at) {
   return word_at(s, at) | (static_cast<std::uint32_t>(word_at(s, at + 2)) << 16);
@@ -179,12 +181,8 @@ Ceiling host_memory_ceiling(const std::filesystem::path& sysfs) {
 }
 
 Ceiling host_copy_ceiling(const Ceiling& memory) {
-  Ceiling c = memory;
-  if (!c.bytes_per_second) return c;  // unknown: the memory's reason says why
-  *c.bytes_per_second /= 2;
-  if (c.capable_bytes_per_second) *c.capable_bytes_per_second /= 2;
-  c.derivation = "a copy reads and writes each byte: half of " + memory.derivation;
-  return c;
+  if (!memory.bytes_per_second) return memory;  // unknown: the memory's reason says why
+  return scaled_by(memory, 0.5, "a copy reads and writes each byte: half of ");
 }
 
 }  // namespace xb

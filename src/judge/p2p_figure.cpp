@@ -22,14 +22,6 @@ int device_index(const std::string& name) {
   return index;
 }
 
-// Both ways at once: each link carries the figure in both directions.
-Ceiling doubled(Ceiling c) {
-  if (c.bytes_per_second) *c.bytes_per_second *= 2;
-  if (c.capable_bytes_per_second) *c.capable_bytes_per_second *= 2;
-  c.derivation = "both ways at once, twice (PCIe is full duplex): " + c.derivation;
-  return c;
-}
-
 }  // namespace
 
 JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
@@ -61,7 +53,9 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
     narrowest.bytes_per_second.reset();
     narrowest.capable_bytes_per_second.reset();
   }
-  f.ceiling = config.direction == "bidirectional" ? doubled(narrowest) : narrowest;
+  // Both ways at once: each link carries the figure in both directions.
+  f.ceiling = config.direction == "bidirectional" ? scaled_by(narrowest, 2, "both ways at once, twice (PCIe is full duplex): ")
+                                                  : narrowest;
   return f;
 }
 

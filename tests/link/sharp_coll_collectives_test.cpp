@@ -294,8 +294,8 @@ TEST(SharpCollectivesParse, ExpectationsAndTheDeviceOntoTheRequest) {
                                          only_lo);
   ASSERT_TRUE(req.collectives);
   EXPECT_EQ(req.collectives->plan.net_device, "lo");
-  EXPECT_EQ(req.expect_rules, (std::vector<std::string>{"coll=1 GB/s", "link=0.5"}));
-  EXPECT_EQ(req.expect_file, "site.yaml");
+  EXPECT_EQ(req.expect.rules, (std::vector<std::string>{"coll=1 GB/s", "link=0.5"}));
+  EXPECT_EQ(req.expect.file, "site.yaml");
   EXPECT_EQ(parse_sharp_coll_test({"-c", "allreduce"}, only_lo).collectives->plan.net_device, "");
 }
 
