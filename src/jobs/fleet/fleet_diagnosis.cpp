@@ -47,26 +47,11 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
   nodes_.clear();
   // Suspect nodes: every link flagged, more pairs than probes (a node met by fewer is measured
   // whole). Not when every link is flagged: nothing stands out, and the first retest confirms.
-  std::vector<std::size_t> of_rank(static_cast<std::size_t>(std::max(ranks_, 0))), flagged(of_rank.size()), pairs(of_rank.size());
-  const auto rank_ok = [&](int r) { return r >= 0 && r < ranks_; };
-  for (const FleetLink& l : measured_) {
-    for (const int r : {l.from, l.to}) {
-      if (rank_ok(r)) ++of_rank[static_cast<std::size_t>(r)];
-    }
-  }
-  for (const FleetLink& f : first_.flagged) {
-    for (const int r : {f.from, f.to}) {
-      if (rank_ok(r)) ++flagged[static_cast<std::size_t>(r)];
-    }
-  }
-  for (const FleetPair& p : suspects) {
-    for (const int r : {p.a, p.b}) {
-      if (rank_ok(r)) ++pairs[static_cast<std::size_t>(r)];
-    }
-  }
+  // A rank whose every link is flagged has all its pairs among the suspects: its partners are its
+  // suspect pairs.
+  const FleetRankTally tally = fleet_rank_tally(ranks_, measured_, first_.flagged);
   const auto suspect_node = [&](int r) {
-    const auto i = static_cast<std::size_t>(r);
-    return !every_link_flagged_ && rank_ok(r) && of_rank[i] > 0 && flagged[i] == of_rank[i] && pairs[i] > kFleetNodeProbes;
+    return !every_link_flagged_ && tally.every_link_slow(r) && tally.partners[static_cast<std::size_t>(r)] > kFleetNodeProbes;
   };
   std::vector<FleetPair> measured_now;
   for (const FleetPair& p : suspects) {

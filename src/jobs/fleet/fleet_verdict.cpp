@@ -81,39 +81,48 @@ FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<
   return v;
 }
 
-void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured) {
-  v.nodes.clear();
-  v.links.clear();
-  v.every_link_slow = false;
+bool FleetRankTally::every_link_slow(int r) const {
+  const auto i = static_cast<std::size_t>(r);
+  return r >= 0 && i < links.size() && partners[i] >= 2 && slow[i] == links[i];
+}
+
+FleetRankTally fleet_rank_tally(int ranks, const std::vector<FleetLink>& measured, const std::vector<FleetLink>& flagged_links) {
   std::unordered_set<std::uint64_t> flagged;
-  for (const FleetLink& f : v.flagged) flagged.insert(fleet_link_key(f.from, f.to));
+  for (const FleetLink& f : flagged_links) flagged.insert(fleet_link_key(f.from, f.to));
   const auto rank_ok = [&](int r) { return r >= 0 && r < ranks; };
-  // Per rank: its measured links and the slow ones (both directions), then its partners: the
-  // distinct unordered pairs it is in.
-  std::vector<std::size_t> links(static_cast<std::size_t>(ranks)), slow(links.size()), partners(links.size());
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  FleetRankTally t{std::vector<std::size_t>(n), std::vector<std::size_t>(n), std::vector<std::size_t>(n)};
   std::vector<std::uint64_t> pairs;
   pairs.reserve(measured.size());
   for (const FleetLink& l : measured) {
     if (!rank_ok(l.from) || !rank_ok(l.to)) continue;
     const bool is_slow = flagged.count(fleet_link_key(l.from, l.to)) > 0;
     for (const int r : {l.from, l.to}) {
-      ++links[static_cast<std::size_t>(r)];
-      if (is_slow) ++slow[static_cast<std::size_t>(r)];
+      ++t.links[static_cast<std::size_t>(r)];
+      if (is_slow) ++t.slow[static_cast<std::size_t>(r)];
     }
     pairs.push_back(fleet_link_key(std::min(l.from, l.to), std::max(l.from, l.to)));
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   for (const std::uint64_t p : pairs) {
-    ++partners[p >> 32];
-    ++partners[p & 0xffffffffu];
+    ++t.partners[p >> 32];
+    ++t.partners[p & 0xffffffffu];
   }
+  return t;
+}
+
+void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& measured) {
+  v.nodes.clear();
+  v.links.clear();
+  v.every_link_slow = false;
+  const auto rank_ok = [&](int r) { return r >= 0 && r < ranks; };
+  const FleetRankTally tally = fleet_rank_tally(ranks, measured, v.flagged);
   // One partner (two ranks, or a schedule that pairs each rank once) cannot tell which end is at
   // fault: the link is named, not a node.
   std::vector<int> candidates;
   for (int r = 0; r < ranks; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    if (partners[i] >= 2 && slow[i] == links[i]) candidates.push_back(r);
+    if (tally.every_link_slow(r)) candidates.push_back(r);
   }
   if (!candidates.empty() && static_cast<int>(candidates.size()) == ranks) {
     v.every_link_slow = true;  // nothing stands out: the fleet, or its floor, is off as a whole
@@ -132,7 +141,7 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
   }
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     const auto i = static_cast<std::size_t>(candidates[k]);
-    v.nodes.push_back({candidates[k], slow[i], links[i], summarize(rates[k]).p50});
+    v.nodes.push_back({candidates[k], tally.slow[i], tally.links[i], summarize(rates[k]).p50});
   }
   for (const FleetLink& l : v.flagged) {
     const bool on_named_node = (rank_ok(l.from) && slot[static_cast<std::size_t>(l.from)] >= 0) ||

@@ -89,6 +89,16 @@ bool fleet_link_slow_again(const FleetVerdict& first, const FleetLink& l, const 
 FleetVerdict confirm_fleet_verdict(const FleetVerdict& first, const std::vector<FleetLink>& again,
                                    const FleetFloorFn& floor = {});
 
+// Per rank of a fleet: its measured links (both directions), the flagged ones among them, and its
+// partners (the distinct pairs it is in); links naming a rank outside 0..ranks-1 are skipped.
+struct FleetRankTally {
+  std::vector<std::size_t> links, slow, partners;
+  // Every link of rank `r` flagged, and measured against 2 partners or more (with one, either end
+  // may be at fault): the rank, not its links, looks at fault.
+  bool every_link_slow(int r) const;
+};
+FleetRankTally fleet_rank_tally(int ranks, const std::vector<FleetLink>& measured, const std::vector<FleetLink>& flagged);
+
 // Names the nodes: a rank whose every measured link (`measured`, both directions) is flagged and
 // which was measured against 2 partners or more (with one, either end may be at fault). When every
 // rank is so, none is named (every_link_slow). Fills v.nodes and v.links. Time O(links log links),
