@@ -14,14 +14,21 @@ namespace {
 
 using Model = std::function<double(int from, int to, std::size_t pairs_at_once)>;
 
-// Runs the diagnosis to its end over `ranks` with the model, as the job does; returns the verdict.
-FleetVerdict diagnose(int ranks, const Model& model, const FleetFloorFn& floor = {}) {
-  std::vector<FleetLink> first;
+// Every directed link of a fleet of `ranks`, each at the figure `gbps` gives it.
+std::vector<FleetLink> every_link(int ranks, const std::function<double(int from, int to)>& gbps) {
+  std::vector<FleetLink> links;
   for (int from = 0; from < ranks; ++from) {
     for (int to = 0; to < ranks; ++to) {
-      if (from != to) first.push_back({from, to, model(from, to, static_cast<std::size_t>(ranks / 2))});
+      if (from != to) links.push_back({from, to, gbps(from, to)});
     }
   }
+  return links;
+}
+
+// Runs the diagnosis to its end over `ranks` with the model, as the job does; returns the verdict.
+FleetVerdict diagnose(int ranks, const Model& model, const FleetFloorFn& floor = {}) {
+  const std::vector<FleetLink> first =
+      every_link(ranks, [&](int from, int to) { return model(from, to, static_cast<std::size_t>(ranks / 2)); });
   FleetDiagnosis d(ranks, 0.8, floor);
   d.first_pass(first);
   for (int guard = 0; guard < 10000; ++guard) {
@@ -44,12 +51,7 @@ TEST(FleetDiagnosis, ABurstClearsInOneRoundAndABadCableIsNamedAlone) {
     if (first_pass && ((from == 0 && to == 1) || (from == 2 && to == 3))) return 2.0;
     return 10.0;
   };
-  std::vector<FleetLink> first;
-  for (int from = 0; from < 8; ++from) {
-    for (int to = 0; to < 8; ++to) {
-      if (from != to) first.push_back({from, to, model(from, to, 4)});
-    }
-  }
+  const std::vector<FleetLink> first = every_link(8, [&](int from, int to) { return model(from, to, 4); });
   first_pass = false;
   FleetDiagnosis d(8, 0.8, {});
   d.first_pass(std::vector<FleetLink>(first.rbegin(), first.rend()));  // in any order
@@ -99,12 +101,7 @@ TEST(FleetDiagnosis, ACrowdedGroupIsHalvedUntilEachLinkIsAlone) {
 }
 
 TEST(FleetDiagnosis, WithoutConfirmationTheFirstPassStandsAndTheNodeIsNamed) {
-  std::vector<FleetLink> first;
-  for (int from = 0; from < 5; ++from) {
-    for (int to = 0; to < 5; ++to) {
-      if (from != to) first.push_back({from, to, from == 3 || to == 3 ? 1.0 : 10.0});
-    }
-  }
+  const std::vector<FleetLink> first = every_link(5, [](int from, int to) { return from == 3 || to == 3 ? 1.0 : 10.0; });
   FleetDiagnosis d(5, 0.8, {});
   d.first_pass(first);
   d.skip_confirmation();
@@ -140,12 +137,7 @@ TEST(FleetDiagnosis, ThreeOfASlowNodesPairsStandForAllOfThem) {
   // (partners not suspect themselves); all three slow again alone, so the other five pairs are
   // confirmed with them, never measured again.
   const Model model = [](int from, int to, std::size_t) { return from == 5 || to == 5 ? 1.0 : 10.0; };
-  std::vector<FleetLink> first;
-  for (int from = 0; from < 9; ++from) {
-    for (int to = 0; to < 9; ++to) {
-      if (from != to) first.push_back({from, to, model(from, to, 4)});
-    }
-  }
+  const std::vector<FleetLink> first = every_link(9, [&](int from, int to) { return model(from, to, 4); });
   FleetDiagnosis d(9, 0.8, {});
   d.first_pass(first);
   const FleetLinkSet group = d.next_group();
@@ -168,12 +160,7 @@ TEST(FleetDiagnosis, ThreeOfASlowNodesPairsStandForAllOfThem) {
 TEST(FleetDiagnosis, WhenANodesProbeClearsItsOtherPairsAreMeasuredThemselves) {
   // Every link of rank 2 was slow in the first pass (a burst on it), but it is fine again: the
   // first probe comes back fast, so the node's held pairs are measured too, and all clear.
-  std::vector<FleetLink> first;
-  for (int from = 0; from < 7; ++from) {
-    for (int to = 0; to < 7; ++to) {
-      if (from != to) first.push_back({from, to, from == 2 || to == 2 ? 2.0 : 10.0});
-    }
-  }
+  const std::vector<FleetLink> first = every_link(7, [](int from, int to) { return from == 2 || to == 2 ? 2.0 : 10.0; });
   FleetDiagnosis d(7, 0.8, {});
   d.first_pass(first);
   FleetLinkSet group = d.next_group();
