@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 5;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 6;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -121,12 +121,29 @@ class DirectStorage {
   virtual std::unique_ptr<Registration> register_buffer(void* data, std::size_t bytes) = 0;
 };
 
+// Links of one kind from a device straight to a peer device or to a switch of such links (NVLink,
+// HCCS): what a copy between two devices crosses instead of PCIe, and so what judges p2p
+// (judge/peer_link_ceiling). One entry per (technology, far end, rate): 18 NVLinks to the NVSwitch
+// fabric are one entry with links = 18.
+struct PeerLink {
+  std::string technology;            // "NVLink 4.0", "HCCS"
+  std::string peer_pci_address;      // the device at the far end; empty through a switch
+  bool through_switch = false;       // a switch fabric: every device on it is reachable
+  int links = 0;                     // active links bundled in this entry
+  double bytes_per_second_each = 0;  // one link, one direction, as the runtime reports its rate
+};
+
 struct DeviceInfo {
   int index = 0;
   std::string name;               // "cpu arena 0 (NUMA node 0)", "NVIDIA H200"
   std::uint64_t memory_bytes = 0; // total device memory (0 where unknown)
   int numa_node = -1;             // NUMA node nearest the device (-1 where unknown)
   std::string pci_address;        // "0000:18:00.0" where known
+  std::vector<PeerLink> peer_links;  // active links to peers (empty: none, or not read: see the note)
+  int peer_links_down = 0;           // links the device has that are not active (trained down, cut)
+  // How the peer links were read ("NVML: 18 active NVLinks") or why not ("no NVLink on this
+  // device", "libnvidia-ml.so.1 cannot be loaded …"); empty where the backend has no such links.
+  std::string peer_links_note;
 };
 
 struct Capabilities {

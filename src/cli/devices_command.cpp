@@ -225,6 +225,16 @@ void render_ceiling_of(const Inventory& inv, const std::string& address, std::os
   if (it != inv.pci_ceilings.end()) out << "    ceiling " << ceiling_text(it->second, "      ");
 }
 
+// A device's links to its peers (NVLink, HCCS), what p2p between devices is judged against.
+void render_peer_links(const DeviceInfo& i, std::ostream& out) {
+  for (const auto& l : i.peer_links) {
+    out << fmt::format("    peer link {} × {} at {:.3f} GB/s each way to {}\n", l.links, l.technology,
+                       l.bytes_per_second_each / 1e9,
+                       l.through_switch ? std::string("the switch fabric") : l.peer_pci_address);
+  }
+  if (!i.peer_links_note.empty()) out << "    peer links: " << i.peer_links_note << '\n';
+}
+
 void render_text(const Inventory& inv, std::ostream& out) {
   for (const auto& r : inv.refused) out << r << '\n';
   for (const auto& b : inv.backends) {
@@ -238,6 +248,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
                          i.numa_node >= 0 ? fmt::format(", NUMA node {}", i.numa_node) : ", NUMA node unknown",
                          i.pci_address.empty() ? "" : ", PCI " + i.pci_address);
       render_ceiling_of(inv, i.pci_address, out);
+      render_peer_links(i, out);
       if (const auto it = inv.device_expectations.find(d.name); it != inv.device_expectations.end()) {
         render_expectations(it->second, "      ", out);
       }
@@ -318,6 +329,16 @@ nlohmann::json ceiling_of(const Inventory& inv, const std::string& address) {
   return it == inv.pci_ceilings.end() ? nlohmann::json(nullptr) : to_json(it->second);
 }
 
+nlohmann::json peer_links_json(const DeviceInfo& i) {
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& l : i.peer_links) {
+    links.push_back({{"technology", l.technology}, {"peer_pci_address", l.peer_pci_address},
+                     {"through_switch", l.through_switch}, {"links", l.links},
+                     {"bytes_per_second_each", l.bytes_per_second_each}});
+  }
+  return links;
+}
+
 nlohmann::json to_json(const Inventory& inv) {
   using nlohmann::json;
   json backends = json::array();
@@ -327,6 +348,9 @@ nlohmann::json to_json(const Inventory& inv) {
       devices.push_back({{"name", d.name}, {"description", d.info.name}, {"memory_bytes", d.info.memory_bytes},
                          {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address},
                          {"ceiling", ceiling_of(inv, d.info.pci_address)},
+                         {"peer_links", peer_links_json(d.info)},
+                         {"peer_links_down", d.info.peer_links_down},
+                         {"peer_links_note", d.info.peer_links_note},
                          {"expectations", inv.device_expectations.count(d.name) != 0
                                               ? to_json(inv.device_expectations.at(d.name))
                                               : json::array()}});

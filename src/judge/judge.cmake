@@ -14,5 +14,6 @@ target_sources(xferbench_lib PRIVATE
   judge/expectations.cpp ${CMAKE_CURRENT_BINARY_DIR}/judge/embedded_expectations.cpp
   judge/verdict.cpp judge/copy_figure.cpp judge/storage_figure.cpp
   judge/route_devices.cpp judge/network_figure.cpp judge/p2p_figure.cpp
-  judge/case_figure.cpp judge/fleet_floor.cpp judge/memory_ceiling.cpp judge/coll_figure.cpp)
+  judge/case_figure.cpp judge/fleet_floor.cpp judge/memory_ceiling.cpp judge/coll_figure.cpp
+  judge/peer_link_ceiling.cpp)
 target_link_libraries(xferbench_lib PUBLIC yaml-cpp)

@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
+#include <vector>
 
 #include "jobs/p2p/p2p_config.hpp"
 #include "judge/copy_figure.hpp"
+#include "judge/peer_link_ceiling.hpp"
 
 namespace xb {
 namespace {
@@ -37,25 +41,43 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
   f.facts.path = "p2p";
   std::vector<int> devices;
   if (config.devices) {
-    f.facts.case_metric = "bandwidth_min";  // the matrix: its lowest cell against the narrowest device
+    f.facts.case_metric = "bandwidth_min";  // the matrix: its lowest cell against the narrowest pair
     for (int i = 0; i < *config.devices; ++i) devices.push_back(i);
   } else {
     devices = {device_index(config.from.value_or("")), device_index(config.to.value_or(""))};
   }
-  Ceiling narrowest;
-  bool known = true;  // narrower_of keeps a known figure past an unknown one; a path needs every device's
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    const Ceiling one = device_pcie_ceiling(backend, devices[k], sysfs, f.facts.device);
-    known = known && one.bytes_per_second.has_value();
-    narrowest = k == 0 ? one : narrower_of(narrowest, one);
+  // Each device's PCIe path and what it reports of its peer links, read once.
+  std::vector<Ceiling> pcie;
+  std::vector<DeviceInfo> infos;
+  for (const int d : devices) {
+    pcie.push_back(device_pcie_ceiling(backend, d, sysfs, f.facts.device));
+    infos.push_back(backend.open_device(d)->info());
   }
-  if (!known) {
-    narrowest.bytes_per_second.reset();
-    narrowest.capable_bytes_per_second.reset();
+  // A pair's copy crosses their peer links where they share any, else both PCIe paths. The matrix's
+  // lowest cell is bounded by its narrowest pair, and that pair's derivation is the one shown; a
+  // pair whose ceiling is unknown leaves the matrix's unknown.
+  std::optional<Ceiling> narrowest;
+  std::vector<std::string> warnings;
+  for (std::size_t a = 0; a < devices.size(); ++a) {
+    for (std::size_t b = 0; b < devices.size(); ++b) {
+      if (a == b || (!config.devices && a != 0)) continue;  // one pair: its direction only
+      Ceiling pair = device_pair_ceiling(infos[a], pcie[a], infos[b], pcie[b]);
+      for (auto& w : pair.warnings) {
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
+      }
+      const bool lower = !narrowest || (narrowest->bytes_per_second &&
+                                        (!pair.bytes_per_second || *pair.bytes_per_second < *narrowest->bytes_per_second));
+      if (lower) narrowest = std::move(pair);
+    }
+  }
+  if (narrowest) {
+    narrowest->warnings = std::move(warnings);
+  } else {
+    narrowest.emplace().derivation = "no pair of distinct devices";
   }
   // Both ways at once: each link carries the figure in both directions.
-  f.ceiling = config.direction == "bidirectional" ? scaled_by(narrowest, 2, "both ways at once, twice (PCIe is full duplex): ")
-                                                  : narrowest;
+  f.ceiling = config.direction == "bidirectional" ? scaled_by(*narrowest, 2, "both ways at once, twice (the links are full duplex): ")
+                                                  : *narrowest;
   return f;
 }
 

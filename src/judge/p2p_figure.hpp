@@ -1,10 +1,10 @@
 #pragma once
 // What a p2p case's bandwidth is, for judging (within a node): path kind p2p, the size per
-// execution, and the ceiling of the devices' PCIe paths: a peer copy crosses both devices' links,
-// so the narrower decides; both ways at once count twice (PCIe is full duplex). The matrix case
-// judges its lowest cell (bandwidth_min) against the narrowest device. NVLink/HCCS links are not
-// read yet (a backend must report them): on such machines the PCIe ceiling understates the path
-// and a figure above it passes. Across nodes p2p is left to the fleet's judgement (issue 17 item 4).
+// execution, and the ceiling of the path between the devices: their peer links (NVLink, HCCS: what
+// the backend reports, judge/peer_link_ceiling) where they share any, else their PCIe paths, where
+// a peer copy crosses both devices' links, so the narrower decides. Both ways at once count twice
+// (the links are full duplex). The matrix case judges its lowest cell (bandwidth_min) against its
+// narrowest pair. Across nodes p2p is left to the fleet's judgement.
 #include <filesystem>
 #include <string>
 

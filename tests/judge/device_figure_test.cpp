@@ -1,13 +1,18 @@
 // copy and p2p figures against devices with PCIe links (the cpu backend with its devices given PCI
 // addresses in a synthetic sysfs tree): copy sums its devices' paths; a p2p pair is bounded by
 // the narrower device, both ways at once by twice that; the matrix by the narrowest device;
-// across nodes p2p has no path kind.
+// across nodes p2p has no path kind. Devices that report peer links (NVLink through a switch or
+// straight, as the CUDA backend reads them from NVML) are bounded by those instead, and a link that
+// is down warns.
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "jobs/copy/copy_config.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "judge/copy_figure.hpp"
 #include "judge/p2p_figure.hpp"
+#include "judge/peer_link_ceiling.hpp"
 #include "judge/pcie_rate.hpp"
 #include "support/wrapped_cpu_backend.hpp"
 #include "synthetic_sysfs.hpp"
@@ -28,13 +33,15 @@ const double kGen4Lane = pcie_lane_bytes_per_second(16.0);
 struct TwoDevices {
   SyntheticSysfs sys;
   std::unique_ptr<Backend> backend;
-  TwoDevices() {
+  // `peer_links` (optional) sets each device's reported peer links, as a CUDA backend's probe does.
+  explicit TwoDevices(std::function<void(int, DeviceInfo&)> peer_links = {}) {
     const auto rp0 = sys.add(FakePort{"0000:00:01.0", speed_text(4), 16, speed_text(4), 16, PciePortType::root_port, false});
     sys.add(FakePort{"0000:01:00.0", speed_text(4), 16, speed_text(4), 16, PciePortType::endpoint, false}, rp0);
     const auto rp1 = sys.add(FakePort{"0000:00:02.0", speed_text(4), 8, speed_text(4), 8, PciePortType::root_port, false});
     sys.add(FakePort{"0000:02:00.0", speed_text(4), 8, speed_text(4), 8, PciePortType::endpoint, false}, rp1);
     test::CpuWrap wrap;
     wrap.pci_address = [](int index) { return index == 0 ? "0000:01:00.0" : "0000:02:00.0"; };
+    wrap.info = std::move(peer_links);
     backend = test::make_wrapped_cpu_backend(std::move(wrap));
   }
 };
@@ -84,7 +91,7 @@ TEST(DeviceFigure, AP2pPairIsBoundByTheNarrowerDeviceAndBothWaysByTwiceThat) {
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 8 * kGen4Lane);
   f = p2p_figure(p2p_case("bidirectional", std::nullopt), *t.backend, t.sys.root(), "");
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 16 * kGen4Lane);
-  EXPECT_TRUE(has(f.ceiling.derivation, "both ways at once, twice (PCIe is full duplex)")) << f.ceiling.derivation;
+  EXPECT_TRUE(has(f.ceiling.derivation, "both ways at once, twice (the links are full duplex)")) << f.ceiling.derivation;
 }
 
 TEST(DeviceFigure, TheMatrixJudgesItsLowestCellAgainstTheNarrowestDevice) {
@@ -104,6 +111,82 @@ TEST(DeviceFigure, ADeviceWithoutALinkLeavesThePairUnknownAndAcrossNodesHasNoPat
   const JudgedFigure across = p2p_figure(p2p_case("unidirectional", std::nullopt, "nodes"), *t.backend, t.sys.root(), "");
   EXPECT_EQ(across.facts.path, "");
   EXPECT_EQ(across.ceiling.derivation, "p2p across nodes is judged by the fleet: `xferbench fleet` (docs/fleet.md)");
+}
+
+constexpr double kNvlink4 = 26.5625e9;  // one NVLink 4.0 link, one direction, as NVML reports H100's
+
+PeerLink to_switch(int links) { return PeerLink{"NVLink 4.0", "", true, links, kNvlink4}; }
+
+TEST(DeviceFigure, DevicesOnOneNvswitchFabricAreBoundByTheFewerOfTheirLinksNotByPcie) {
+  TwoDevices t([](int index, DeviceInfo& info) {
+    info.peer_links = {to_switch(index == 0 ? 18 : 12)};
+    info.peer_links_down = index == 0 ? 0 : 6;
+  });
+  JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
+  EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 12 * kNvlink4);
+  EXPECT_TRUE(has(f.ceiling.derivation, "through the switch fabric: 0000:01:00.0 has 18 × NVLink 4.0 at 26.562 GB/s"))
+      << f.ceiling.derivation;
+  ASSERT_EQ(f.ceiling.warnings.size(), 1u);
+  EXPECT_EQ(f.ceiling.warnings[0], "0000:02:00.0: 6 of its 18 peer links are not active");
+  f = p2p_figure(p2p_case("bidirectional", 2), *t.backend, t.sys.root(), "");
+  EXPECT_EQ(f.facts.case_metric, "bandwidth_min");
+  EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 24 * kNvlink4);
+  EXPECT_EQ(f.ceiling.warnings.size(), 1u);  // the matrix's pairs share the one warning, not one each
+}
+
+TEST(DeviceFigure, LinksStraightBetweenTwoDevicesCountFromEitherEndsReport) {
+  // Device 0 reports 4 links to device 1 (and 2 to a third device, not in this pair); device 1 none.
+  TwoDevices t([](int index, DeviceInfo& info) {
+    if (index == 0) {
+      info.peer_links = {PeerLink{"NVLink 2.0", "0000:02:00.0", false, 4, 25e9},
+                         PeerLink{"NVLink 2.0", "0000:03:00.0", false, 2, 25e9}};
+    }
+  });
+  const JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
+  EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 4 * 25e9);
+  EXPECT_TRUE(has(f.ceiling.derivation, "4 × NVLink 2.0 at 25.000 GB/s straight between 0000:01:00.0 and 0000:02:00.0"))
+      << f.ceiling.derivation;
+  EXPECT_TRUE(f.ceiling.warnings.empty());
+  // The other way round the same links carry it (device 1 reports nothing; device 0's report counts).
+  DeviceInfo zero = t.backend->open_device(0)->info(), one = t.backend->open_device(1)->info();
+  const auto back = peer_link_ceiling(one, zero);
+  ASSERT_TRUE(back && back->bytes_per_second);
+  EXPECT_DOUBLE_EQ(*back->bytes_per_second, 4 * 25e9);
+  EXPECT_TRUE(has(back->derivation, "(as 0000:01:00.0 reports them)")) << back->derivation;
+}
+
+TEST(DeviceFigure, StraightLinksAndASwitchTogetherAddAndNoSharedLinkFallsBackToPcie) {
+  DeviceInfo a, b;
+  a.pci_address = "0000:01:00.0";
+  b.pci_address = "0000:02:00.0";
+  a.peer_links = {PeerLink{"NVLink 3.0", b.pci_address, false, 2, 25e9}, to_switch(4)};
+  b.peer_links = {to_switch(6)};
+  const auto both = peer_link_ceiling(a, b);
+  ASSERT_TRUE(both && both->bytes_per_second);
+  EXPECT_DOUBLE_EQ(*both->bytes_per_second, 2 * 25e9 + 4 * kNvlink4);
+  // A device with links to neither the other nor a switch they share: PCIe, the note said.
+  b.peer_links.clear();
+  b.peer_links_note = "no NVLink on this device";
+  a.peer_links = {to_switch(4)};
+  EXPECT_FALSE(peer_link_ceiling(a, b));
+  Ceiling pcie_a, pcie_b;
+  pcie_a.bytes_per_second = 16 * kGen4Lane;
+  pcie_a.derivation = "a's PCIe";
+  pcie_b.bytes_per_second = 8 * kGen4Lane;
+  pcie_b.derivation = "b's PCIe";
+  const Ceiling pcie = device_pair_ceiling(a, pcie_a, b, pcie_b);
+  ASSERT_TRUE(pcie.bytes_per_second);
+  EXPECT_DOUBLE_EQ(*pcie.bytes_per_second, 8 * kGen4Lane);
+  EXPECT_TRUE(has(pcie.derivation, "(0000:02:00.0: no NVLink on this device)")) << pcie.derivation;
+  // An end without a PCI address cannot be named by the other's straight links.
+  a.peer_links = {PeerLink{"NVLink 3.0", "", false, 2, 25e9}};
+  b.pci_address.clear();
+  EXPECT_FALSE(peer_link_ceiling(a, b));
+  // Either PCIe path unknown: the pair is unknown.
+  pcie_b.bytes_per_second.reset();
+  EXPECT_FALSE(device_pair_ceiling(a, pcie_a, b, pcie_b).bytes_per_second);
 }
 
 }  // namespace

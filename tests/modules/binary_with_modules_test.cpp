@@ -37,6 +37,9 @@ TEST(BinaryWithModules, DevicesReportsLoadedAndRefusedModules) {
   EXPECT_TRUE(has_line_starting(r.out, "backend cpu (built in): ")) << r.out;
   EXPECT_TRUE(has_line_starting(r.out, "backend testgood (" + dir + "/libxferbench-backend-testgood.so): ")) << r.out;
   EXPECT_TRUE(has_line_starting(r.out, "  testgood::device::0  ")) << r.out;
+  // Its devices' peer links, as a module reports them through DeviceInfo.
+  EXPECT_TRUE(has_line_starting(r.out, "    peer link 16 × NVLink 4.0 at 26.562 GB/s each way to the switch fabric")) << r.out;
+  EXPECT_TRUE(has_line_starting(r.out, "    peer links: testgood: 16 active, 2 not active")) << r.out;
 
   bool badversion = false, nosymbol = false;
   for (const auto& line : split_lines(r.out)) {
@@ -50,6 +53,43 @@ TEST(BinaryWithModules, DevicesReportsLoadedAndRefusedModules) {
   EXPECT_TRUE(badversion) << "no line saying testbadversion was refused for its interface version:\n" << r.out;
   EXPECT_TRUE(nosymbol) << "no line saying testnosymbol was refused for the missing symbol:\n" << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// A module's peer links carry through to the JSON of `devices` and to p2p's judgement: the pair is
+// set against the switch fabric (16 links each way), not PCIe, and the links down warn.
+TEST(BinaryWithModules, PeerLinksReachDevicesJsonAndJudgeP2p) {
+  auto r = xbtest::run_binary(kBinary, {"devices", "--json"}, with_modules(kModuleDir.string()));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  nlohmann::json doc;
+  ASSERT_NO_THROW(doc = nlohmann::json::parse(r.out)) << r.out;
+  bool seen = false;
+  for (const auto& b : doc.at("backends")) {
+    if (b.at("name") != "testgood") continue;
+    const auto& d = b.at("devices").at(0);
+    ASSERT_EQ(d.at("peer_links").size(), 1u) << d.dump();
+    EXPECT_EQ(d.at("peer_links").at(0).at("links"), 16);
+    EXPECT_EQ(d.at("peer_links").at(0).at("through_switch"), true);
+    EXPECT_DOUBLE_EQ(d.at("peer_links").at(0).at("bytes_per_second_each").get<double>(), 26.5625e9);
+    EXPECT_EQ(d.at("peer_links_down"), 2);
+    seen = true;
+  }
+  EXPECT_TRUE(seen) << r.out;
+
+  r = xbtest::run_binary(kBinary, {"p2p", "--backend", "testgood", "-s", "4M", "--times", "3", "--quiet", "--format", "json",
+                                   "--judge"},
+                         with_modules(kModuleDir.string()));
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_NO_THROW(doc = nlohmann::json::parse(r.out)) << r.out;
+  const auto& v = doc.at("cases").at(0).at("verdict");
+  EXPECT_EQ(v.at("unit"), "GB/s") << v.dump();
+  EXPECT_DOUBLE_EQ(v.at("ceiling").get<double>(), 16 * 26.5625) << v.dump();
+  EXPECT_NE(v.at("ceiling_derivation").get<std::string>().find("through the switch fabric"), std::string::npos) << v.dump();
+  EXPECT_EQ(v.at("warnings"), nlohmann::json::array({"device 0: 2 of its 18 peer links are not active",
+                                                     "device 1: 2 of its 18 peer links are not active"}))
+      << v.dump();
+  // A host copy is far below 425 GB/s: the built-in share fails it, and the exit status says so.
+  EXPECT_EQ(v.at("verdict"), "FAIL") << v.dump();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
 }
 
 // The variable is a colon-separated list; empty and missing entries are skipped.

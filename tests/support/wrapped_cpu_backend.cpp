@@ -17,6 +17,7 @@ class WrappedDevice final : public Device {
   WrappedDevice(std::unique_ptr<Device> real, const CpuWrap& wrap, int index)
       : real_(std::move(real)), wrap_(wrap), info_(real_->info()) {
     if (wrap_.pci_address) info_.pci_address = wrap_.pci_address(index);
+    if (wrap_.info) wrap_.info(index, info_);
   }
   const DeviceInfo& info() const override { return info_; }
   std::unique_ptr<Allocation> allocate(std::size_t bytes) override { return real_->allocate(bytes); }

@@ -43,6 +43,9 @@ struct CpuWrap {
   // Set: device `index`'s info() names this PCI address (a function of a synthetic sysfs tree), so
   // the judge's ceilings can be read for it.
   std::function<std::string(int index)> pci_address;
+  // Set: changes device `index`'s info() after the above (its peer links, as the CUDA backend reads
+  // NVLinks from NVML), so the judge's peer-link ceilings can be read for it.
+  std::function<void(int index, DeviceInfo& info)> info;
 };
 
 std::unique_ptr<Backend> make_wrapped_cpu_backend(CpuWrap wrap);

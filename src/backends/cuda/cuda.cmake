@@ -16,11 +16,12 @@ if(CMAKE_CUDA_COMPILER AND NOT XB_NO_CUDA)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
-  # The host-side arithmetic, without the CUDA runtime: also compiled into tests/cuda.
+  # The host-side arithmetic and the NVLink reader (NVML through dlopen), without the CUDA runtime:
+  # also compiled into tests/cuda.
   add_library(xb_cuda_plan STATIC backends/cuda/cuda_copy_plan.cpp backends/cuda/cuda_probe_format.cpp
-    backends/cuda/cuda_cufile_format.cpp)
+    backends/cuda/cuda_cufile_format.cpp backends/cuda/cuda_nvlink.cpp)
   target_include_directories(xb_cuda_plan PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(xb_cuda_plan PUBLIC fmt::fmt)
+  target_link_libraries(xb_cuda_plan PUBLIC fmt::fmt ${CMAKE_DL_LIBS})
   add_library(xferbench_backend_cuda MODULE
     backends/cuda/cuda_backend.cpp backends/cuda/cuda_error.cpp backends/cuda/cuda_probe.cpp
     backends/cuda/cuda_memory.cpp backends/cuda/cuda_stream.cpp backends/cuda/cuda_batch_submitter.cpp

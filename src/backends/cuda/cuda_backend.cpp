@@ -24,6 +24,9 @@ class CudaDevice final : public Device {
     info_.memory_bytes = probed.memory_bytes;
     info_.numa_node = probed.numa_node;
     info_.pci_address = probed.pci_address;
+    info_.peer_links = probed.peer_links;
+    info_.peer_links_down = probed.peer_links_down;
+    info_.peer_links_note = probed.peer_links_note;
     // The first CUDA call in this process: creates the device's primary context here.
     check(cudaSetDevice(index), "cudaSetDevice", fmt::format("opening cuda device {}", index));
     check(cudaFree(nullptr), "cudaFree(nullptr)", fmt::format("creating the context of cuda device {}", index));

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/cuda/cuda_nvlink.hpp"
 
 namespace xb::cuda {
 namespace {
@@ -45,6 +46,7 @@ Probe probe_in_this_process() {
     d.sm_count = prop.multiProcessorCount;
     p.devices.push_back(std::move(d));
   }
+  read_nvlinks(p.devices);
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/device.hpp"
 #include "core/support.hpp"
 
 namespace xb::cuda {
@@ -19,6 +20,10 @@ struct ProbedDevice {
   std::string pci_address;      // "0000:18:00.0"
   int numa_node = -1;           // from sysfs, -1 where unknown
   int sm_count = 0;             // multiprocessors (sizes the sm engine's grid)
+  // Its NVLinks, read from NVML (cuda_nvlink.hpp): DeviceInfo's fields of the same names.
+  std::vector<PeerLink> peer_links;
+  int peer_links_down = 0;
+  std::string peer_links_note;
 };
 
 struct Probe {
@@ -30,7 +35,9 @@ struct Probe {
 Probe probe_devices(int timeout_ms = 60000);
 
 // The probe's wire format, apart so it is unit-tested: "ok\n" then one line per device of
-// tab-separated name, memory, pci, sm count; or "no\n" and the reason.
+// tab-separated name, memory, pci, sm count, links down, peer links (";"-separated entries of
+// ","-separated technology, far end, switch 0/1, links, bytes/s), the peer links' note; or "no\n"
+// and the reason.
 std::string encode_probe(const Probe& p);
 Probe decode_probe(const std::string& text);
 

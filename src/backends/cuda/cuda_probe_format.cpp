@@ -3,6 +3,8 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "backends/cuda/cuda_probe.hpp"
 
@@ -12,9 +14,38 @@ namespace {
 // Names come from the driver; keep the separators out of them.
 std::string clean(std::string s) {
   for (char& c : s) {
-    if (c == '\t' || c == '\n') c = ' ';
+    if (c == '\t' || c == '\n' || c == ';' || c == ',') c = ' ';
   }
   return s;
+}
+
+std::string encode_links(const std::vector<PeerLink>& links) {
+  std::string out;
+  for (const auto& l : links) {
+    if (!out.empty()) out += ';';
+    out += fmt::format("{},{},{},{},{}", clean(l.technology), clean(l.peer_pci_address), l.through_switch ? 1 : 0, l.links,
+                       l.bytes_per_second_each);
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char by) {
+  std::vector<std::string> parts;
+  std::istringstream in(s);
+  std::string part;
+  while (std::getline(in, part, by)) parts.push_back(part);
+  return parts;
+}
+
+// Throws (std::invalid_argument and kin) on a malformed entry; the caller words it.
+std::vector<PeerLink> decode_links(const std::string& text) {
+  std::vector<PeerLink> links;
+  for (const auto& entry : split(text, ';')) {
+    const auto f = split(entry, ',');
+    if (f.size() != 5 || (f[2] != "0" && f[2] != "1")) throw std::invalid_argument(entry);
+    links.push_back(PeerLink{f[0], f[1], f[2] == "1", std::stoi(f[3]), std::stod(f[4])});
+  }
+  return links;
 }
 }  // namespace
 
@@ -22,7 +53,8 @@ std::string encode_probe(const Probe& p) {
   if (!p.support.ok) return "no\n" + clean(p.support.reason) + "\n";
   std::string out = "ok\n";
   for (const auto& d : p.devices) {
-    out += fmt::format("{}\t{}\t{}\t{}\n", clean(d.name), d.memory_bytes, clean(d.pci_address), d.sm_count);
+    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\n", clean(d.name), d.memory_bytes, clean(d.pci_address), d.sm_count,
+                       d.peer_links_down, encode_links(d.peer_links), clean(d.peer_links_note));
   }
   return out;
 }
@@ -43,14 +75,18 @@ Probe decode_probe(const std::string& text) {
     if (line.empty()) continue;
     std::istringstream fields(line);
     ProbedDevice d;
-    std::string memory, sms;
+    std::string memory, sms, down, links;
     if (!std::getline(fields, d.name, '\t') || !std::getline(fields, memory, '\t') ||
-        !std::getline(fields, d.pci_address, '\t') || !std::getline(fields, sms, '\t')) {
+        !std::getline(fields, d.pci_address, '\t') || !std::getline(fields, sms, '\t') ||
+        !std::getline(fields, down, '\t') || !std::getline(fields, links, '\t')) {
       return {Support::no(fmt::format("the CUDA probe sent an unreadable device line '{}'", line)), {}};
     }
+    std::getline(fields, d.peer_links_note, '\t');  // the last field: empty where there is no note
     try {
       d.memory_bytes = std::stoull(memory);
       d.sm_count = std::stoi(sms);
+      d.peer_links_down = std::stoi(down);
+      d.peer_links = decode_links(links);
     } catch (const std::exception&) {
       return {Support::no(fmt::format("the CUDA probe sent an unreadable device line '{}'", line)), {}};
     }
