@@ -328,6 +328,15 @@ run_checks() {
     else
       report "FAIL devices-lists-cuda (logs/devices.log)"; fails=$((fails + 1))
     fi
+    # NVML read in the probe (issue 17): every CUDA device says what it found of its NVLinks or why
+    # nothing was read; the note goes into the report so docs/cuda.md can record it.
+    local nvlinks
+    nvlinks=$(grep -m1 '^    peer links: ' "$logs/devices.log" || true)
+    if [ -n "$nvlinks" ]; then
+      report "PASS devices-reads-nvlinks (${nvlinks#    peer links: })"
+    else
+      report "FAIL devices-reads-nvlinks: no 'peer links:' note under a CUDA device (logs/devices.log)"; fails=$((fails + 1))
+    fi
   fi
 
   # ---- 2. bandwidth: xferbench and PyTorch on the same bytes (16 blocks of 64 MiB), same run
