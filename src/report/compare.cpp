@@ -3,11 +3,48 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "core/mann_whitney.hpp"
+#include "core/stats.hpp"
 
 namespace xb {
 namespace {
 
-CaseKey key_of(const CaseResult& c) { return {c.job, c.name, c.labels}; }
+// Labels that are not the case's identity: an outcome (a fleet link's verdict) or a run's
+// incidentals (the ephemeral address an xfer server's client came from).
+constexpr std::array<std::string_view, 2> kIncidentalLabels{"verdict", "client"};
+
+// One side's repetitions of one case, in the order met.
+struct Repetitions {
+  CaseKey key;
+  std::vector<const CaseResult*> cases;
+};
+
+std::vector<Repetitions> group(const std::vector<ResultDocument>& docs) {
+  std::vector<Repetitions> out;
+  for (const auto& d : docs) {
+    for (const auto& c : d.cases) {
+      CaseKey key = compare_key_of(c);
+      auto it = std::find_if(out.begin(), out.end(), [&](const Repetitions& r) { return r.key == key; });
+      if (it == out.end()) {
+        out.push_back({std::move(key), {}});
+        it = std::prev(out.end());
+      }
+      it->cases.push_back(&c);
+    }
+  }
+  return out;
+}
+
+std::vector<const CaseResult*> ok_only(const std::vector<const CaseResult*>& cases) {
+  std::vector<const CaseResult*> ok;
+  for (const auto* c : cases) {
+    if (c->status == CaseStatus::ok) ok.push_back(c);
+  }
+  return ok;
+}
 
 // NEW's value in BASE's unit: equal units, or two bandwidths or two times converted.
 std::optional<double> in_unit(const Metric& m, const std::string& unit) {
@@ -21,29 +58,62 @@ std::optional<double> in_unit(const Metric& m, const std::string& unit) {
   return std::nullopt;
 }
 
-void compare_metrics(const CaseResult& b, const CaseResult& n, CompareResult& out) {
-  for (const auto& bm : b.metrics) {
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return quantile_sorted(v, 0.5);
+}
+
+void compare_metrics(const CaseKey& key, const std::vector<const CaseResult*>& base,
+                     const std::vector<const CaseResult*>& now, CompareResult& out) {
+  for (const auto& bm : base.front()->metrics) {
     const auto better = gated_direction(bm);
     if (!better) continue;
-    CompareRow row{key_of(b), bm.name, bm.unit, *better, bm.value, std::nullopt, std::nullopt, false, {}};
-    const Metric* nm = n.find_metric(bm.name);
-    if (nm == nullptr) {
-      row.note = "not in NEW";
-    } else if (!(row.now = in_unit(*nm, bm.unit))) {
-      row.note = fmt::format("NEW states it in {}, not comparable with {}", nm->unit, bm.unit);
-    } else {
-      const double num = *better == Better::higher ? *row.now : bm.value;
-      const double den = *better == Better::higher ? bm.value : *row.now;
-      if (den != 0) {
-        row.ratio = num / den;
-      } else if (num == 0) {
-        row.ratio = 1.0;
+    CompareRow row{key, bm.name, bm.unit, *better, std::nullopt, std::nullopt, std::nullopt, 0, 0, std::nullopt, false, {}};
+    std::vector<double> b, n;
+    std::string unconvertible;
+    for (const auto* c : base) {
+      if (const Metric* m = c->find_metric(bm.name); m != nullptr && m->unit == bm.unit) b.push_back(m->value);
+    }
+    for (const auto* c : now) {
+      const Metric* m = c->find_metric(bm.name);
+      if (m == nullptr) continue;
+      if (const auto v = in_unit(*m, bm.unit)) {
+        n.push_back(*v);
       } else {
-        // A zero where the other is not: only ever an improvement here (0 bandwidth in BASE, 0
-        // latency in NEW); a drop to zero is ratio 0 above.
-        row.note = *better == Better::higher ? "BASE is 0" : "NEW is 0";
+        unconvertible = m->unit;
       }
-      row.below = row.ratio && *row.ratio < out.threshold;
+    }
+    row.base_runs = b.size();
+    row.new_runs = n.size();
+    row.base = median(b);
+    if (n.empty()) {
+      row.note = unconvertible.empty() ? "not in NEW"
+                                       : fmt::format("NEW states it in {}, not comparable with {}", unconvertible, bm.unit);
+      out.rows.push_back(std::move(row));
+      continue;
+    }
+    row.now = median(n);
+    const double num = *better == Better::higher ? *row.now : *row.base;
+    const double den = *better == Better::higher ? *row.base : *row.now;
+    if (den != 0) {
+      row.ratio = num / den;
+    } else if (num == 0) {
+      row.ratio = 1.0;
+    } else {
+      // A zero where the other is not: only ever an improvement here (0 bandwidth in BASE, 0
+      // latency in NEW); a drop to zero is ratio 0 above.
+      row.note = *better == Better::higher ? "BASE is 0" : "NEW is 0";
+    }
+    const bool dropped = row.ratio && *row.ratio < out.options.threshold;
+    if (b.size() >= 2 && n.size() >= 2) {
+      row.p_value = mann_whitney(b, n).p_value;
+      row.below = dropped && *row.p_value < out.options.alpha;
+      if (dropped && !row.below) {
+        row.note = fmt::format("not significant (p = {:.3g} ≥ {}, {} + {} runs)", *row.p_value, out.options.alpha,
+                               b.size(), n.size());
+      }
+    } else {
+      row.below = dropped;  // one run a side: the threshold alone decides
     }
     out.rows.push_back(std::move(row));
   }
@@ -51,34 +121,48 @@ void compare_metrics(const CaseResult& b, const CaseResult& n, CompareResult& ou
 
 }  // namespace
 
-CompareResult compare_results(const ResultDocument& base, const ResultDocument& now, double threshold) {
-  CompareResult out;
-  out.threshold = threshold;
-  std::vector<bool> used(now.cases.size(), false);
-  for (const auto& b : base.cases) {
-    const CaseKey key = key_of(b);
-    std::size_t i = 0;
-    while (i < now.cases.size() && (used[i] || !(key_of(now.cases[i]) == key))) ++i;
-    if (i == now.cases.size()) {
-      out.only_in_base.push_back(key);
-      continue;
-    }
-    used[i] = true;
-    const CaseResult& n = now.cases[i];
-    if (b.status != CaseStatus::ok) {
-      CompareRow row{key, {}, {}, Better::higher, std::nullopt, std::nullopt, std::nullopt, false, {}};
-      row.note = fmt::format("{} in BASE ({}): not compared", to_string(b.status), b.status_reason);
-      out.rows.push_back(std::move(row));
-    } else if (n.status != CaseStatus::ok) {
-      CompareRow row{key, {}, {}, Better::higher, std::nullopt, std::nullopt, std::nullopt, true, {}};
-      row.note = fmt::format("{} in NEW ({})", to_string(n.status), n.status_reason);
-      out.rows.push_back(std::move(row));
-    } else {
-      compare_metrics(b, n, out);
+CaseKey compare_key_of(const CaseResult& c) {
+  CaseKey key{c.job, c.name, {}};
+  for (const auto& label : c.labels) {
+    if (std::find(kIncidentalLabels.begin(), kIncidentalLabels.end(), label.first) == kIncidentalLabels.end()) {
+      key.labels.push_back(label);
     }
   }
-  for (std::size_t i = 0; i < now.cases.size(); ++i) {
-    if (!used[i]) out.only_in_new.push_back(key_of(now.cases[i]));
+  return key;
+}
+
+CompareResult compare_results(const std::vector<ResultDocument>& base_docs, const std::vector<ResultDocument>& new_docs,
+                              const CompareOptions& options) {
+  CompareResult out;
+  out.options = options;
+  const std::vector<Repetitions> base = group(base_docs), now = group(new_docs);
+  std::vector<bool> used(now.size(), false);
+  for (const auto& b : base) {
+    const auto it = std::find_if(now.begin(), now.end(), [&](const Repetitions& r) { return r.key == b.key; });
+    if (it == now.end()) {
+      out.only_in_base.push_back(b.key);
+      continue;
+    }
+    used[static_cast<std::size_t>(it - now.begin())] = true;
+    ++out.matched;
+    const auto base_ok = ok_only(b.cases), new_ok = ok_only(it->cases);
+    CompareRow status{b.key, {}, {}, Better::higher, std::nullopt, std::nullopt, std::nullopt, b.cases.size(),
+                      it->cases.size(), std::nullopt, false, {}};
+    if (base_ok.empty()) {
+      const CaseResult& c = *b.cases.front();
+      status.note = fmt::format("{} in BASE ({}): not compared", to_string(c.status), c.status_reason);
+      out.rows.push_back(std::move(status));
+    } else if (new_ok.empty()) {
+      const CaseResult& c = *it->cases.front();
+      status.below = true;
+      status.note = fmt::format("{} in NEW ({})", to_string(c.status), c.status_reason);
+      out.rows.push_back(std::move(status));
+    } else {
+      compare_metrics(b.key, base_ok, new_ok, out);
+    }
+  }
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (!used[i]) out.only_in_new.push_back(now[i].key);
   }
   out.below = static_cast<std::size_t>(std::count_if(out.rows.begin(), out.rows.end(), [](const auto& r) { return r.below; }));
   return out;

@@ -2,6 +2,7 @@
 // `xferbench compare`'s output: a table for people (the default), JSON and CSV for scripts. Only
 // formatting: the figures and marks come from compare_results.
 #include <ostream>
+#include <vector>
 
 #include "report/compare.hpp"
 #include "report/renderer.hpp"
@@ -9,7 +10,8 @@
 
 namespace xb {
 
-void render_compare(const CompareResult& result, const LoadedResult& base, const LoadedResult& now,
-                    OutputFormat format, std::ostream& out);
+// `base` and `now`: each side's files, its repetitions (one file each in the plain case).
+void render_compare(const CompareResult& result, const std::vector<LoadedResult>& base,
+                    const std::vector<LoadedResult>& now, OutputFormat format, std::ostream& out);
 
 }  // namespace xb

@@ -1,6 +1,8 @@
 // `xferbench compare` through the real binary on real result files: an equal run passes, a planted
-// regression (one metric scaled down in a real document) is caught with exit 1, every output
-// format, and bad input (files, --threshold, --output) is exit 2 with one line, nothing created.
+// regression (one metric scaled down in a real document) is caught with exit 1, a case gone or
+// nothing matched fails too, repetitions (comma-separated files) need a significant drop, every
+// output format, and bad input (files, --threshold, --alpha, --output) is exit 2 with one line,
+// nothing created.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,7 +86,9 @@ TEST_F(CompareCli, JsonAndCsvCarryTheSameVerdict) {
   const auto j = nlohmann::json::parse(js.out);
   EXPECT_EQ(j.at("schema"), "xferbench.compare");
   EXPECT_EQ(j.at("below"), 1);
-  EXPECT_EQ(j.at("base").at("file"), base_.string());
+  EXPECT_EQ(j.at("schema_version"), 2);
+  EXPECT_EQ(j.at("base").at(0).at("file"), base_.string());
+  EXPECT_EQ(j.at("failed"), true);
   bool seen = false;
   for (const auto& row : j.at("rows")) {
     if (row.at("metric") != "bandwidth") continue;
@@ -99,9 +103,9 @@ TEST_F(CompareCli, JsonAndCsvCarryTheSameVerdict) {
   ASSERT_TRUE(csv.exited && csv.exit_code == 1) << csv.describe();
   const auto lines = xbtest::split_lines(csv.out);
   ASSERT_GE(lines.size(), 3u);
-  EXPECT_EQ(lines[0], "job,case,labels,metric,unit,better,base,new,ratio,below,note");
+  EXPECT_EQ(lines[0], "job,case,labels,metric,unit,better,base,new,ratio,base_runs,new_runs,p_value,below,note");
   EXPECT_NE(csv.out.find(",bandwidth,GiB/s,higher,"), std::string::npos) << csv.out;
-  EXPECT_NE(csv.out.find(",0.25,yes,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",0.25,1,1,,yes,"), std::string::npos) << csv.out;
 }
 
 TEST_F(CompareCli, OutputToAFileIsWrittenWholeAndTheVerdictStays) {
@@ -116,16 +120,73 @@ TEST_F(CompareCli, OutputToAFileIsWrittenWholeAndTheVerdictStays) {
   EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"base.json", "new.json", "verdict.json"}));
 }
 
-TEST_F(CompareCli, UnmatchedCasesAreListedAndDoNotFail) {
+TEST_F(CompareCli, ACaseGoneFromNewFailsAndNothingMatchedFails) {
   auto j = test::read_json(base_);
   j.at("cases").at(0)["name"] = "renamed_case";
   const auto now = dir_.path() / "renamed.json";
   test::write_text(now, j.dump());
-  const auto r = run_xferbench({"compare", base_.string(), now.string()});
+  auto r = run_xferbench({"compare", base_.string(), now.string()});
   ASSERT_TRUE(r.exited) << r.describe();
-  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("only in BASE: copy h2d_"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("only in NEW: copy renamed_case"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n1 case of BASE missing from NEW\n"), std::string::npos) << r.out;
+  // The other way round only a case was added: listed, and the gate passes.
+  r = run_xferbench({"compare", now.string(), now.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  // Nothing in common at all.
+  j.at("cases") = nlohmann::json::array({j.at("cases").at(0)});
+  const auto other = dir_.path() / "other.json";
+  test::write_text(other, j.dump());
+  r = run_xferbench({"compare", base_.string(), other.string(), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("matched"), 0);
+  EXPECT_EQ(doc.at("why").at(0), "no case of BASE matched a case of NEW: nothing was compared");
+}
+
+TEST_F(CompareCli, RepetitionsAreCommaSeparatedFilesAndADropMustBeSignificant) {
+  // Five repetitions a side: BASE varies by ±2%; NEW is BASE at 0.8 (separated) or at 0.85–1.1
+  // around a median below 0.9 (overlapping).
+  const auto scaled = [&](const std::string& name, double factor) {
+    auto j = test::read_json(base_);
+    for (auto& c : j.at("cases")) {
+      for (auto& m : c.at("metrics")) m["value"] = m.at("value").get<double>() * factor;
+    }
+    const auto file = dir_.path() / name;
+    test::write_text(file, j.dump());
+    return file.string();
+  };
+  std::string base_list, slower_list, noisy_list;
+  const double base_f[] = {1.0, 1.01, 0.99, 1.02, 0.98}, noisy_f[] = {0.85, 1.1, 0.7, 1.05, 0.89};
+  for (int i = 0; i < 5; ++i) {
+    const std::string sep = i == 0 ? "" : ",";
+    base_list += sep + scaled("b" + std::to_string(i) + ".json", base_f[i]);
+    slower_list += sep + scaled("s" + std::to_string(i) + ".json", 0.8 * base_f[i]);
+    noisy_list += sep + scaled("n" + std::to_string(i) + ".json", noisy_f[i]);
+  }
+  auto r = run_xferbench({"compare", base_list, slower_list, "--format", "json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("base").size(), 5u);
+  bool seen = false;
+  for (const auto& row : doc.at("rows")) {
+    if (row.at("metric") != "bandwidth") continue;
+    EXPECT_EQ(row.at("base_runs"), 5);
+    EXPECT_EQ(row.at("new_runs"), 5);
+    EXPECT_NEAR(row.at("ratio").get<double>(), 0.8, 1e-9);
+    EXPECT_LT(row.at("p_value").get<double>(), 0.05);
+    EXPECT_EQ(row.at("below"), true);
+    seen = true;
+  }
+  EXPECT_TRUE(seen) << r.out;
+  r = run_xferbench({"compare", base_list, noisy_list});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("not significant (p = "), std::string::npos) << r.out;
+  // A stricter level still passes the overlapping runs; a looser one (alpha near 1) fails them.
+  r = run_xferbench({"compare", base_list, noisy_list, "--alpha", "0.99"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
 }
 
 TEST_F(CompareCli, BadResultFilesAreExitTwoNamingTheFile) {
@@ -174,6 +235,11 @@ TEST_F(CompareCli, BadArgumentsAreExitTwoWithNothingCreated) {
       {{"compare", b, b, "--format", "xml", "-o", out}, "--format xml"},
       {{"compare", b, b, "-o", "/nonexistent-dir/x.txt"}, "--output /nonexistent-dir/x.txt: directory"},
       {{"compare", b, b, "--threshold", "0", "-o", out}, "--threshold 0:"},
+      {{"compare", b, b, "--alpha", "0"}, "--alpha 0: expected a significance level greater than 0 and below 1"},
+      {{"compare", b, b, "--alpha", "1"}, "--alpha 1:"},
+      {{"compare", b, b, "--alpha", "x", "-o", out}, "--alpha x:"},
+      {{"compare", b + ",", b}, "BASE '" + b + ",': an empty file name in the list"},
+      {{"compare", b, b + ",/nonexistent.json"}, "/nonexistent.json"},
   };
   for (const auto& c : cases) {
     const auto r = run_xferbench(c.args);

@@ -1,5 +1,6 @@
 // compare's arithmetic: matching, the ratio's orientation per unit, the threshold, statuses,
-// zeros, unit conversion, unmatched cases.
+// zeros, unit conversion, unmatched cases; repetitions pooled and a drop among them judged by
+// Mann–Whitney; what is not a case's identity (a verdict, a client address) left out of matching.
 #include "report/compare.hpp"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,11 @@ ResultDocument doc_of(std::vector<CaseResult> cases) {
   ResultDocument d;
   d.cases = std::move(cases);
   return d;
+}
+
+CompareResult compare_results(const ResultDocument& base, const ResultDocument& now, double threshold) {
+  return xb::compare_results(std::vector<ResultDocument>{base}, std::vector<ResultDocument>{now},
+                             CompareOptions{threshold, 0.05});
 }
 
 const CompareRow* row(const CompareResult& r, const std::string& metric, std::size_t nth = 0) {
@@ -96,11 +102,84 @@ TEST(Compare, CasesMatchByJobNameAndLabels) {
   EXPECT_EQ(r.below, 0u);
 }
 
-TEST(Compare, RepeatedCasesMatchInOrder) {
+TEST(Compare, RepeatedCasesArePooledAsRepetitionsAndTheirMediansCompared) {
+  // Two repetitions a side, whichever documents they come from: one row, the medians' ratio, a p.
   const CompareResult r = compare_results(doc_of({io_case("a", 1, 30), io_case("a", 2, 30)}),
                                           doc_of({io_case("a", 1, 30), io_case("a", 1, 30)}), 0.9);
-  EXPECT_DOUBLE_EQ(*row(r, "throughput", 0)->ratio, 1.0);
-  EXPECT_DOUBLE_EQ(*row(r, "throughput", 1)->ratio, 0.5);
+  ASSERT_EQ(row(r, "throughput", 1), nullptr);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 1.0 / 1.5);
+  EXPECT_EQ(row(r, "throughput")->base_runs, 2u);
+  EXPECT_EQ(row(r, "throughput")->new_runs, 2u);
+  ASSERT_TRUE(row(r, "throughput")->p_value);
+  // 2 + 2 runs cannot show a difference at 5%: a drop, but not a significant one.
+  EXPECT_FALSE(row(r, "throughput")->below);
+  EXPECT_NE(row(r, "throughput")->note.find("not significant"), std::string::npos) << row(r, "throughput")->note;
+}
+
+TEST(Compare, WithRepetitionsADropMustBeSignificant) {
+  std::vector<ResultDocument> base, steady, slower, noisy;
+  const double base_gib[] = {10.0, 10.1, 9.9, 10.2, 9.8};
+  const double slower_gib[] = {8.0, 8.1, 7.9, 8.2, 7.8};
+  const double noisy_gib[] = {8.5, 11.0, 7.0, 10.5, 8.9};  // median 8.9: below 0.9 × 10, but overlapping
+  for (int i = 0; i < 5; ++i) {
+    base.push_back(doc_of({io_case("a", base_gib[i], 30)}));
+    steady.push_back(doc_of({io_case("a", base_gib[4 - i], 30)}));
+    slower.push_back(doc_of({io_case("a", slower_gib[i], 30)}));
+    noisy.push_back(doc_of({io_case("a", noisy_gib[i], 30)}));
+  }
+  const CompareOptions options{0.9, 0.05};
+  CompareResult r = xb::compare_results(base, slower, options);
+  const CompareRow* t = row(r, "throughput");
+  EXPECT_NEAR(*t->ratio, 0.8, 1e-12);
+  EXPECT_NEAR(*t->p_value, 2.0 / 252, 1e-12);  // complete separation, 5 + 5
+  EXPECT_TRUE(t->below);
+  EXPECT_TRUE(r.failed());
+
+  r = xb::compare_results(base, noisy, options);
+  t = row(r, "throughput");
+  EXPECT_LT(*t->ratio, 0.9);
+  EXPECT_GT(*t->p_value, 0.05);
+  EXPECT_FALSE(t->below) << t->note;
+  EXPECT_FALSE(r.failed());
+
+  r = xb::compare_results(base, steady, options);
+  EXPECT_DOUBLE_EQ(*row(r, "throughput")->ratio, 1.0);
+  EXPECT_FALSE(r.failed());
+}
+
+TEST(Compare, AFleetLinkThatTurnedSlowIsMatchedNotHiddenByItsVerdict) {
+  CaseResult ok = io_case("link_0_1", 1, 30), slow = io_case("link_0_1", 0.5, 30);
+  ok.job = slow.job = "fleet";
+  ok.labels = {{"from", "0"}, {"to", "1"}, {"verdict", "ok"}};
+  slow.labels = {{"from", "0"}, {"to", "1"}, {"verdict", "slow"}};
+  const CompareResult r = compare_results(doc_of({ok}), doc_of({slow}), 0.9);
+  EXPECT_TRUE(r.only_in_base.empty());
+  EXPECT_TRUE(r.only_in_new.empty());
+  EXPECT_EQ(r.matched, 1u);
+  EXPECT_TRUE(row(r, "throughput")->below);
+  EXPECT_EQ(row(r, "throughput")->key.labels, (std::vector<std::pair<std::string, std::string>>{{"from", "0"}, {"to", "1"}}));
+  // An xfer server's client address is the run's, not the case's.
+  CaseResult a = io_case("server", 1, 30), b = io_case("server", 1, 30);
+  a.labels = {{"role", "server"}, {"client", "127.0.0.1:40001"}};
+  b.labels = {{"role", "server"}, {"client", "127.0.0.1:51234"}};
+  EXPECT_EQ(compare_results(doc_of({a}), doc_of({b}), 0.9).matched, 1u);
+}
+
+TEST(Compare, NothingMatchedOrACaseGoneFailsTheGate) {
+  const CompareResult none = compare_results(doc_of({io_case("a", 1, 30)}), doc_of({io_case("b", 1, 30)}), 0.9);
+  EXPECT_EQ(none.matched, 0u);
+  EXPECT_EQ(none.below, 0u);
+  EXPECT_TRUE(none.failed());
+  const CompareResult gone =
+      compare_results(doc_of({io_case("a", 1, 30), io_case("b", 1, 30)}), doc_of({io_case("a", 1, 30)}), 0.9);
+  EXPECT_EQ(gone.matched, 1u);
+  EXPECT_EQ(gone.only_in_base.size(), 1u);
+  EXPECT_TRUE(gone.failed());
+  // A case new in NEW is listed, not a failure.
+  const CompareResult added =
+      compare_results(doc_of({io_case("a", 1, 30)}), doc_of({io_case("a", 1, 30), io_case("b", 1, 30)}), 0.9);
+  EXPECT_EQ(added.only_in_new.size(), 1u);
+  EXPECT_FALSE(added.failed());
 }
 
 TEST(Compare, APathLostInNewIsBelowAndOneMissingInBaseIsNotCompared) {

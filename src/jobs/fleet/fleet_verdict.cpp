@@ -11,7 +11,7 @@ namespace xb {
 namespace {
 
 // "9.6", "0.05", "80000": four significant figures, never an exponent for a rate a link can have.
-std::string gbps_text(double gbps) { return gbps >= 1000 ? fmt::format("{:.0f}", gbps) : fmt::format("{:.4g}", gbps); }
+std::string fleet_gbps_text(double gbps) { return gbps >= 1000 ? fmt::format("{:.0f}", gbps) : fmt::format("{:.4g}", gbps); }
 
 }  // namespace
 
@@ -25,9 +25,9 @@ void fleet_show_again(std::vector<FleetLink>& shown, const std::vector<FleetLink
 std::string fleet_slow_why(const FleetLink& l, double threshold) {
   switch (l.slow_by) {
     case FleetSlowBy::median:
-      return fmt::format("below {} x the median link ({} GB/s)", threshold, gbps_text(l.limit_gbps));
+      return fmt::format("below {} x the median link ({} GB/s)", threshold, fleet_gbps_text(l.limit_gbps));
     case FleetSlowBy::floor:
-      return fmt::format("below the floor ({} GB/s)", gbps_text(l.limit_gbps));
+      return fmt::format("below the floor ({} GB/s)", fleet_gbps_text(l.limit_gbps));
     case FleetSlowBy::none:
       break;
   }
