@@ -17,33 +17,21 @@ double summary_field(const Summary& s, std::string_view field) {
   return 0;
 }
 
-std::vector<Column> case_columns(const CaseResult& c, bool full) {
+std::vector<Column> case_columns(const CaseResult& c) {
   std::vector<Column> cols;
   for (const auto& [k, v] : c.labels) cols.push_back({k, v});
   static constexpr const char* kBrief[] = {"avg", "p50", "p99"};
   for (const auto& s : c.series) {
-    auto add = [&](std::string_view field) {
-      cols.push_back({fmt::format("{}_{}({})", s.name, field, s.unit),
-                      full ? fmt::format("{}", summary_field(s.summary, field))
-                           : format_number(summary_field(s.summary, field))});
-    };
-    if (full) {
-      for (const char* f : kSummaryFields) add(f);
-    } else {
-      for (const char* f : kBrief) add(f);
+    for (const char* f : kBrief) {
+      cols.push_back({fmt::format("{}_{}({})", s.name, f, s.unit), format_number(summary_field(s.summary, f))});
     }
   }
-  for (const auto& m : c.metrics) {
-    cols.push_back({fmt::format("{}({})", m.name, m.unit), full ? fmt::format("{}", m.value) : format_number(m.value)});
-  }
+  for (const auto& m : c.metrics) cols.push_back({fmt::format("{}({})", m.name, m.unit), format_number(m.value)});
   // A judged case (issue 17): what the figure should be, the ratio and the verdict after it.
   if (c.verdict) {
     const CaseVerdict& v = *c.verdict;
-    const auto number = [&](const std::optional<double>& x) {
-      return !x ? std::string("-") : full ? fmt::format("{}", *x) : format_number(*x);
-    };
-    cols.push_back({fmt::format("expected({})", v.unit), number(v.expected)});
-    cols.push_back({"ratio", !v.ratio ? std::string("-") : full ? fmt::format("{}", *v.ratio) : fmt::format("{:.2f}", *v.ratio)});
+    cols.push_back({fmt::format("expected({})", v.unit), v.expected ? format_number(*v.expected) : std::string("-")});
+    cols.push_back({"ratio", v.ratio ? fmt::format("{:.2f}", *v.ratio) : std::string("-")});
     cols.push_back({"verdict", v.verdict});
   }
   return cols;

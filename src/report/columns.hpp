@@ -1,6 +1,7 @@
 #pragma once
-// The flat columns of a case, shared by the table and CSV renderers: labels, then per series its
-// summary, then metrics. Cases with the same column set form one table.
+// The flat columns of a case for the table renderer: labels, then per series its summary, then
+// metrics. Cases with the same column set form one table. The summary's statistics are shared
+// with the tidy CSV (one row each there).
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ inline constexpr const char* kSummaryFields[] = {"min", "max", "avg", "p50", "p9
 
 double summary_field(const Summary& s, std::string_view field);
 
-// `full`: every summary field (CSV); otherwise avg, p50, p99 (table).
-std::vector<Column> case_columns(const CaseResult& c, bool full);
+// The table's columns: labels, avg/p50/p99 of each series, the metrics, and a verdict's columns.
+std::vector<Column> case_columns(const CaseResult& c);
 
 }  // namespace xb

@@ -47,7 +47,7 @@ void render_table(const ResultDocument& doc, std::ostream& out) {
       out << fmt::format("[[ {} ]] {}: {}\n", c.name, to_string(c.status), c.status_reason);
       continue;
     }
-    auto cols = case_columns(c, false);
+    auto cols = case_columns(c);
     const bool same = !block.empty() && block_job == c.job && block.front().size() == cols.size() &&
                       std::equal(cols.begin(), cols.end(), block.front().begin(),
                                  [](const Column& a, const Column& b) { return a.header == b.header; });

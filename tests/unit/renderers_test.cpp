@@ -1,4 +1,5 @@
-// The renderers (src/report/renderer.hpp): JSON that parses back, RFC 4180 CSV, the people's table,
+// The renderers (src/report/renderer.hpp): JSON that parses back, tidy RFC 4180 CSV (one header, a
+// row per case and figure, matrix cells as rows), the people's table,
 // and the --format names.
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/matrix.hpp"
 #include "report/renderer.hpp"
 
 namespace xb {
@@ -89,56 +91,92 @@ TEST(RenderJson, ParsesBackAndHoldsTheCases) {
   EXPECT_DOUBLE_EQ(back.cases[0].find_metric("bandwidth")->value, doc.cases[0].metrics[0].value);
 }
 
-TEST(RenderCsv, HeaderThenOneRowPerCase) {
+// The record of `lines` whose quantity and statistic are these, for case `name`.
+std::vector<std::string> tidy_row(const std::vector<std::string>& lines, const std::vector<std::string>& header,
+                                  const std::string& name, const std::string& quantity, const std::string& statistic) {
+  const auto col = [&](const char* h) { return static_cast<std::size_t>(std::find(header.begin(), header.end(), h) - header.begin()); };
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    auto row = parse_csv_record(lines[i]);
+    if (row[1] == name && row[col("quantity")] == quantity && row[col("statistic")] == statistic) return row;
+  }
+  return {};
+}
+
+TEST(RenderCsv, OneHeaderThenOneRowPerCaseAndFigure) {
   const ResultDocument doc = two_case_document();
   const auto lines = lines_of(rendered(render_csv, doc));
-  ASSERT_EQ(lines.size(), 3u);  // one header, same columns for both cases
+  // Per case: 2 series × 7 statistics + 1 metric.
+  ASSERT_EQ(lines.size(), 1u + 2 * (2 * 7 + 1));
   const auto header = parse_csv_record(lines[0]);
-  ASSERT_GE(header.size(), 6u);
-  EXPECT_EQ(header[0], "job");
-  EXPECT_EQ(header[1], "name");
-  EXPECT_EQ(header[2], "status");
-  EXPECT_EQ(header[3], "from");
-  EXPECT_EQ(header[4], "to");
-  EXPECT_EQ(header[5], "size");
-  // Every summary field of every series, then the metrics.
-  for (const char* col : {"submit_min(us)", "submit_stddev(us)", "copy_avg(us)", "copy_p99(us)", "bandwidth(GiB/s)"}) {
-    EXPECT_NE(std::find(header.begin(), header.end(), col), header.end()) << col;
-  }
+  EXPECT_EQ(header, (std::vector<std::string>{"job", "case", "status", "from", "to", "size", "quantity", "statistic",
+                                               "value", "unit", "note"}));
   for (std::size_t r = 1; r < lines.size(); ++r) {
     const auto row = parse_csv_record(lines[r]);
     ASSERT_EQ(row.size(), header.size()) << lines[r];
     EXPECT_EQ(row[0], "copy");
-    EXPECT_EQ(row[1], doc.cases[r - 1].name);
     EXPECT_EQ(row[2], "ok");
-    EXPECT_EQ(row[3], doc.cases[r - 1].label("from"));
-    const auto avg_col = std::find(header.begin(), header.end(), "copy_avg(us)") - header.begin();
-    EXPECT_DOUBLE_EQ(std::stod(row[static_cast<std::size_t>(avg_col)]),
-                     doc.cases[r - 1].find_series("copy")->summary.avg);
+  }
+  for (const auto& c : doc.cases) {
+    const auto avg = tidy_row(lines, header, c.name, "copy", "avg");
+    ASSERT_FALSE(avg.empty()) << c.name;
+    EXPECT_EQ(avg[3], c.label("from"));
+    EXPECT_DOUBLE_EQ(std::stod(avg[8]), c.find_series("copy")->summary.avg);
+    EXPECT_EQ(avg[9], "us");
+    const auto stddev = tidy_row(lines, header, c.name, "submit", "stddev");
+    ASSERT_FALSE(stddev.empty());
+    EXPECT_DOUBLE_EQ(std::stod(stddev[8]), c.find_series("submit")->summary.stddev);
+    const auto bw = tidy_row(lines, header, c.name, "bandwidth", "value");
+    ASSERT_FALSE(bw.empty());
+    EXPECT_DOUBLE_EQ(std::stod(bw[8]), c.find_metric("bandwidth")->value);
+    EXPECT_EQ(bw[9], "GiB/s");
   }
 }
 
 TEST(RenderCsv, QuotesFieldsPerRfc4180) {
   const auto lines = lines_of(rendered(render_csv, two_case_document()));
-  ASSERT_EQ(lines.size(), 3u);
-  // The comma-holding label is one quoted field, its quotes doubled.
-  EXPECT_NE(lines[2].find(",\"host, \"\"numa\"\" 1\","), std::string::npos) << lines[2];
-  // A plain label is not quoted.
+  // The comma-holding label is one quoted field, its quotes doubled; a plain label is not quoted.
+  EXPECT_NE(lines.back().find(",\"host, \"\"numa\"\" 1\","), std::string::npos) << lines.back();
   EXPECT_NE(lines[1].find(",cpu::host::all,"), std::string::npos) << lines[1];
+  EXPECT_EQ(parse_csv_record(lines.back())[3], "host, \"numa\" 1");
 }
 
-TEST(RenderCsv, NewHeaderWhenColumnsChange) {
+TEST(RenderCsv, MixedCasesShareOneHeaderAndACaseNotOkIsOneRowWithItsReason) {
   ResultDocument doc = two_case_document();
   CaseResult waived;
-  waived.job = "copy";
+  waived.job = "io";
   waived.name = "hugepage_case";
+  waived.labels = {{"engine", "io_uring"}};
   waived.status = CaseStatus::waived;
-  waived.status_reason = "no huge pages";
+  waived.status_reason = "no huge pages, here";
   doc.cases.push_back(waived);
   const auto lines = lines_of(rendered(render_csv, doc));
-  ASSERT_EQ(lines.size(), 5u);
-  EXPECT_EQ(lines[3], "job,name,status");
-  EXPECT_EQ(lines[4], "copy,hugepage_case,waived");
+  std::size_t headers = 0;
+  for (const auto& l : lines) headers += l.rfind("job,case,", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(headers, 1u);
+  const auto header = parse_csv_record(lines[0]);
+  EXPECT_EQ(header, (std::vector<std::string>{"job", "case", "status", "from", "to", "size", "engine", "quantity",
+                                               "statistic", "value", "unit", "note"}));
+  EXPECT_EQ(lines.back(), "io,hugepage_case,waived,,,,io_uring,,,,,\"no huge pages, here\"");
+  for (const auto& l : lines) EXPECT_EQ(parse_csv_record(l).size(), header.size()) << l;
+}
+
+TEST(RenderCsv, AMatrixIsOneRowPerMeasuredCellNamedByItsDevices) {
+  ResultDocument doc;
+  CaseResult m;
+  m.job = "p2p";
+  m.name = "p2p_matrix_unidirectional";
+  m.labels = {{"devices", "2"}};
+  Matrix matrix;
+  matrix.rows = matrix.cols = {"gpu0", "gpu1"};
+  matrix.values = {{std::nullopt, 40.5}, {41.25, std::nullopt}};
+  matrix.unit = "GB/s";
+  m.config = {{"matrix", matrix_to_json(matrix)}};
+  doc.cases.push_back(m);
+  const auto lines = lines_of(rendered(render_csv, doc));
+  ASSERT_EQ(lines.size(), 3u) << rendered(render_csv, doc);
+  EXPECT_EQ(lines[0], "job,case,status,devices,from,to,quantity,statistic,value,unit,note");
+  EXPECT_EQ(lines[1], "p2p,p2p_matrix_unidirectional,ok,2,gpu0,gpu1,matrix,cell,40.5,GB/s,");
+  EXPECT_EQ(lines[2], "p2p,p2p_matrix_unidirectional,ok,2,gpu1,gpu0,matrix,cell,41.25,GB/s,");
 }
 
 TEST(RenderTable, ShowsLabelsAndBandwidth) {
