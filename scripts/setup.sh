@@ -13,6 +13,7 @@ packages=(
   libyaml-cpp-dev  # expectation files (issue 17): YAML or JSON, each node with its line for errors
   chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
   python3  # scripts/gpu_check.sh works out its ratios with it (its dry run is a test)
+  python3-jsonschema  # ctest validates every command's JSON against schemas/ (issue 18 item 4)
 )
 missing=()
 for p in "${packages[@]}"; do
