@@ -5,11 +5,13 @@
 
 #include <algorithm>
 
+#include "cli/flag_vocabulary.hpp"
 #include "core/error.hpp"
 
 namespace xb {
 
 void parse_args(CLI::App& app, const std::vector<std::string>& args) {
+  name_option_values(app, app.get_name());  // before --help can print them
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);

@@ -407,13 +407,21 @@ nlohmann::json to_json(const Inventory& inv) {
 
 int run_devices(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"List backends, devices and their placement, storage and transports", "devices"};
-  std::string dir = ".";
+  std::string dir = ".", format = "table";
   bool json = false;
   app.add_option("--dir", dir, "describe the storage under this directory (default: the working directory)");
-  app.add_flag("--json", json, "one JSON object instead of text, for scripts");
+  app.add_option("--format", format, "table (text, the default) or json (one JSON object, for scripts)");
+  app.add_flag("--json", json, "the same as --format json");
   ExpectFlags expect;
   expect.add_to(app);
   parse_args(app, args);
+  if (format != "table" && format != "json") {
+    throw UsageError(fmt::format("--format {}: devices prints table or json", format));
+  }
+  if (json && app.count("--format") > 0 && format != "json") {
+    throw UsageError(fmt::format("--json and --format {}: choose one", format));
+  }
+  json = json || format == "json";
   std::error_code ec;
   if (dir.empty() || !fs::exists(dir, ec)) throw UsageError(fmt::format("--dir '{}': no such directory", dir));
   if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("--dir {}: not a directory", dir));

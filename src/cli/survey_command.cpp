@@ -29,12 +29,12 @@ namespace fs = std::filesystem;
 constexpr const char* kDefaultJson = "xferbench-survey.json";
 
 struct SurveyArgs {
-  std::string dir, json = kDefaultJson;
+  std::string dir, json = kDefaultJson, format = "table", output;
   bool quick = false, full = false, quiet = false;
 };
 
 // Every rule is checked before anything is made, so bad input leaves nothing behind.
-SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
+SurveyPlan to_plan(SurveyArgs& a, const CLI::App& app) {
   if (a.quick && a.full) throw UsageError("--quick and --full: choose one of them (or neither, for the default survey)");
   SurveyPlan p;
   p.level = a.quick ? SurveyLevel::quick : a.full ? SurveyLevel::full : SurveyLevel::standard;
@@ -48,7 +48,17 @@ SurveyPlan to_plan(const SurveyArgs& a, const CLI::App& app) {
     }
     p.directory = fs::absolute(a.dir);
   }
-  if (a.json.empty()) throw UsageError("--json: expected a file name, or - for the JSON on stdout");
+  // --format and --output, the words every command takes, over --json's older spelling.
+  if (a.format != "table" && a.format != "json") throw UsageError(fmt::format("--format {}: the survey prints table or json", a.format));
+  if (app.count("--output") > 0 && app.count("--json") > 0) throw UsageError("--output and --json: the same file, given twice: choose one");
+  if (app.count("--output") > 0) a.json = a.output;
+  if (a.format == "json") {
+    if (app.count("--json") > 0 && a.json != "-") throw UsageError("--format json prints the JSON: no --json FILE with it");
+    if (app.count("--output") > 0) throw UsageError("--format json prints the JSON: no --output with it");
+    a.json = "-";
+  }
+  if (a.json.empty()) throw UsageError(fmt::format("--{}: expected a file name, or - for the JSON on stdout",
+                                                   app.count("--output") > 0 ? "output" : "json"));
   // Found out now, not after the survey ran (a read-only working directory, say): the same probe
   // as every command's -o.
   if (a.json != "-") {
@@ -74,11 +84,13 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   app.add_flag("--full", a.full, "the sweeps: copy and link over sizes, storage reads over IO sizes, the tcp transport");
   app.add_option("--json", a.json, fmt::format("write the results here (default {}); - prints the JSON instead of the table",
                                                kDefaultJson));
+  app.add_option("--format", a.format, "table (with the results file written, the default) or json (the JSON printed instead)");
+  app.add_option("-o,--output", a.output, fmt::format("the results file (default {}); the same as --json FILE", kDefaultJson));
   app.add_flag("--quiet,-q", a.quiet, "no progress on stderr");
   ExpectFlags expect;
   expect.add_to(app);
   parse_args(app, args);
-  const SurveyPlan plan = to_plan(a, app);
+  const SurveyPlan plan = to_plan(a, app);  // settles a.json from --format and --output
   // The survey always judges (issue 17); the layers are read before anything runs (a bad file: exit 2).
   const ExpectationLayers layers = expect.load();
   const bool json_mode = a.json == "-";

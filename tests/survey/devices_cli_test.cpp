@@ -42,9 +42,13 @@ TEST(DevicesCli, ListsBackendPlacementStorageAndTransports) {
 
 TEST(DevicesCli, JsonHasTheSameFacts) {
   test::TempDir dir;
-  const auto r = run_xferbench({"devices", "--dir", dir.path().string(), "--json"});
+  // --format json, the word every command takes; --json is its older spelling, the same object.
+  const auto r = run_xferbench({"devices", "--dir", dir.path().string(), "--format", "json"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const auto j = nlohmann::json::parse(r.out);
+  const auto old = run_xferbench({"devices", "--dir", dir.path().string(), "--json"});
+  ASSERT_TRUE(old.exited && old.exit_code == 0) << old.describe();
+  EXPECT_EQ(nlohmann::json::parse(old.out).at("backends").size(), j.at("backends").size());
   ASSERT_FALSE(j.at("backends").empty());
   EXPECT_EQ(j["backends"][0]["name"], "cpu");
   EXPECT_EQ(j["backends"][0]["devices"][0]["name"], "cpu::device::0");

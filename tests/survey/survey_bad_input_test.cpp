@@ -33,6 +33,12 @@ TEST(SurveyBadInput, ExitTwoOneLineNothingLeft) {
       {{"devices", "--dir", missing}, "xferbench devices: ", "--dir '" + missing + "': no such directory"},
       {{"devices", "--dir", file}, "xferbench devices: ", "--dir " + file + ": not a directory"},
       {{"devices", "--bogus"}, "xferbench devices: ", "--bogus"},
+      {{"devices", "--format", "csv"}, "xferbench devices: ", "--format csv: devices prints table or json"},
+      {{"devices", "--json", "--format", "table"}, "xferbench devices: ", "--json and --format table: choose one"},
+      {{"survey", "--format", "csv"}, "xferbench survey: ", "--format csv: the survey prints table or json"},
+      {{"survey", "--format", "json", "-o", "r.json"}, "xferbench survey: ", "--format json prints the JSON: no --output"},
+      {{"survey", "-o", "a.json", "--json", "b.json"}, "xferbench survey: ", "--output and --json: the same file"},
+      {{"survey", "-o", missing + "/r.json"}, "xferbench survey: ", "--json " + missing + "/r.json: directory"},
   };
   for (const auto& c : cases) {
     const auto r = test::run_xferbench_in(cwd.path(), c.args);

@@ -25,7 +25,8 @@ bool positive_number(const std::string& s) {
 TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
   test::TempDir cwd, dir;
   const auto json = cwd.path() / "quick.json";
-  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--dir", dir.path().string(), "--json",
+  // -o, the word every command takes for its results file (--json FILE is the older spelling).
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--dir", dir.path().string(), "-o",
                                                      json.string()});
   // Exit 1 only on a FAIL verdict (checked below): where a path's ceiling is known the built-in
   // shares judge it, and this test asserts no figure.
@@ -104,7 +105,7 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
 // Also: a command-line rule judges, and a FAIL is exit 1 with every path still reported.
 TEST(SurveyQuick, JsonOnStdoutInsteadOfTheTable) {
   test::TempDir cwd;
-  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--json", "-", "--expect-rule",
+  const auto r = test::run_xferbench_in(cwd.path(), {"survey", "--quick", "--format", "json", "--expect-rule",
                                                      "copy.h2h=100000 GB/s"});
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 1) << r.describe();
