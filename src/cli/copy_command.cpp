@@ -7,8 +7,10 @@
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/sweep.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "judge/case_figure.hpp"
 
@@ -46,7 +48,7 @@ CopyPlan to_plan(const CopyArgs& a, Backend& backend) {
   else throw UsageError(fmt::format("--topology {}: expected per-device or shared", a.topology));
   p.engine = a.engine;
   p.batch = a.batch;
-  p.block_bytes = parse_size(a.size, "-s");
+  // block_bytes: one plan per point of -s (sweep_plans)
   p.blocks = parse_count(a.blocks, "-n", 1, 1u << 24);
   p.iterations = parse_count(a.iterations, "-i", 1, 100'000'000);
   p.warmup = parse_count(a.warmup, "--warmup", 0, 1'000'000);
@@ -70,7 +72,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--engine", a.engine, "the backend's copy engine (cpu: memcpy, nt)");
   app.add_flag("--batch", a.batch, "submit each stream's blocks as one batch");
   app.add_option("--streams", a.streams, "streams per device (default 4)");
-  app.add_option("-s,--size", a.size, "block size (default 4M)");
+  app.add_option("-s,--size", a.size, "block size, or a sweep: 4K,64K,1M or 4K:1M[:FACTOR], a case each (default 4M)");
   app.add_option("-n,--blocks", a.blocks, "blocks per device (default 16)");
   app.add_option("-i,--iterations", a.iterations, "timed iterations (default 32)");
   app.add_option("--warmup", a.warmup, "untimed iterations first (default 4)");
@@ -87,8 +89,9 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
 
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
-  const CopyPlan plan = to_plan(a, backend);
-  validate_copy_plan(plan, backend);
+  const std::vector<CopyPlan> plans = sweep_plans(
+      to_plan(a, backend), parse_size_sweep(a.size, "-s"), [](CopyPlan& p, std::uint64_t s) { p.block_bytes = s; },
+      [&](const CopyPlan& p) { validate_copy_plan(p, backend); });
   const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
 
@@ -96,7 +99,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run(plan, job);
+    doc.cases = run_each(plans, job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

@@ -8,8 +8,10 @@
 #include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
+#include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/sweep.hpp"
 #include "jobs/io/io_job.hpp"
 #include "judge/case_figure.hpp"
 #include "storage/io_engine.hpp"
@@ -33,9 +35,8 @@ IoPlan to_plan(const IoArgs& a) {
   if (!pattern) throw UsageError(fmt::format("--rw {}: expected read, write, randread or randwrite", a.rw));
   p.pattern = *pattern;
   p.file_bytes = parse_size(a.size, "-s");
-  p.io_bytes = parse_size(a.io_size, "-i");
+  // io_bytes and queue_depth: one plan per point of -i and --qd (run_io_command)
   p.engine = a.engine;
-  p.queue_depth = static_cast<unsigned>(parse_count(a.qd, "--qd", 0, 1u << 20));
   p.buffered = a.buffered;
   p.verify = a.verify;
   p.keep = a.keep;
@@ -65,9 +66,9 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("-w,--threads", a.threads, "threads, each with its own engine (default 1)");
   app.add_option("--rw", a.rw, "read, write, randread or randwrite (default read)");
   app.add_option("-s,--size", a.size, "bytes per thread (default 1G), rounded down to whole IOs");
-  app.add_option("-i,--io-size", a.io_size, "bytes per IO (default 1M)");
+  app.add_option("-i,--io-size", a.io_size, "bytes per IO, or a sweep: 4K,64K or 4K:1M[:FACTOR], a case each (default 1M)");
   app.add_option("--engine", a.engine, fmt::format("{} (default psync)", io_engine_names()));
-  app.add_option("--qd", a.qd, "IOs in flight per thread (default 1; psync always 1)");
+  app.add_option("--qd", a.qd, "IOs in flight per thread, or a sweep: 1,8,32 or 1:64[:FACTOR] (default 1; psync always 1)");
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
   app.add_flag("--verify", a.verify, "read runs: check every byte against the pattern a write run left");
   app.add_flag("--keep", a.keep, "write runs: keep the files a failed run created (default: removed)");
@@ -98,7 +99,16 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   } else if (!a.backend.empty()) {
     throw UsageError(fmt::format("--backend {}: only used with a device transfer type (--xfer cpu-gpu, ...)", a.backend));
   }
-  validate_io_plan(plan, backend);
+  // Every IO size × every queue depth, each a case (core/sweep.hpp), each checked before any runs.
+  std::vector<IoPlan> plans;
+  for (const IoPlan& sized : sweep_plans(plan, parse_size_sweep(a.io_size, "-i"),
+                                         [](IoPlan& p, std::uint64_t s) { p.io_bytes = s; }, [](const IoPlan&) {})) {
+    for (IoPlan& p : sweep_plans(sized, parse_count_sweep(a.qd, "--qd", 0, 1u << 20),
+                                 [](IoPlan& q, std::uint64_t d) { q.queue_depth = static_cast<unsigned>(d); },
+                                 [&](const IoPlan& q) { validate_io_plan(q, backend); })) {
+      plans.push_back(std::move(p));
+    }
+  }
   if (!why_cpu.empty() && is_bounce(plan.transfer) && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }
@@ -108,7 +118,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
                       std::chrono::seconds(2));
     JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
-    doc.cases = run(plan, job);
+    doc.cases = run_each(plans, job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

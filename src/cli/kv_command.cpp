@@ -7,8 +7,10 @@
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/sweep.hpp"
 #include "jobs/kv/kv_job.hpp"
 #include "judge/case_figure.hpp"
 
@@ -30,7 +32,7 @@ KvPlan to_plan(const KvArgs& a) {
   p.store = a.store;
   // 0 is the job's rule to word ("expected … from 1 to …"), so parse wide here.
   p.blocks = parse_count(a.blocks, "-n", 0, std::uint64_t{1} << 40);
-  p.block_bytes = parse_size(a.block, "--block");
+  // block_bytes: one plan per point of --block (run_kv_command)
   p.threads = static_cast<unsigned>(parse_count(a.threads, "-w", 0, 1u << 20));
   p.passes = parse_count(a.passes, "--passes", 0, std::uint64_t{1} << 40);
   if (!a.sync.empty()) {
@@ -60,7 +62,7 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("op", a.op, "dump or load");
   app.add_option("--store", a.store, "the store's directory (must exist): STORE/ab/cd/<hash of the block id>");
   app.add_option("-n,--blocks", a.blocks, "blocks, ids 0 .. n-1 (default 64)");
-  app.add_option("--block", a.block, "bytes per block (default 2M)");
+  app.add_option("--block", a.block, "bytes per block, or a sweep: 64K,2M or 64K:8M[:FACTOR], a case each (a load reads the size a dump left) (default 2M)");
   app.add_option("-w,--threads", a.threads, "threads sharing the block list (default 1)");
   app.add_option("--passes", a.passes, "times every block is dumped or loaded (default 1)");
   app.add_option("--sync", a.sync, "dump: none (default), block (fdatasync each before its rename), end (one syncfs)");
@@ -82,12 +84,14 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
 
   const KvPlan plan = to_plan(a);
   Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
-  validate_kv_plan(plan, backend);
+  const std::vector<KvPlan> plans = sweep_plans(plan, parse_size_sweep(a.block, "--block"),
+                                                [](KvPlan& p, std::uint64_t s) { p.block_bytes = s; },
+                                                [&](const KvPlan& p) { validate_kv_plan(p, backend); });
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
-    doc.cases = run(plan, job);
+    doc.cases = run_each(plans, job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

@@ -18,8 +18,10 @@
 #include "cli/output.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
+#include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/sweep.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -59,7 +61,7 @@ void check_two_nodes(const P2pArgs& a) {
 
 P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
   P2pPlan p;
-  p.size = parse_size(a.size, "-s");  // its range (to 4 GiB) is validate_p2p_plan's
+  p.size = parse_size_sweep(a.size, "-s").front();  // a sweep's points: run_p2p_command; the range (to 4 GiB) is validate_p2p_plan's
   p.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
   p.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
   std::string direction = a.direction;
@@ -192,7 +194,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
                  "--all-pairs: devices 0..N-1 (default: every device; the cpu backend's arenas are virtual: 2)");
   app.add_option("--direction", a.direction, "uni (one way), bi (both ways at once, both counted) or both (default uni)");
   app.add_flag("--bidirectional", a.bidirectional, "the same as --direction bi");
-  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G (default 512M)");
+  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G; within a node a sweep too: 1M,64M or 1M:1G[:FACTOR], a case each (default 512M)");
   app.add_option("--times,--et", a.times, "timed executions per pair, 1 to 100000000 (default 40)");
   app.add_option("--warmup", a.warmup, "untimed executions per pair first (default 1)");
   app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
@@ -227,8 +229,13 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (const Support s = backend.availability(); !s.ok) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
-  validate_p2p_plan(plan, backend);
+  const std::vector<std::uint64_t> sizes = parse_size_sweep(a.size, "-s");
   const bool across = a.mpi || !a.peer.empty();
+  if (across && sizes.size() > 1) {
+    throw UsageError(fmt::format("-s {}: a sweep runs within a node; across nodes give one size", a.size));
+  }
+  const std::vector<P2pPlan> plans = sweep_plans(plan, sizes, [](P2pPlan& p, std::uint64_t s) { p.size = s; },
+                                                 [&](const P2pPlan& p) { validate_p2p_plan(p, backend); });
   if (across && layers) {
     throw UsageError("--judge: p2p within a node only (across nodes the fleet judges; docs/judge.md)");
   }
@@ -242,7 +249,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run(plan, job);
+    doc.cases = run_each(plans, job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <vector>
 #include <stdexcept>
 
 #include "core/matrix.hpp"
@@ -73,16 +75,19 @@ std::optional<Matrix> matrix_or_none(const CaseResult& c) {
 
 void render_csv(const ResultDocument& doc, std::ostream& out) {
   Tidy t{{}, out};
+  std::vector<std::optional<Matrix>> matrices;  // per case, read once (core/matrix: the convention)
   for (const auto& c : doc.cases) {
     for (const auto& [k, v] : c.labels) t.add_key(k);
-    if (c.config.is_object() && c.config.contains("matrix")) {
+    matrices.push_back(matrix_or_none(c));
+    if (matrices.back()) {
       t.add_key("from");
       t.add_key("to");
     }
   }
   t.header();
   const std::map<std::string, std::string> none;
-  for (const auto& c : doc.cases) {
+  for (std::size_t i = 0; i < doc.cases.size(); ++i) {
+    const CaseResult& c = doc.cases[i];
     if (c.status != CaseStatus::ok) {
       t.row(c, none, "", "", "", "", c.status_reason);
       continue;
@@ -98,7 +103,7 @@ void render_csv(const ResultDocument& doc, std::ostream& out) {
       t.row(c, none, m.name, "value", fmt::format("{}", m.value), m.unit, "");
       any = true;
     }
-    if (const auto m = matrix_or_none(c)) {
+    if (const auto& m = matrices[i]) {
       for (std::size_t r = 0; r < m->values.size() && r < m->rows.size(); ++r) {
         for (std::size_t k = 0; k < m->values[r].size() && k < m->cols.size(); ++k) {
           if (!m->values[r][k]) continue;  // not measured (the diagonal)

@@ -35,11 +35,20 @@ void print_block(const std::vector<std::vector<Column>>& rows, std::size_t label
 
 void render_table(const ResultDocument& doc, std::ostream& out) {
   std::vector<std::vector<Column>> block;
+  std::vector<std::string> titles;  // the block's cases' titles: its heading when they agree
   std::string block_job;
   std::size_t label_count = 0;
   auto flush = [&] {
-    if (!block.empty()) print_block(block, label_count, out);
+    if (!block.empty()) {
+      // A sweep's cases differ by size and so by title: a heading naming one of them would be wrong.
+      const bool one_title = std::all_of(titles.begin(), titles.end(), [&](const auto& t) { return t == titles.front(); });
+      out << (one_title ? fmt::format("[[ {} ]] {}\n", block_job, titles.front())
+                        : fmt::format("[[ {} ]] {} cases, a row each (the first: {})\n", block_job, titles.size(),
+                                      titles.front()));
+      print_block(block, label_count, out);
+    }
     block.clear();
+    titles.clear();
   };
   for (const auto& c : doc.cases) {
     if (c.status != CaseStatus::ok) {
@@ -53,11 +62,11 @@ void render_table(const ResultDocument& doc, std::ostream& out) {
                                  [](const Column& a, const Column& b) { return a.header == b.header; });
     if (!same) {
       flush();
-      out << fmt::format("[[ {} ]] {}\n", c.job, c.title);
       block_job = c.job;
       label_count = c.labels.size();
     }
     block.push_back(std::move(cols));
+    titles.push_back(c.title);
     // A case that carries a matrix (p2p all pairs, fleet) shows it as a grid under its row.
     std::optional<Matrix> matrix;
     try {

@@ -9,6 +9,7 @@
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
+#include "core/sweep.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -20,7 +21,6 @@ constexpr std::uint64_t kMaxTotal = std::uint64_t{1} << 40;  // 1 TiB on each si
 constexpr unsigned kMaxIters = 1'000'000;
 constexpr std::chrono::hours kMaxWait{24};
 constexpr int kMaxDevice = 1023;
-constexpr std::size_t kMaxBlockSizes = 64;
 
 char place_letter(RegionPlace p) { return p == RegionPlace::device ? 'd' : 'h'; }
 
@@ -54,28 +54,7 @@ std::optional<XferMode> xfer_mode_from(std::string_view name) {
 }
 
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag) {
-  std::vector<std::uint64_t> sizes;
-  if (text.find(':') != std::string_view::npos) {
-    if (text.find(',') != std::string_view::npos) {
-      throw UsageError(fmt::format("{} {}: either a list (1M,2M,4M) or a range (1M:8M), not both", flag, text));
-    }
-    const SizeRange r = parse_size_range(text, flag);
-    for (std::uint64_t s = r.min; s <= r.max; s *= 2) sizes.push_back(s);
-  } else {
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = text.find(',', start);
-      const std::string_view item = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
-      if (item.empty()) throw UsageError(fmt::format("{} {}: an empty size in the list", flag, text));
-      sizes.push_back(parse_size(item, flag));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-  }
-  if (sizes.size() > kMaxBlockSizes) {
-    throw UsageError(fmt::format("{} {}: at most {} block sizes", flag, text, kMaxBlockSizes));
-  }
-  return sizes;
+  return parse_size_sweep(text, flag);  // the sweep every job takes (core/sweep.hpp)
 }
 
 std::string xfer_plan_words(const XferPlan& plan) {

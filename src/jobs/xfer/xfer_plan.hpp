@@ -82,7 +82,8 @@ std::optional<XferMode> xfer_mode_from(std::string_view name);
 // The transfers of one block size: whole blocks only (HIXL's transfer num = total / block).
 inline std::uint64_t xfer_transfer_count(std::uint64_t total, std::uint64_t block) { return total / block; }
 
-// "1M,2M,4M" (a list) or "1M:8M" (doubling from MIN up to MAX): UsageError naming `flag`.
+// "1M,2M,4M" (a list), "1M:8M" (doubling from MIN up to MAX) or "1M:64M:4": the sweep every job
+// takes (core/sweep.hpp); UsageError naming `flag`.
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag);
 
 // The session's token and wait, from the plan.
