@@ -19,6 +19,7 @@ namespace {
 
 struct CopyArgs {
   std::string backend, from = "pinned", to = "device", topology = "per-device", engine;
+  std::string repetitions = "1";
   std::string size = "4M", blocks = "16", iterations = "32", warmup = "4", devices, fragments = "0",
               streams = "4";
   std::string odirect_dir = "/var/tmp";
@@ -73,6 +74,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_flag("--batch", a.batch, "submit each stream's blocks as one batch");
   app.add_option("--streams", a.streams, "streams per device (default 4)");
   app.add_option("-s,--size", a.size, "block size, or a sweep: 4K,64K,1M or 4K:1M[:FACTOR], a case each (default 4M)");
+  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
   app.add_option("-n,--blocks", a.blocks, "blocks per device (default 16)");
   app.add_option("-i,--iterations", a.iterations, "timed iterations (default 32)");
   app.add_option("--warmup", a.warmup, "untimed iterations first (default 4)");
@@ -92,6 +94,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const std::vector<CopyPlan> plans = sweep_plans(
       to_plan(a, backend), parse_size_sweep(a.size, "-s"), [](CopyPlan& p, std::uint64_t s) { p.block_bytes = s; },
       [&](const CopyPlan& p) { validate_copy_plan(p, backend); });
+  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
   const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
 
@@ -99,7 +102,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run_each(plans, job);
+    doc.cases = run_each(in_rounds(plans, rounds), job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

@@ -38,6 +38,7 @@ constexpr ValueName kVocabulary[] = {
     {"", "times", "N"},
     {"", "warmup", "N"},
     {"", "passes", "N"},
+    {"", "repetitions", "N"},
     {"", "streams", "N"},
     {"", "fragments", "N"},
     {"", "threads", "N"},

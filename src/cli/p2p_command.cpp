@@ -37,7 +37,7 @@ namespace {
 
 struct P2pArgs {
   std::string src = "0", dst = "1", size = "512M", times = "40", warmup = "1", direction = "uni", devices = "0",
-              backend, engine, peer, shared_dir, window = "10";
+              backend, engine, peer, shared_dir, window = "10", repetitions = "1";
   TransportFlags net;  // --transport, --hip, --token, --wait: the transport the nodes meet over
   bool all_pairs = false, bidirectional = false, verify = false, mpi = false;
 };
@@ -196,6 +196,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_flag("--bidirectional", a.bidirectional, "the same as --direction bi");
   app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G; within a node a sweep too: 1M,64M or 1M:1G[:FACTOR], a case each (default 512M)");
   app.add_option("--times,--et", a.times, "timed executions per pair, 1 to 100000000 (default 40)");
+  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
   app.add_option("--warmup", a.warmup, "untimed executions per pair first (default 1)");
   app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
   app.add_option("--engine", a.engine, "copy engine of the backend (default: its first)");
@@ -234,6 +235,8 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (across && sizes.size() > 1) {
     throw UsageError(fmt::format("-s {}: a sweep runs within a node; across nodes give one size", a.size));
   }
+  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
+  if (across && rounds > 1) throw UsageError("--repetitions: within a node; across nodes run the command again");
   const std::vector<P2pPlan> plans = sweep_plans(plan, sizes, [](P2pPlan& p, std::uint64_t s) { p.size = s; },
                                                  [&](const P2pPlan& p) { validate_p2p_plan(p, backend); });
   if (across && layers) {
@@ -249,7 +252,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run_each(plans, job);
+    doc.cases = run_each(in_rounds(plans, rounds), job);
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

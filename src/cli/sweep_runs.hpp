@@ -24,6 +24,21 @@ std::vector<Plan> sweep_plans(const Plan& base, const std::vector<std::uint64_t>
   return plans;
 }
 
+// The flag that repeats a run (--repetitions N), for compare's significance test (docs/report.md).
+inline constexpr const char* kRepetitionsHelp =
+    "run every case N times, in rounds (all points, then all again): repeated cases that compare pools "
+    "and tests for significance (default 1)";
+
+// `plans` repeated `rounds` times, round after round, so each round sees every point (a slow minute
+// of the machine spreads over points rather than falling on one).
+template <class Plan>
+std::vector<Plan> in_rounds(const std::vector<Plan>& plans, std::uint64_t rounds) {
+  std::vector<Plan> out;
+  out.reserve(plans.size() * rounds);
+  for (std::uint64_t r = 0; r < rounds; ++r) out.insert(out.end(), plans.begin(), plans.end());
+  return out;
+}
+
 // Each plan run through the job's own run(plan, job), the cases in order.
 template <class Plan>
 std::vector<CaseResult> run_each(const std::vector<Plan>& plans, JobContext& job) {

@@ -74,6 +74,32 @@ TEST(SweepCommand, KvAndP2pSweepTheirSizes) {
   EXPECT_EQ(sizes, (std::vector<std::string>{"64K", "128K"}));
 }
 
+// --repetitions N: every case N times, in rounds; compare pools them and tests the difference.
+TEST(SweepCommand, RepetitionsRunInRoundsAndCompareTestsThem) {
+  test::TempDir dir;
+  const auto base = (dir.path() / "base.json").string(), now = (dir.path() / "new.json").string();
+  EXPECT_EQ(labels_of({"copy", "-s", "4K,8K", "--repetitions", "3", "-n", "2", "-i", "2", "--format", "json", "-q"},
+                      "size"),
+            (std::vector<std::string>{"4K", "8K", "4K", "8K", "4K", "8K"}));
+  for (const auto& file : {base, now}) {
+    const auto r = xbtest::run_binary(kBinary, {"copy", "-s", "4K,8K", "--repetitions", "3", "-n", "2", "-i", "2",
+                                                "--format", "json", "-q", "-o", file});
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  }
+  const auto r = xbtest::run_binary(kBinary, {"compare", base, now, "--format", "json", "--threshold", "0.001"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("matched"), 2);
+  int tested = 0;
+  for (const auto& row : doc.at("rows")) {
+    EXPECT_EQ(row.at("base_runs"), 3) << row.dump();
+    EXPECT_EQ(row.at("new_runs"), 3) << row.dump();
+    tested += row.at("p_value").is_number();
+  }
+  EXPECT_GT(tested, 0);
+}
+
 TEST(SweepCommand, BadSweepsAreExitTwoBeforeAnythingRuns) {
   test::TempDir dir;
   const struct {
@@ -85,6 +111,10 @@ TEST(SweepCommand, BadSweepsAreExitTwoBeforeAnythingRuns) {
       {{"io", "-D", dir.path().string(), "--qd", "1,,2"}, "--qd 1,,2: an empty point in the list"},
       {{"p2p", "--backend", "cpu", "-s", "1M,2M", "--ip", "127.0.0.2", "--hip", "127.0.0.1"},
        "-s 1M,2M: a sweep runs within a node; across nodes give one size"},
+      {{"copy", "--repetitions", "0"}, "--repetitions 0: expected a whole number from 1 to 1000"},
+      {{"kv", "dump", "--store", dir.path().string(), "--repetitions", "x"}, "--repetitions x:"},
+      {{"p2p", "--backend", "cpu", "--repetitions", "2", "--ip", "127.0.0.2", "--hip", "127.0.0.1"},
+       "--repetitions: within a node"},
   };
   for (const auto& c : cases) {
     const auto r = xbtest::run_binary(kBinary, c.args);
