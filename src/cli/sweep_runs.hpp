@@ -2,9 +2,14 @@
 // A swept flag (core/sweep.hpp) as runs of a job: one plan per point, every plan checked before
 // any runs (bad input leaves nothing), then run in order, each point's cases appended to one result.
 // Measurement stays in the job: this only repeats it.
+#include <fmt/format.h>
+
+#include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "core/progress_line.hpp"
 #include "core/result.hpp"
 #include "jobs/job_context.hpp"
 
@@ -39,12 +44,46 @@ std::vector<Plan> in_rounds(const std::vector<Plan>& plans, std::uint64_t rounds
   return out;
 }
 
-// Each plan run through the job's own run(plan, job), the cases in order.
+// The progress line of a run of several points: each step the job opens is shown after where the
+// run stands, "[3/8, about 40 s left] copy: 16K …" (issue 18 item 7): done/total, and from the
+// second point on the time left at the pace of the points done so far.
+class SweepProgress final : public ProgressLine {
+ public:
+  SweepProgress(ProgressLine* shown, std::size_t total)
+      : shown_(shown), total_(total), started_(std::chrono::steady_clock::now()) {}
+  void at_point(std::size_t index) { index_ = index; }
+  void begin(std::string text) override {
+    if (shown_ == nullptr) return;
+    std::string where = fmt::format("[{}/{}", index_ + 1, total_);
+    if (index_ > 0) {
+      const auto per_point = (std::chrono::steady_clock::now() - started_) / index_;
+      const auto left = std::chrono::duration_cast<std::chrono::seconds>(per_point * (total_ - index_)).count();
+      where += fmt::format(", about {} s left", left);
+    }
+    shown_->begin(where + "] " + text);
+  }
+  void end() override {
+    if (shown_ != nullptr) shown_->end();
+  }
+
+ private:
+  ProgressLine* shown_;
+  std::size_t total_;
+  std::size_t index_ = 0;
+  std::chrono::steady_clock::time_point started_;
+};
+
+// Each plan run through the job's own run(plan, job), the cases in order; with more than one, the
+// job's progress steps say which point of how many runs, and the time left.
 template <class Plan>
 std::vector<CaseResult> run_each(const std::vector<Plan>& plans, JobContext& job) {
   std::vector<CaseResult> cases;
-  for (const Plan& p : plans) {
-    std::vector<CaseResult> some = run(p, job);
+  SweepProgress where(job.progress, plans.size());
+  JobContext each = job;
+  if (plans.size() > 1) each.progress = &where;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    where.at_point(i);
+    std::vector<CaseResult> some = run(plans[i], each);
     cases.insert(cases.end(), std::make_move_iterator(some.begin()), std::make_move_iterator(some.end()));
   }
   return cases;

@@ -1,18 +1,39 @@
 // Sweeps (core/sweep.hpp): one point, a list in its order, a doubling range, a range with a factor
 // (MAX itself only where a power of the factor lands on it), counts; and every malformed form a
-// UsageError naming the flag and the rule.
+// UsageError naming the flag and the rule. Then the runs of a sweep (cli/sweep_runs.hpp): a plan
+// per point, in rounds, each step's progress line saying where the run stands.
 #include "core/sweep.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 
 namespace xb {
 namespace {
 
 using Points = std::vector<std::uint64_t>;
+
+// A plan of one point whose run opens a progress step, as every job does.
+struct PointPlan {
+  std::uint64_t size = 0;
+};
+std::vector<CaseResult> run(const PointPlan& p, JobContext& job) {
+  const ProgressStep step(job.progress, fmt::format("copy: {}…", p.size));
+  CaseResult c;
+  c.name = std::to_string(p.size);
+  return {c};
+}
+
+// Records what a run's steps said.
+struct Recorded final : ProgressLine {
+  std::vector<std::string> begun;
+  int ended = 0;
+  void begin(std::string text) override { begun.push_back(std::move(text)); }
+  void end() override { ++ended; }
+};
 
 TEST(Sweep, OnePointAListARangeAndAFactor) {
   EXPECT_EQ(parse_size_sweep("4M", "-s"), (Points{4u << 20}));
@@ -54,6 +75,34 @@ TEST(Sweep, MalformedSweepsNameTheFlagAndTheRule) {
   EXPECT_EQ(parse_size_sweep(many, "-s").size(), kMaxSweepPoints);
   EXPECT_THROW(parse_count_sweep("0:8", "--qd", 1, 1024), UsageError);
   EXPECT_THROW(parse_count_sweep("1,2000", "--qd", 1, 1024), UsageError);
+}
+
+TEST(Sweep, APointPerPlanInRoundsEachStepSayingWhereTheRunStands) {
+  const auto plans = in_rounds(sweep_plans(PointPlan{}, Points{4, 8}, [](PointPlan& p, std::uint64_t s) { p.size = s; },
+                                           [](const PointPlan& p) { EXPECT_GT(p.size, 0u); }),
+                               2);
+  Recorded shown;
+  JobContext job{.progress = &shown};
+  const auto cases = run_each(plans, job);
+  std::vector<std::string> names;
+  for (const auto& c : cases) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"4", "8", "4", "8"}));
+  ASSERT_EQ(shown.begun.size(), 4u);
+  EXPECT_EQ(shown.begun[0], "[1/4] copy: 4…");
+  EXPECT_EQ(shown.begun[1].rfind("[2/4, about ", 0), 0u) << shown.begun[1];
+  EXPECT_NE(shown.begun[3].find(" s left] copy: 8…"), std::string::npos) << shown.begun[3];
+  EXPECT_EQ(shown.ended, 4);
+  // One point: the job's own words, nothing added.
+  Recorded alone;
+  JobContext one{.progress = &alone};
+  run_each(std::vector<PointPlan>{PointPlan{16}}, one);
+  EXPECT_EQ(alone.begun, (std::vector<std::string>{"copy: 16…"}));
+  // A bad point stops the sweep before anything runs.
+  EXPECT_THROW(sweep_plans(PointPlan{}, Points{4, 0}, [](PointPlan& p, std::uint64_t s) { p.size = s; },
+                           [](const PointPlan& p) {
+                             if (p.size == 0) throw UsageError("-s 0: no");
+                           }),
+               UsageError);
 }
 
 }  // namespace
