@@ -15,8 +15,14 @@ struct ValueName {
 
 // Command-specific entries first: the first match wins.
 constexpr ValueName kVocabulary[] = {
-    {"link", "size", "SIZES"},    // MIN:MAX or one SIZE
-    {"xfer", "block", "SIZES"},   // a list 1M,2M or a range 1M:8M
+    // Swept flags (core/sweep.hpp): one value, a list A,B,C or a range MIN:MAX[:FACTOR].
+    {"link", "size", "SIZES"},
+    {"xfer", "block", "SIZES"},
+    {"copy", "size", "SIZES"},
+    {"p2p", "size", "SIZES"},
+    {"io", "io-size", "SIZES"},
+    {"io", "qd", "DEPTHS"},
+    {"kv", "block", "SIZES"},
     {"compare", "threshold", "RATIO"},
     {"fleet", "threshold", "FRACTION"},
     {"compare", "BASE", "FILES"},  // a file, or repetitions a.json,b.json

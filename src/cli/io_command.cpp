@@ -102,10 +102,19 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     throw UsageError(fmt::format("--backend {}: only used with a device transfer type (--xfer cpu-gpu, ...)", a.backend));
   }
   // Every IO size × every queue depth, each a case (core/sweep.hpp), each checked before any runs.
+  const auto io_sizes = parse_size_sweep(a.io_size, "-i");
+  const auto depths = parse_count_sweep(a.qd, "--qd", 0, 1u << 20);
+  if (io_sizes.size() * depths.size() > kMaxSweepPoints) {
+    throw UsageError(fmt::format("-i {} and --qd {}: {} points, at most {} in a sweep", a.io_size, a.qd,
+                                 io_sizes.size() * depths.size(), kMaxSweepPoints));
+  }
+  if (depths.size() > 1 && plan.engine == "psync") {
+    throw UsageError(fmt::format("--qd {}: psync has one IO in flight; a sweep of depths needs libaio or io_uring", a.qd));
+  }
   std::vector<IoPlan> plans;
-  for (const IoPlan& sized : sweep_plans(plan, parse_size_sweep(a.io_size, "-i"),
+  for (const IoPlan& sized : sweep_plans(plan, io_sizes,
                                          [](IoPlan& p, std::uint64_t s) { p.io_bytes = s; }, [](const IoPlan&) {})) {
-    for (IoPlan& p : sweep_plans(sized, parse_count_sweep(a.qd, "--qd", 0, 1u << 20),
+    for (IoPlan& p : sweep_plans(sized, depths,
                                  [](IoPlan& q, std::uint64_t d) { q.queue_depth = static_cast<unsigned>(d); },
                                  [&](const IoPlan& q) { validate_io_plan(q, backend); })) {
       plans.push_back(std::move(p));

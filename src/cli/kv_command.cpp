@@ -86,7 +86,12 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
 
   const KvPlan plan = to_plan(a);
   Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
-  const std::vector<KvPlan> plans = sweep_plans(plan, parse_size_sweep(a.block, "--block"),
+  const std::vector<std::uint64_t> blocks = parse_size_sweep(a.block, "--block");
+  if (plan.op == KvOp::load && blocks.size() > 1) {
+    throw UsageError(fmt::format("--block {}: a load reads the one block size its store holds; sweep dumps, or load "
+                                 "each size from a store of its own", a.block));
+  }
+  const std::vector<KvPlan> plans = sweep_plans(plan, blocks,
                                                 [](KvPlan& p, std::uint64_t s) { p.block_bytes = s; },
                                                 [&](const KvPlan& p) { validate_kv_plan(p, backend); });
   const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);

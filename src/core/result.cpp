@@ -109,7 +109,8 @@ void to_json(json& j, const CaseResult& c) {
        {"status", to_string(c.status)},
        {"status_reason", c.status_reason},
        {"labels", labels},
-       {"config", c.config},
+       // A case that never ran (waived before its plan was resolved) may have none: still an object.
+       {"config", c.config.is_null() ? json::object() : c.config},
        {"series", series},
        {"ranks", ranks},
        {"metrics", metrics}};

@@ -36,6 +36,7 @@ std::vector<std::uint64_t> parse_sweep(std::string_view text, std::string_view f
     if (parts.size() > 3) throw UsageError(fmt::format("{} {}: a range is MIN:MAX or MIN:MAX:FACTOR", flag, text));
     const std::uint64_t min = one(parts[0]), max = one(parts[1]);
     if (min > max) throw UsageError(fmt::format("{} {}: the minimum is larger than the maximum (MIN:MAX)", flag, text));
+    if (min == 0) throw UsageError(fmt::format("{} {}: a range starts at 1 or more (each point is the last times FACTOR)", flag, text));
     const std::uint64_t factor = parts.size() == 3 ? parse_count(parts[2], fmt::format("{} FACTOR", flag), 2, 1024) : 2;
     for (std::uint64_t p = min; p <= max; p *= factor) {
       points.push_back(p);

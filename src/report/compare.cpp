@@ -72,7 +72,9 @@ void compare_metrics(const CaseKey& key, const std::vector<const CaseResult*>& b
     std::vector<double> b, n;
     std::string unconvertible;
     for (const auto* c : base) {
-      if (const Metric* m = c->find_metric(bm.name); m != nullptr && m->unit == bm.unit) b.push_back(m->value);
+      if (const Metric* m = c->find_metric(bm.name); m != nullptr) {
+        if (const auto v = in_unit(*m, bm.unit)) b.push_back(*v);  // a repetition in another unit, converted
+      }
     }
     for (const auto* c : now) {
       const Metric* m = c->find_metric(bm.name);
@@ -107,10 +109,20 @@ void compare_metrics(const CaseKey& key, const std::vector<const CaseResult*>& b
     const bool dropped = row.ratio && *row.ratio < out.options.threshold;
     if (b.size() >= 2 && n.size() >= 2) {
       row.p_value = mann_whitney(b, n).p_value;
-      row.below = dropped && *row.p_value < out.options.alpha;
-      if (dropped && !row.below) {
-        row.note = fmt::format("not significant (p = {:.3g} ≥ {}, {} + {} runs)", *row.p_value, out.options.alpha,
-                               b.size(), n.size());
+      if (mann_whitney_smallest_p(b.size(), n.size()) >= out.options.alpha) {
+        // Too few runs for any p below alpha: the test could never confirm a drop, so the threshold
+        // decides, as with one run a side (a few repetitions must not weaken the gate).
+        row.below = dropped;
+        if (dropped) {
+          row.note = fmt::format("{} + {} runs cannot reach p < {}: the threshold decides", b.size(), n.size(),
+                                 out.options.alpha);
+        }
+      } else {
+        row.below = dropped && *row.p_value < out.options.alpha;
+        if (dropped && !row.below) {
+          row.note = fmt::format("not significant (p = {:.3g} ≥ {}, {} + {} runs)", *row.p_value, out.options.alpha,
+                                 b.size(), n.size());
+        }
       }
     } else {
       row.below = dropped;  // one run a side: the threshold alone decides
@@ -158,6 +170,15 @@ CompareResult compare_results(const std::vector<ResultDocument>& base_docs, cons
       status.note = fmt::format("{} in NEW ({})", to_string(c.status), c.status_reason);
       out.rows.push_back(std::move(status));
     } else {
+      // Some NEW runs lost the path while every BASE run had it: a flaky path is a regression too.
+      if (new_ok.size() < it->cases.size() && base_ok.size() == b.cases.size()) {
+        const auto lost = std::find_if(it->cases.begin(), it->cases.end(),
+                                       [](const CaseResult* c) { return c->status != CaseStatus::ok; });
+        status.below = true;
+        status.note = fmt::format("{} of {} runs {} in NEW ({})", it->cases.size() - new_ok.size(), it->cases.size(),
+                                  to_string((*lost)->status), (*lost)->status_reason);
+        out.rows.push_back(std::move(status));
+      }
       compare_metrics(b.key, base_ok, new_ok, out);
     }
   }

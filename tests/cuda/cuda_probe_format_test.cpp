@@ -36,7 +36,7 @@ TEST(CudaProbeFormat, PeerLinksAndTheirNoteRoundTrip) {
   ProbedDevice d = probed("NVIDIA H200", 1, "0000:18:00.0", 132);
   d.peer_links = {PeerLink{"NVLink 4.0", "", true, 16, 26562e6}, PeerLink{"NVLink, odd;name", "0000:2a:00.0", false, 2, 25e9}};
   d.peer_links_down = 2;
-  d.peer_links_note = "NVML: 18 active NVLink(s)";
+  d.peer_links_note = "NVML: 16 active NVLink(s), 2 not active; rate from NVML's speed field";  // the reader's own words
   p.devices.push_back(d);
   const Probe back = decode_probe(encode_probe(p));
   ASSERT_TRUE(back.support.ok) << back.support.reason;
@@ -53,7 +53,7 @@ TEST(CudaProbeFormat, PeerLinksAndTheirNoteRoundTrip) {
   EXPECT_EQ(b.peer_links[1].peer_pci_address, "0000:2a:00.0");
   EXPECT_DOUBLE_EQ(b.peer_links[1].bytes_per_second_each, 25e9);
   EXPECT_EQ(b.peer_links_down, 2);
-  EXPECT_EQ(b.peer_links_note, "NVML: 18 active NVLink(s)");
+  EXPECT_EQ(b.peer_links_note, "NVML: 16 active NVLink(s), 2 not active; rate from NVML's speed field");
 }
 
 TEST(CudaProbeFormat, ReasonRoundTrips) {

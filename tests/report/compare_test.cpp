@@ -111,9 +111,22 @@ TEST(Compare, RepeatedCasesArePooledAsRepetitionsAndTheirMediansCompared) {
   EXPECT_EQ(row(r, "throughput")->base_runs, 2u);
   EXPECT_EQ(row(r, "throughput")->new_runs, 2u);
   ASSERT_TRUE(row(r, "throughput")->p_value);
-  // 2 + 2 runs cannot show a difference at 5%: a drop, but not a significant one.
-  EXPECT_FALSE(row(r, "throughput")->below);
-  EXPECT_NE(row(r, "throughput")->note.find("not significant"), std::string::npos) << row(r, "throughput")->note;
+  // 2 + 2 runs cannot reach 5% whatever the difference: the threshold decides, as with one run.
+  EXPECT_TRUE(row(r, "throughput")->below);
+  EXPECT_EQ(row(r, "throughput")->note, "2 + 2 runs cannot reach p < 0.05: the threshold decides");
+}
+
+TEST(Compare, ANewRunThatLostThePathIsBelowEvenWhenOthersPassed) {
+  CaseResult failed = io_case("a", 0, 0);
+  failed.status = CaseStatus::failed;
+  failed.status_reason = "open failed";
+  const CompareResult r = compare_results(doc_of({io_case("a", 1, 30), io_case("a", 1, 30)}),
+                                          doc_of({io_case("a", 1, 30), failed}), 0.9);
+  ASSERT_FALSE(r.rows.empty());
+  EXPECT_TRUE(r.rows[0].metric.empty());
+  EXPECT_TRUE(r.rows[0].below);
+  EXPECT_EQ(r.rows[0].note, "1 of 2 runs failed in NEW (open failed)");
+  EXPECT_TRUE(r.failed());
 }
 
 TEST(Compare, WithRepetitionsADropMustBeSignificant) {

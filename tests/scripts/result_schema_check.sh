@@ -70,7 +70,11 @@ python3 "$here/validate_json.py" "$schemas/xferbench.compare.v2.schema.json" "$w
 # The check can fail: each broken copy of a valid document is refused.
 for broken in 'del d["machine"]' 'd["cases"][0]["metrics"][0]["value"] = "fast"' 'd["schema_version"] = 2' \
   'd["cases"][0]["status"] = "waived"'; do
-  python3 -c "import json,sys; d=json.load(open('$work/copy.json')); $broken; json.dump(d, open('$work/broken.json','w'))"
+  rm -f "$work/broken.json"
+  if ! python3 -c "import json,sys; d=json.load(open('$work/copy.json')); $broken; json.dump(d, open('$work/broken.json','w'))"; then
+    fail "could not make the broken document '$broken'"
+    continue
+  fi
   if python3 "$here/validate_json.py" "$schema" "$work/broken.json" 2>/dev/null; then
     fail "a document with '$broken' passed the schema"
   fi

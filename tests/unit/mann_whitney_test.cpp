@@ -1,7 +1,7 @@
 // The Mann–Whitney U test: U from ranks (ties as halves), the exact two-sided p checked against a
 // count of every arrangement of the pooled values (done here, independently, by enumeration), the
-// smallest p at 3 + 3 and 4 + 4, symmetry, and the normal approximation close to the exact value
-// at 12 + 12 and taking ties.
+// smallest p at 3 + 3 and 4 + 4, symmetry, ties kept exact (so small tied samples cannot look
+// significant), and the normal approximation beyond 40 runs.
 #include "core/mann_whitney.hpp"
 
 #include <gtest/gtest.h>
@@ -55,6 +55,9 @@ TEST(MannWhitney, TheExactPIsTheShareOfArrangementsAsExtreme) {
       {{3, 8, 1, 9, 4}, {2, 7, 5, 6}},
       {{11, 14, 19, 12, 15, 13}, {16, 10, 18, 17, 20, 21, 22}},
       {{1.5}, {2.5, 0.5}},
+      {{1, 2, 2, 3, 9}, {2, 3, 4, 5}},             // ties across the samples
+      {{7, 7, 8, 9}, {1, 2, 2, 7, 3}},             // and within them
+      {{5, 5, 5, 6, 6, 6}, {4, 4, 5, 5, 4, 4, 5}},  // heavy ties, as histogram buckets give
   };
   for (const auto& [a, b] : cases) {
     const MannWhitney r = mann_whitney(a, b);
@@ -71,30 +74,33 @@ TEST(MannWhitney, CompleteSeparationReachesTwoOverTheArrangements) {
   EXPECT_GT(mann_whitney(std::vector<double>{1, 3, 5, 7}, std::vector<double>{2, 4, 6, 8}).p_value, 0.5);
 }
 
-TEST(MannWhitney, TheNormalApproximationIsCloseAndTakesTies) {
-  // 12 + 12 interleaved in a fixed, mildly shifted pattern: the approximation within 0.01 of the
-  // exact value, computed through the exact path on the same values.
-  std::vector<double> a, b;
-  for (int i = 0; i < 12; ++i) {
-    a.push_back(i * 2.0 + (i % 3 == 0 ? 3.5 : 0.0));
-    b.push_back(i * 2.0 + 1.0);
-  }
-  const MannWhitney exact = mann_whitney(a, b);
-  ASSERT_TRUE(exact.exact);
-  // The same ranks with one tie added force the approximation; one tie moves p very little.
-  std::vector<double> tied = a;
-  tied[1] = b[0];
-  const MannWhitney approx = mann_whitney(tied, b);
-  EXPECT_FALSE(approx.exact);
-  EXPECT_NEAR(approx.p_value, exact.p_value, 0.03);
-  // Every value equal: no evidence either way.
-  EXPECT_DOUBLE_EQ(mann_whitney(std::vector<double>{5, 5, 5}, std::vector<double>{5, 5}).p_value, 1.0);
-  // Large separated samples: a tiny p.
-  std::vector<double> low(40), high(40);
+TEST(MannWhitney, TiesStayExactAndCannotMakeSmallSamplesLookSignificant) {
+  // 3 + 4 runs fully apart, with a tie inside one side: the exact minimum is 2/35 = 0.057, not
+  // below 5% (the normal approximation would say 0.0498).
+  const MannWhitney r = mann_whitney(std::vector<double>{10, 10, 11}, std::vector<double>{1, 2, 3, 4});
+  EXPECT_TRUE(r.exact);
+  EXPECT_GE(r.p_value, 0.05);
+  EXPECT_NEAR(mann_whitney_smallest_p(3, 4), 2.0 / 35, 1e-12);
+  EXPECT_NEAR(mann_whitney_smallest_p(2, 2), 2.0 / 6, 1e-12);
+  EXPECT_NEAR(mann_whitney_smallest_p(4, 4), 2.0 / 70, 1e-12);
+}
+
+TEST(MannWhitney, LargeSamplesUseTheNormalApproximationWithTies) {
+  std::vector<double> low(25), high(25);
   std::iota(low.begin(), low.end(), 0.0);
   std::iota(high.begin(), high.end(), 100.0);
-  high[0] = low[39];  // a tie: the approximation
-  EXPECT_LT(mann_whitney(low, high).p_value, 1e-6);
+  high[0] = low[24];  // a tie across the two
+  const MannWhitney apart = mann_whitney(low, high);
+  EXPECT_FALSE(apart.exact);
+  EXPECT_LT(apart.p_value, 1e-6);
+  std::vector<double> odd, even;
+  for (int i = 0; i < 25; ++i) {
+    odd.push_back(2 * i + 1);
+    even.push_back(2 * i);
+  }
+  EXPECT_GT(mann_whitney(odd, even).p_value, 0.5);
+  // Every value equal: no evidence either way.
+  EXPECT_DOUBLE_EQ(mann_whitney(std::vector<double>(30, 5.0), std::vector<double>(20, 5.0)).p_value, 1.0);
 }
 
 TEST(MannWhitney, AnEmptySideIsNoEvidence) {

@@ -166,6 +166,21 @@ TEST(ResultJson, DocumentNamesItsSchemaAndVersion) {
   EXPECT_EQ(j.at("cases").at(2).at("status"), "failed");
 }
 
+// A case waived before its plan was resolved has no config: the document still holds an object
+// (schemas/xferbench.result.v1 requires one).
+TEST(ResultJson, ACaseWithoutConfigWritesAnEmptyObject) {
+  ResultDocument doc = sample_document();
+  CaseResult waived;
+  waived.job = "p2p";
+  waived.name = "p2p_unidirectional";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "no peer access";
+  doc.cases.push_back(waived);
+  const json j = to_json(doc);
+  EXPECT_TRUE(j.at("cases").back().at("config").is_object()) << j.at("cases").back().dump();
+  EXPECT_TRUE(j.at("cases").back().at("config").empty());
+}
+
 std::string error_of(const json& j) {
   try {
     result_from_json(j);

@@ -11,10 +11,19 @@
 namespace xb::cuda {
 
 namespace {
-// Names come from the driver; keep the separators out of them.
+// Names come from the driver; keep the line's separators out of them.
 std::string clean(std::string s) {
   for (char& c : s) {
-    if (c == '\t' || c == '\n' || c == ';' || c == ',') c = ' ';
+    if (c == '\t' || c == '\n') c = ' ';
+  }
+  return s;
+}
+
+// Inside the links field ',' and ';' separate too.
+std::string clean_link_part(std::string s) {
+  s = clean(std::move(s));
+  for (char& c : s) {
+    if (c == ';' || c == ',') c = ' ';
   }
   return s;
 }
@@ -23,7 +32,8 @@ std::string encode_links(const std::vector<PeerLink>& links) {
   std::string out;
   for (const auto& l : links) {
     if (!out.empty()) out += ';';
-    out += fmt::format("{},{},{},{},{}", clean(l.technology), clean(l.peer_pci_address), l.through_switch ? 1 : 0, l.links,
+    out += fmt::format("{},{},{},{},{}", clean_link_part(l.technology), clean_link_part(l.peer_pci_address),
+                       l.through_switch ? 1 : 0, l.links,
                        l.bytes_per_second_each);
   }
   return out;

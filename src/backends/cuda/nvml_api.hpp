@@ -4,6 +4,7 @@
 // library is needed to build it. The test suite's stand-in NVML (tests/cuda/nvml_standin.cpp)
 // implements the same declarations. Layouts follow the reference exactly: these structs cross
 // into the driver's library.
+#include <cstddef>
 #include <cstdint>
 
 namespace xb::cuda::nvml {
@@ -58,6 +59,11 @@ struct FieldValue {
   Return result;   // this field's own return code
   Value value;
 };
+// The layouts the reference gives (checked here, not by the stand-in, which shares these structs).
+static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t: 16 + 5 x 4 + 32 bytes");
+static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, value) == 32, "nvmlFieldValue_t: value at 32");
+static_assert(sizeof(Value) == 8, "nvmlValue_t: an 8-byte union");
+
 inline constexpr unsigned kFieldNvlinkSpeedCommonMBps = 90;  // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
 inline constexpr int kValueUnsignedInt = 1;                   // NVML_VALUE_TYPE_UNSIGNED_INT
 
