@@ -10,17 +10,21 @@
 
 namespace xb {
 
-Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
-  const DeviceInfo info = backend.open_device(index)->info();
+Ceiling device_pcie_ceiling(std::string_view backend, int index, const DeviceInfo& info,
+                            const std::filesystem::path& sysfs, std::string& device_name) {
   if (device_name.empty()) device_name = info.name;
   Ceiling c;
   if (info.pci_address.empty()) {
-    c.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend.name(), index, info.name);
+    c.derivation = fmt::format("{}::device::{} ({}) has no PCI link", backend, index, info.name);
     return c;
   }
   c = pcie_ceiling_of(sysfs, info.pci_address);
-  c.derivation = fmt::format("{}::device::{}: {}", backend.name(), index, c.derivation);
+  c.derivation = fmt::format("{}::device::{}: {}", backend, index, c.derivation);
   return c;
+}
+
+Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
+  return device_pcie_ceiling(backend.name(), index, backend.open_device(index)->info(), sysfs, device_name);
 }
 
 JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,

@@ -6,6 +6,8 @@
 // cpu backend's arenas, host RAM without a link) is path kind copy.h2h against host memory's
 // ceiling (judge/memory_ceiling).
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "backends/device.hpp"
 #include "core/result.hpp"
@@ -17,6 +19,9 @@ namespace xb {
 // device's name ("cpu::device::0: PCIe Gen4 x16 …"); unknown, said so, where it has no PCI link
 // (the cpu backend's arenas). `device_name` receives the device's description when still empty.
 Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name);
+// The same for a device already opened (its info() read by the caller, who needs more of it).
+Ceiling device_pcie_ceiling(std::string_view backend, int index, const DeviceInfo& info,
+                            const std::filesystem::path& sysfs, std::string& device_name);
 
 JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
                          const std::string& server);

@@ -46,12 +46,12 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
   } else {
     devices = {device_index(config.from.value_or("")), device_index(config.to.value_or(""))};
   }
-  // Each device's PCIe path and what it reports of its peer links, read once.
+  // Each device opened once: its PCIe path and what it reports of its peer links.
   std::vector<Ceiling> pcie;
   std::vector<DeviceInfo> infos;
   for (const int d : devices) {
-    pcie.push_back(device_pcie_ceiling(backend, d, sysfs, f.facts.device));
     infos.push_back(backend.open_device(d)->info());
+    pcie.push_back(device_pcie_ceiling(backend.name(), d, infos.back(), sysfs, f.facts.device));
   }
   // A pair's copy crosses their peer links where they share any, else both PCIe paths. The matrix's
   // lowest cell is bounded by its narrowest pair, and that pair's derivation is the one shown; a
