@@ -12,6 +12,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/split.hpp"
 #include "core/atomic_file.hpp"
 #include "report/compare.hpp"
 #include "report/compare_render.hpp"
@@ -40,14 +41,9 @@ double parse_alpha(const std::string& text) {
 // "a.json,b.json": one side's repetitions, each file read (or one line naming the bad one).
 std::vector<LoadedResult> load_side(const std::string& role, const std::string& list) {
   std::vector<LoadedResult> side;
-  std::size_t from = 0;
-  while (from <= list.size()) {
-    const std::size_t comma = list.find(',', from);
-    const std::string path = list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+  for (const std::string_view path : split_on(list, ',')) {
     if (path.empty()) throw UsageError(fmt::format("{} '{}': an empty file name in the list", role, list));
-    side.push_back(load_result_file(path));
-    if (comma == std::string::npos) break;
-    from = comma + 1;
+    side.push_back(load_result_file(std::string(path)));
   }
   return side;
 }

@@ -7,20 +7,10 @@
 
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/split.hpp"
 
 namespace xb {
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char by) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t at = text.find(by, start);
-    parts.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
 
 // The one grammar, with `one` reading a point ("4M", "16").
 std::vector<std::uint64_t> parse_sweep(std::string_view text, std::string_view flag,
@@ -32,7 +22,7 @@ std::vector<std::uint64_t> parse_sweep(std::string_view text, std::string_view f
   }
   std::vector<std::uint64_t> points;
   if (range) {
-    const auto parts = split(text, ':');
+    const auto parts = split_on(text, ':');
     if (parts.size() > 3) throw UsageError(fmt::format("{} {}: a range is MIN:MAX or MIN:MAX:FACTOR", flag, text));
     const std::uint64_t min = one(parts[0]), max = one(parts[1]);
     if (min > max) throw UsageError(fmt::format("{} {}: the minimum is larger than the maximum (MIN:MAX)", flag, text));
@@ -43,7 +33,7 @@ std::vector<std::uint64_t> parse_sweep(std::string_view text, std::string_view f
       if (points.size() > kMaxSweepPoints || p > max / factor) break;  // the next would pass MAX (or overflow)
     }
   } else {
-    for (const auto item : split(text, ',')) {
+    for (const auto item : split_on(text, ',')) {
       if (item.empty()) throw UsageError(fmt::format("{} {}: an empty point in the list", flag, text));
       points.push_back(one(item));
     }

@@ -10,6 +10,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/split.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "transport/address.hpp"
 
@@ -30,13 +31,8 @@ const char* const kKeys[] = {"--role",         "--group",         "--transport",
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
+  for (const std::string_view field : split_on(text, ',')) out.emplace_back(field);
+  return out;
 }
 
 bool parse_truth(const std::string& key, const std::string& v) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_probe.hpp"
+#include "core/split.hpp"
 
 namespace xb::cuda {
 
@@ -39,21 +40,15 @@ std::string encode_links(const std::vector<PeerLink>& links) {
   return out;
 }
 
-std::vector<std::string> split(const std::string& s, char by) {
-  std::vector<std::string> parts;
-  std::istringstream in(s);
-  std::string part;
-  while (std::getline(in, part, by)) parts.push_back(part);
-  return parts;
-}
-
 // Throws (std::invalid_argument and kin) on a malformed entry; the caller words it.
 std::vector<PeerLink> decode_links(const std::string& text) {
   std::vector<PeerLink> links;
-  for (const auto& entry : split(text, ';')) {
-    const auto f = split(entry, ',');
-    if (f.size() != 5 || (f[2] != "0" && f[2] != "1")) throw std::invalid_argument(entry);
-    links.push_back(PeerLink{f[0], f[1], f[2] == "1", std::stoi(f[3]), std::stod(f[4])});
+  if (text.empty()) return links;  // a device without peer links
+  for (const std::string_view entry : split_on(text, ';')) {
+    const auto f = split_on(entry, ',');
+    if (f.size() != 5 || (f[2] != "0" && f[2] != "1")) throw std::invalid_argument(std::string(entry));
+    links.push_back(PeerLink{std::string(f[0]), std::string(f[1]), f[2] == "1", std::stoi(std::string(f[3])),
+                             std::stod(std::string(f[4]))});
   }
   return links;
 }
