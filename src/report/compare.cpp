@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string_view>
 
 #include "core/mann_whitney.hpp"
@@ -22,17 +23,21 @@ struct Repetitions {
   std::vector<const CaseResult*> cases;
 };
 
-std::vector<Repetitions> group(const std::vector<ResultDocument>& docs) {
-  std::vector<Repetitions> out;
+// One side's cases by key, in the order first met, and indexed: a fleet's result holds tens of
+// thousands of link cases, so matching is a lookup, not a scan per case.
+struct Side {
+  std::vector<Repetitions> in_order;
+  std::map<CaseKey, std::size_t> index;
+};
+
+Side group(const std::vector<ResultDocument>& docs) {
+  Side out;
   for (const auto& d : docs) {
     for (const auto& c : d.cases) {
       CaseKey key = compare_key_of(c);
-      auto it = std::find_if(out.begin(), out.end(), [&](const Repetitions& r) { return r.key == key; });
-      if (it == out.end()) {
-        out.push_back({std::move(key), {}});
-        it = std::prev(out.end());
-      }
-      it->cases.push_back(&c);
+      const auto [it, added] = out.index.try_emplace(key, out.in_order.size());
+      if (added) out.in_order.push_back({std::move(key), {}});
+      out.in_order[it->second].cases.push_back(&c);
     }
   }
   return out;
@@ -147,15 +152,16 @@ CompareResult compare_results(const std::vector<ResultDocument>& base_docs, cons
                               const CompareOptions& options) {
   CompareResult out;
   out.options = options;
-  const std::vector<Repetitions> base = group(base_docs), now = group(new_docs);
-  std::vector<bool> used(now.size(), false);
-  for (const auto& b : base) {
-    const auto it = std::find_if(now.begin(), now.end(), [&](const Repetitions& r) { return r.key == b.key; });
-    if (it == now.end()) {
+  const Side base = group(base_docs), now = group(new_docs);
+  std::vector<bool> used(now.in_order.size(), false);
+  for (const auto& b : base.in_order) {
+    const auto found = now.index.find(b.key);
+    if (found == now.index.end()) {
       out.only_in_base.push_back(b.key);
       continue;
     }
-    used[static_cast<std::size_t>(it - now.begin())] = true;
+    used[found->second] = true;
+    const Repetitions* it = &now.in_order[found->second];
     ++out.matched;
     const auto base_ok = ok_only(b.cases), new_ok = ok_only(it->cases);
     CompareRow status{b.key, {}, {}, Better::higher, std::nullopt, std::nullopt, std::nullopt, b.cases.size(),
@@ -182,8 +188,8 @@ CompareResult compare_results(const std::vector<ResultDocument>& base_docs, cons
       compare_metrics(b.key, base_ok, new_ok, out);
     }
   }
-  for (std::size_t i = 0; i < now.size(); ++i) {
-    if (!used[i]) out.only_in_new.push_back(now[i].key);
+  for (std::size_t i = 0; i < now.in_order.size(); ++i) {
+    if (!used[i]) out.only_in_new.push_back(now.in_order[i].key);
   }
   out.below = static_cast<std::size_t>(std::count_if(out.rows.begin(), out.rows.end(), [](const auto& r) { return r.below; }));
   return out;

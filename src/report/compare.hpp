@@ -30,7 +30,7 @@ struct CaseKey {
   std::string job;
   std::string name;
   std::vector<std::pair<std::string, std::string>> labels;
-  bool operator==(const CaseKey&) const = default;
+  auto operator<=>(const CaseKey&) const = default;  // ordered: a side's cases are indexed by key
 };
 
 // The case's identity for matching: its labels less those that record an outcome or a run's
