@@ -74,7 +74,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_flag("--batch", a.batch, "submit each stream's blocks as one batch");
   app.add_option("--streams", a.streams, "streams per device (default 4)");
   app.add_option("-s,--size", a.size, "block size, or a sweep: 4K,64K,1M or 4K:1M[:FACTOR], a case each (default 4M)");
-  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
+  add_repetitions_option(app, a.repetitions);
   app.add_option("-n,--blocks", a.blocks, "blocks per device (default 16)");
   app.add_option("-i,--iterations", a.iterations, "timed iterations (default 32)");
   app.add_option("--warmup", a.warmup, "untimed iterations first (default 4)");
@@ -94,7 +94,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   const std::vector<CopyPlan> plans = sweep_plans(
       to_plan(a, backend), parse_size_sweep(a.size, "-s"), [](CopyPlan& p, std::uint64_t s) { p.block_bytes = s; },
       [&](const CopyPlan& p) { validate_copy_plan(p, backend); });
-  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
+  const std::uint64_t rounds = parse_repetitions(a.repetitions);
   const OutputFormat format = resolve_output(out);
   if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
 

@@ -70,7 +70,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("-i,--io-size", a.io_size, "bytes per IO, or a sweep: 4K,64K or 4K:1M[:FACTOR], a case each (default 1M)");
   app.add_option("--engine", a.engine, fmt::format("{} (default psync)", io_engine_names()));
   app.add_option("--qd", a.qd, "IOs in flight per thread, or a sweep: 1,8,32 or 1:64[:FACTOR] (default 1; psync always 1)");
-  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
+  add_repetitions_option(app, a.repetitions);
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
   app.add_flag("--verify", a.verify, "read runs: check every byte against the pattern a write run left");
   app.add_flag("--keep", a.keep, "write runs: keep the files a failed run created (default: removed)");
@@ -120,7 +120,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
       plans.push_back(std::move(p));
     }
   }
-  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
+  const std::uint64_t rounds = parse_repetitions(a.repetitions);
   if (!why_cpu.empty() && is_bounce(plan.transfer) && !out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }

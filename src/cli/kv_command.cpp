@@ -64,7 +64,7 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--store", a.store, "the store's directory (must exist): STORE/ab/cd/<hash of the block id>");
   app.add_option("-n,--blocks", a.blocks, "blocks, ids 0 .. n-1 (default 64)");
   app.add_option("--block", a.block, "bytes per block, or a sweep: 64K,2M or 64K:8M[:FACTOR], a case each (a load reads the size a dump left) (default 2M)");
-  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
+  add_repetitions_option(app, a.repetitions);
   app.add_option("-w,--threads", a.threads, "threads sharing the block list (default 1)");
   app.add_option("--passes", a.passes, "times every block is dumped or loaded (default 1)");
   app.add_option("--sync", a.sync, "dump: none (default), block (fdatasync each before its rename), end (one syncfs)");
@@ -94,7 +94,7 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   const std::vector<KvPlan> plans = sweep_plans(plan, blocks,
                                                 [](KvPlan& p, std::uint64_t s) { p.block_bytes = s; },
                                                 [&](const KvPlan& p) { validate_kv_plan(p, backend); });
-  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
+  const std::uint64_t rounds = parse_repetitions(a.repetitions);
   ResultDocument doc = new_result_document(ctx);
   {
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);

@@ -61,7 +61,7 @@ void check_two_nodes(const P2pArgs& a) {
 
 P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
   P2pPlan p;
-  p.size = parse_size_sweep(a.size, "-s").front();  // a sweep's points: run_p2p_command; the range (to 4 GiB) is validate_p2p_plan's
+  // size: one plan per point of -s (run_p2p_command); its range (to 4 GiB) is validate_p2p_plan's
   p.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
   p.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
   std::string direction = a.direction;
@@ -196,7 +196,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_flag("--bidirectional", a.bidirectional, "the same as --direction bi");
   app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G; within a node a sweep too: 1M,64M or 1M:1G[:FACTOR], a case each (default 512M)");
   app.add_option("--times,--et", a.times, "timed executions per pair, 1 to 100000000 (default 40)");
-  app.add_option("--repetitions", a.repetitions, kRepetitionsHelp);
+  add_repetitions_option(app, a.repetitions);
   app.add_option("--warmup", a.warmup, "untimed executions per pair first (default 1)");
   app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
   app.add_option("--engine", a.engine, "copy engine of the backend (default: its first)");
@@ -224,18 +224,18 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   const std::optional<ExpectationLayers> layers = judge.load();
 
   const P2pPlan plan = to_plan(a, app);
+  const std::vector<std::uint64_t> sizes = parse_size_sweep(a.size, "-s");
   const OutputFormat format = resolve_output(out);
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
   if (const Support s = backend.availability(); !s.ok) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
-  const std::vector<std::uint64_t> sizes = parse_size_sweep(a.size, "-s");
   const bool across = a.mpi || !a.peer.empty();
   if (across && sizes.size() > 1) {
     throw UsageError(fmt::format("-s {}: a sweep runs within a node; across nodes give one size", a.size));
   }
-  const std::uint64_t rounds = parse_count(a.repetitions, "--repetitions", 1, 1000);
+  const std::uint64_t rounds = parse_repetitions(a.repetitions);
   if (across && rounds > 1) throw UsageError("--repetitions: within a node; across nodes run the command again");
   const std::vector<P2pPlan> plans = sweep_plans(plan, sizes, [](P2pPlan& p, std::uint64_t s) { p.size = s; },
                                                  [&](const P2pPlan& p) { validate_p2p_plan(p, backend); });
@@ -245,8 +245,8 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (!why_cpu.empty() && !out.quiet && !across) {
     ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
   }
-  if (a.mpi) return run_mpi(a, plan, out, ctx, backend);
-  if (!a.peer.empty()) return run_two_nodes(a, plan, out, ctx, backend);
+  if (a.mpi) return run_mpi(a, plans.front(), out, ctx, backend);  // one size across nodes (above)
+  if (!a.peer.empty()) return run_two_nodes(a, plans.front(), out, ctx, backend);
   ResultDocument doc = new_result_document(ctx);
   {
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
