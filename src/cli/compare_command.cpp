@@ -75,6 +75,18 @@ int run_compare(const std::vector<std::string>& args, CommandContext& ctx) {
   const std::vector<LoadedResult> base = load_side("BASE", base_list);
   const std::vector<LoadedResult> now = load_side("NEW", new_list);
   const CompareResult result = compare_results(documents(base), documents(now), options);
+  // A run that ended early (issue 18 item 8) compares as it is; the reader is told, since BASE's
+  // cases it never reached show as vanished.
+  if (!out.quiet) {
+    for (const auto* side : {&base, &now}) {
+      for (const LoadedResult& r : *side) {
+        if (!r.doc.partial.empty()) {
+          ctx.err << fmt::format("xferbench compare: {} is a partial run ({}): {} case{} complete\n", r.path,
+                                 r.doc.partial, r.doc.cases.size(), r.doc.cases.size() == 1 ? "" : "s");
+        }
+      }
+    }
+  }
 
   std::ostringstream text;
   render_compare(result, base, now, format, text);

@@ -7,6 +7,7 @@
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/partial_results.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -100,9 +101,10 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
 
   ResultDocument doc = new_result_document(ctx);
   {
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run_each(in_rounds(plans, rounds), job);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

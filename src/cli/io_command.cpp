@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
+#include "cli/partial_results.hpp"
 #include "cli/progress.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
@@ -126,11 +127,12 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   }
   ResultDocument doc = new_result_document(ctx);
   {
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
     // A line on a terminal while a run lasts more than two seconds (a shorter one shows nothing).
     Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
                       std::chrono::seconds(2));
-    JobContext job{.registry = &ctx.registry, .backend = backend, .progress = &progress};
-    doc.cases = run_each(in_rounds(plans, rounds), job);
+    JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress};
+    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

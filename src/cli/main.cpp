@@ -18,7 +18,8 @@ namespace {
 
 void print_usage(std::ostream& out) {
   out << "xferbench " << xb::program_version() << ": measure every path data takes in an AI cluster\n\n"
-      << "usage: xferbench COMMAND [options]   (xferbench COMMAND --help for its options)\n\ncommands:\n";
+      << "usage: xferbench COMMAND [options]   (xferbench COMMAND --help for its options)\n"
+      << "       xferbench [survey options]   (no command: the survey, e.g. xferbench --quick)\n\ncommands:\n";
   std::size_t width = 0;
   for (const auto& c : xb::commands()) width = std::max(width, c.name.size());
   // Two spaces past the longest name: the summaries never run into a name (sharp_coll_test is 15).
@@ -38,7 +39,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(all.begin() + 1, all.end());
   std::string prog = invoked;
   if (command == nullptr) {
-    // No arguments: the survey, every data path of this machine (the product's main job).
+    // No arguments, or options only: the survey, every data path of this machine (the product's
+    // main job).
     const std::string name = args.empty() ? "survey" : args.front();
     if (name == "--help" || name == "-h" || name == "help") {
       print_usage(std::cout);
@@ -48,12 +50,14 @@ int main(int argc, char** argv) {
       std::cout << "xferbench " << xb::program_version() << '\n';
       return xb::kExitOk;
     }
-    command = xb::find_command(name);
+    // Options first (`xferbench --quick`): the survey's, the default command's.
+    const bool survey_options = name.size() > 1 && name.front() == '-';
+    command = xb::find_command(survey_options ? "survey" : name);
     if (command == nullptr) {
       std::cerr << fmt::format("xferbench: unknown command '{}' (try xferbench --help)\n", xb::printable_line(name));
       return xb::kExitUsage;
     }
-    if (!args.empty()) args.erase(args.begin());
+    if (!args.empty() && !survey_options) args.erase(args.begin());
     prog = "xferbench " + std::string(command->name);
   }
 

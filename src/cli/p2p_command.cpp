@@ -16,6 +16,7 @@
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/partial_results.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "cli/sweep_runs.hpp"
@@ -249,10 +250,11 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (!a.peer.empty()) return run_two_nodes(a, plans.front(), out, ctx, backend);
   ResultDocument doc = new_result_document(ctx);
   {
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run_each(in_rounds(plans, rounds), job);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
+#include "cli/partial_results.hpp"
 #include "cli/progress.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -95,22 +96,26 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   const ExpectationLayers layers = expect.load();
   const bool json_mode = a.json == "-";
 
+  // The table and the results file, or the JSON alone: for the finished run and an interrupted one.
+  const auto deliver_survey = [&](const ResultDocument& d) {
+    if (json_mode) {
+      render_json(d, ctx.out);
+    } else {
+      render_survey_table(d, ctx.out);
+      OutputOptions file{"json", a.json, a.quiet};
+      deliver(d, file, ctx);
+      ctx.out << fmt::format("\nresults: {} (xferbench report / compare read it)\n", a.json);
+    }
+  };
   ResultDocument doc = new_result_document(ctx);
   {
+    PartialRun partial(doc, deliver_survey, ctx.out, ctx.err);
     Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
-    JobContext job{.registry = &ctx.registry, .progress = &progress};
-    doc.cases = run(plan, job);
+    JobContext job{.registry = &ctx.registry, .on_case = partial.keeper(), .progress = &progress};
+    doc.cases = partial.run([&] { return run(plan, job); });
   }
   judge_run(doc.cases, layers, ctx.registry, row_metric);
-
-  if (json_mode) {
-    render_json(doc, ctx.out);
-  } else {
-    render_survey_table(doc, ctx.out);
-    OutputOptions file{"json", a.json, a.quiet};
-    deliver(doc, file, ctx);
-    ctx.out << fmt::format("\nresults: {} (xferbench report / compare read it)\n", a.json);
-  }
+  deliver_survey(doc);
   const bool failed =
       std::any_of(doc.cases.begin(), doc.cases.end(), [](const CaseResult& c) { return c.status == CaseStatus::failed; });
   return failed || any_failed(doc.cases) ? kExitFailure : kExitOk;

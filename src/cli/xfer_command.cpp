@@ -10,6 +10,7 @@
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
+#include "cli/partial_results.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
@@ -186,12 +187,14 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
                    }};
     doc.cases = run(plan, job);
   } else {
-    // The client only: a server already says on stderr that it waits, and then for whom.
+    // The client only: a server already says on stderr that it waits, and then for whom. A client
+    // keeps the block sizes measured when the server dies or Ctrl-C comes (PartialRun).
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     XferPlan client = plan;
     client.servers = xfer_peers(a.peer);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .progress = &progress};
-    doc.cases = run(client, job);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    doc.cases = partial.run([&] { return run(client, job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);
   deliver(doc, out, ctx);

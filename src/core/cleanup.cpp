@@ -36,6 +36,10 @@ Slot g_slots[kSlots];
 std::atomic<bool> g_ending{false};
 std::atomic<int> g_creating{0};
 constinit thread_local int t_creating = 0;
+// The thread that took an end signal synchronously (end_names_for_signal) and now delivers what
+// the run measured: it may still make and register names (the results file's temporary), which a
+// second signal's handler removes.
+constinit thread_local bool t_ending_thread = false;
 
 // How long the handler waits for the brackets of other threads to close: a create call stuck on a
 // dead network file system must not keep an interrupted run alive.
@@ -60,7 +64,7 @@ void remove_all_owned() {
   }
 }
 
-void on_signal(int sig) {
+void end_names() {
   // Other threads keep running while this one cleans up. From the store on, none registers a new
   // name or opens a CreatingNames bracket (both park the thread); the brackets already open are
   // waited for, so every name made by then is registered and exists when the removal pass runs.
@@ -72,19 +76,66 @@ void on_signal(int sig) {
     nanosleep(&moment, nullptr);
   }
   remove_all_owned();
+}
+
+void on_signal(int sig) {
+  end_names();
   signal(sig, SIG_DFL);
   raise(sig);
 }
 
+// The signals that end a run, as a set (blocked while a watcher thread takes them: InterruptWatch).
+sigset_t end_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+
+// Whether the process takes the end signals on a watcher thread with every other thread blocking
+// them (core/interrupt_watch): a forked child has no watcher, so it must take them itself.
+std::atomic<bool> g_signals_watched{false};
+
 // A forked child has only the forking thread: brackets other threads held at the fork never close
-// in it, so its count restarts from that thread's own.
-void after_fork_in_child() { g_creating.store(t_creating, std::memory_order_seq_cst); }
+// in it, so its count restarts from that thread's own; and with the end signals blocked for a
+// watcher the child lacks, it unblocks them so its own handler runs (Ctrl-C ends it as before).
+void after_fork_in_child() {
+  g_creating.store(t_creating, std::memory_order_seq_cst);
+  if (g_signals_watched.load(std::memory_order_seq_cst)) {
+    g_signals_watched.store(false, std::memory_order_seq_cst);
+    const sigset_t set = end_signals();
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  }
+}
 
 [[noreturn]] void park_until_the_handler_ends_the_process() {
   for (;;) pause();
 }
 
 }  // namespace
+
+void end_names_for_signal() {
+  t_ending_thread = true;
+  end_names();
+}
+
+void die_of_signal(int sig) {
+  signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  raise(sig);
+  _exit(128 + sig);  // not reached: the default action of an end signal ends the process
+}
+
+sigset_t end_signal_set() { return end_signals(); }
+
+void park_until_the_process_ends() { park_until_the_handler_ends_the_process(); }
+
+void set_end_signals_watched(bool watched) { g_signals_watched.store(watched, std::memory_order_seq_cst); }
 
 void install_cleanup_signal_handlers() {
   struct sigaction sa {};
@@ -108,7 +159,7 @@ CreatingNames::CreatingNames(NameRegistered registration) {
   }
   g_creating.fetch_add(1, std::memory_order_seq_cst);
   // A bracket nested in an open one goes ahead: the handler is waiting for the outer one.
-  if (++t_creating == 1 && g_ending.load(std::memory_order_seq_cst)) {
+  if (++t_creating == 1 && g_ending.load(std::memory_order_seq_cst) && !t_ending_thread) {
     --t_creating;
     g_creating.fetch_sub(1, std::memory_order_seq_cst);
     park_until_the_handler_ends_the_process();
@@ -129,7 +180,9 @@ int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned lon
   // The process is ending on a signal: make nothing new that the handler might not see. Inside a
   // CreatingNames bracket the handler is waiting for this very registration (the name may exist
   // already): it goes ahead.
-  if (g_ending.load(std::memory_order_seq_cst) && t_creating == 0) park_until_the_handler_ends_the_process();
+  if (g_ending.load(std::memory_order_seq_cst) && t_creating == 0 && !t_ending_thread) {
+    park_until_the_handler_ends_the_process();
+  }
   if (name.size() >= kNameMax) throw std::runtime_error("cleanup: name too long: " + std::string(name));
   for (int i = 0; i < kSlots; ++i) {
     int expected = kFree;

@@ -73,6 +73,20 @@ decltype(auto) creating_names(Create&& create) {
   return create();
 }
 
+// For a thread that takes the end signals (SIGINT, SIGTERM, SIGHUP) synchronously rather than in
+// the handler (core/interrupt_watch): the handler's first half, the same guarantees (no new name
+// from now on, open brackets waited for, every name this process registered removed), then
+// whatever the taker does (deliver partial results), then die_of_signal: the default action, so
+// the shell sees the usual status.
+void end_names_for_signal();
+[[noreturn]] void die_of_signal(int sig);
+// The end signals as a set, and whether they are being watched (blocked in every thread but the
+// watcher's): a child forked meanwhile unblocks them, having no watcher of its own.
+sigset_t end_signal_set();
+// For a thread that must not go on while another ends the process on a signal.
+[[noreturn]] void park_until_the_process_ends();
+void set_end_signals_watched(bool watched);
+
 // Whether the signal handler has begun in this process (for tests: another thread sees it run).
 bool cleanup_signal_handler_running();
 

@@ -131,7 +131,7 @@ json to_json(const ResultDocument& doc) {
   for (const auto& [name, value] : doc.environment) environment[name] = value;
   json cases = json::array();
   for (const auto& c : doc.cases) cases.push_back(c);
-  return {{"schema", kResultSchemaName},
+  json out = {{"schema", kResultSchemaName},
           {"schema_version", doc.schema_version},
           {"program", {{"name", "xferbench"}, {"version", doc.program_version}}},
           {"started_at", doc.started_at},
@@ -145,6 +145,8 @@ json to_json(const ResultDocument& doc) {
           {"command_line", doc.command_line},
           {"environment", environment},
           {"cases", cases}};
+  if (!doc.partial.empty()) out["partial"] = {{"reason", doc.partial}};
+  return out;
 }
 
 void from_json(const json& jc, CaseResult& c) {
@@ -211,6 +213,9 @@ ResultDocument result_from_json(const json& j) {
     }
   }
   for (const auto& jc : j.at("cases")) doc.cases.push_back(jc.get<CaseResult>());
+  if (const auto it = j.find("partial"); it != j.end() && it->is_object()) {
+    doc.partial = it->value("reason", "ended early");
+  }
   return doc;
 }
 

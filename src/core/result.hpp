@@ -97,6 +97,9 @@ struct ResultDocument {
   // The variables that change what a run does (core/run_environment), sorted by name.
   std::vector<std::pair<std::string, std::string>> environment;
   std::vector<CaseResult> cases;
+  // Empty for a run that ended as planned. Otherwise why it ended early ("interrupted by SIGINT",
+  // "failed: …"): `cases` then holds those complete by then (issue 18 item 8), unjudged.
+  std::string partial;
 };
 
 Series make_series(std::string name, std::string unit, std::vector<double> samples);

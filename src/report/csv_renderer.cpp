@@ -5,7 +5,7 @@
 // a metric one row (statistic "value"); a matrix one row per measured cell, its row and column
 // device in the from/to label columns (quantity "matrix", statistic "cell"; its title is in the
 // JSON); a judged case its expected figure, ratio and verdict; a case not ok one row with its
-// reason.
+// reason; a run that ended early (Ctrl-C, a failure midway) a last row of status "partial".
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,8 +47,9 @@ struct Tidy {
   }
 
   void row(const CaseResult& c, const std::map<std::string, std::string>& overrides, const std::string& quantity,
-           const std::string& statistic, const std::string& value, const std::string& unit, const std::string& note) {
-    std::string line = csv_field(c.job) + "," + csv_field(c.name) + "," + std::string(to_string(c.status));
+           const std::string& statistic, const std::string& value, const std::string& unit, const std::string& note,
+           const char* status = nullptr) {
+    std::string line = csv_field(c.job) + "," + csv_field(c.name) + "," + (status ? status : to_string(c.status));
     for (const auto& k : keys) {
       std::string v;
       if (const auto it = overrides.find(k); it != overrides.end()) {
@@ -124,6 +125,11 @@ void render_csv(const ResultDocument& doc, std::ostream& out) {
       any = true;
     }
     if (!any) t.row(c, none, "", "", "", "", "no figures");
+  }
+  // A run that ended early: one last row says so, in the status column (quantity "run").
+  if (!doc.partial.empty()) {
+    CaseResult run_row;
+    t.row(run_row, none, "run", "partial", "", "", doc.partial, "partial");
   }
 }
 

@@ -211,7 +211,8 @@ std::string runs_section(const std::vector<LoadedResult>& results) {
                             m.numa_nodes == 1 ? "" : "s")},
         {"memory", format_bytes_human(m.memory_bytes)},
         {"command line", shell_line(d.command_line)},
-        {"cases", std::to_string(d.cases.size())},
+        {"cases", d.partial.empty() ? std::to_string(d.cases.size())
+                                    : fmt::format("{}, partial: the run ended early ({})", d.cases.size(), d.partial)},
     };
     for (const auto& [k, v] : rows) {
       s += fmt::format("<tr><th>{}</th><td class=\"{}\">{}</td></tr>\n", k,

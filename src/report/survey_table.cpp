@@ -67,6 +67,10 @@ void render_survey_table(const ResultDocument& doc, std::ostream& out) {
   };
   print(header);
   for (const Line& l : lines) print(l);
+  if (!doc.partial.empty()) {
+    out << fmt::format("PARTIAL: the survey ended early ({}): {} step{} complete, shown above\n", doc.partial,
+                       doc.cases.size(), doc.cases.size() == 1 ? "" : "s");
+  }
 }
 
 }  // namespace xb

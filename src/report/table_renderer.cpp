@@ -81,6 +81,10 @@ void render_table(const ResultDocument& doc, std::ostream& out) {
     }
   }
   flush();
+  if (!doc.partial.empty()) {
+    out << fmt::format("PARTIAL: the run ended early ({}): {} case{} complete, shown above\n", doc.partial,
+                       doc.cases.size(), doc.cases.size() == 1 ? "" : "s");
+  }
 }
 
 }  // namespace xb

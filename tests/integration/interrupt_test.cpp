@@ -75,12 +75,17 @@ class Interrupt : public ::testing::Test {
   }
 
   // The run must end within 10 s, by the signal or with a failure exit code.
-  static void expect_ended_by(xbtest::Process& p, int sig) {
+  static void expect_ended_by(xbtest::Process& p, int sig, bool cases_complete = false) {
     const auto r = p.wait_for(10s);
     ASSERT_TRUE(r.has_value()) << "still running 10 s after signal " << sig;
     EXPECT_TRUE((!r->exited && r->term_signal == sig) || (r->exited && r->exit_code != 0)) << r->describe();
-    // Nothing on stdout: the run never finished, so it has no result to print.
-    EXPECT_TRUE(r->out.empty()) << r->out;
+    // The run never finished: on stdout only the cases complete by then, marked partial (issue 18
+    // item 8), and nothing at all when none was.
+    if (cases_complete) {
+      EXPECT_NE(r->out.find("PARTIAL: "), std::string::npos) << r->out;
+    } else {
+      EXPECT_TRUE(r->out.empty()) << r->out;
+    }
   }
 
   // Every process of the group gone within a few seconds (reaping orphans meanwhile).
@@ -156,16 +161,19 @@ TEST_F(Interrupt, SigtermToTheParentWhileLoadingODirectRemovesTheBackingFiles) {
 // blocks dev-sandbox aio promised to remove (swept by rule: too many for one name each).
 TEST_F(Interrupt, CtrlCBetweenTheSurveysStorageStepsRemovesItsKeptFiles) {
   xb::test::ScopedStateDir state;
-  xb::test::TempDir dir;
+  xb::test::TempDir dir, results;
+  const auto results_file = results.path() / "r.json";
   xbtest::Process p = xbtest::start_binary(kBinary, {"survey", "--quick", "--dir", dir.path().string(), "--json",
-                                                     (dir.path() / "r.json").string(), "-q"});
+                                                     results_file.string(), "-q"});
   // The write step is done (its record exists) and the reads run on its file.
   const bool kept = xbtest::wait_until([&] { return !state.records().empty(); }, 90s);
   ASSERT_TRUE(kept) << "the survey's storage write step never finished";
   p.signal_group(SIGINT);
-  expect_ended_by(p, SIGINT);
+  expect_ended_by(p, SIGINT, true);  // the steps before (copies, the write) are complete
   expect_group_gone(p.pid());
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "left: " << xbtest::join(dir.tree());
+  // What was measured is kept, marked partial; nothing else beside it.
+  EXPECT_EQ(results.entries(), (std::vector<std::string>{"r.json"}));
 }
 
 TEST_F(Interrupt, SigtermDuringDevSandboxAioRemovesTheBlocksItWrote) {

@@ -67,9 +67,13 @@ fi
 python3 "$here/validate_json.py" "$schemas/xferbench.compare.v2.schema.json" "$work/compare.json" "$work/compare_reps.json" ||
   fail "compare: not valid against xferbench.compare.v2.schema.json"
 
+# A run that ended early (issue 18 item 8) is marked with its reason: valid.
+python3 -c "import json; d=json.load(open('$work/copy.json')); d['partial']={'reason':'interrupted by SIGINT'}; json.dump(d, open('$work/partial.json','w'))" &&
+  python3 "$here/validate_json.py" "$schema" "$work/partial.json" || fail "a partial run's document is not valid against $schema"
+
 # The check can fail: each broken copy of a valid document is refused.
 for broken in 'del d["machine"]' 'd["cases"][0]["metrics"][0]["value"] = "fast"' 'd["schema_version"] = 2' \
-  'd["cases"][0]["status"] = "waived"'; do
+  'd["cases"][0]["status"] = "waived"' 'd["partial"] = {}' 'd["partial"] = {"reason": ""}' 'd["partial"] = True'; do
   rm -f "$work/broken.json"
   if ! python3 -c "import json,sys; d=json.load(open('$work/copy.json')); $broken; json.dump(d, open('$work/broken.json','w'))"; then
     fail "could not make the broken document '$broken'"

@@ -10,7 +10,7 @@
 namespace xb::test {
 
 PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& args, std::chrono::milliseconds timeout,
-                  const std::vector<std::string>& extra_env) {
+                  const std::vector<std::string>& extra_env, const std::optional<PtyAction>& when) {
   PtyRun run;
   // argv and envp are built before the fork: the child only calls execve, which is safe after a fork
   // of a process that may have other threads.
@@ -31,14 +31,20 @@ PtyRun run_on_pty(const std::string& binary, const std::vector<std::string>& arg
     execve(binary.c_str(), argv.data(), envp.data());
     _exit(127);
   }
+  run.pid = pid;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   char buf[4096];
+  bool acted = false;
   for (;;) {
     pollfd p{master, POLLIN, 0};
     if (poll(&p, 1, 200) > 0) {
       const ssize_t n = read(master, buf, sizeof buf);
       if (n > 0) {
         run.output.append(buf, static_cast<std::size_t>(n));
+        if (when && !acted && run.output.find(when->text) != std::string::npos) {
+          acted = true;
+          when->act(pid);
+        }
         continue;
       }
       break;  // EIO: the child's side closed (it exited)

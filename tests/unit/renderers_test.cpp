@@ -266,3 +266,36 @@ TEST(FormatNumber, SignificantDecimalsBySize) {
 
 }  // namespace
 }  // namespace xb
+
+namespace xb {
+namespace {
+
+// A run that ended early (issue 18 item 8): every format says so, and the JSON reads back the same.
+TEST(RenderPartial, EveryFormatMarksARunThatEndedEarly) {
+  ResultDocument doc = two_case_document();
+  doc.partial = "interrupted by SIGINT";
+  const std::string table = rendered(render_table, doc);
+  EXPECT_NE(table.find("PARTIAL: the run ended early (interrupted by SIGINT): 2 cases complete, shown above"),
+            std::string::npos)
+      << table;
+  const auto lines = lines_of(rendered(render_csv, doc));
+  ASSERT_GE(lines.size(), 2u);
+  const auto last = parse_csv_record(lines.back());
+  const auto header = parse_csv_record(lines.front());
+  ASSERT_EQ(last.size(), header.size()) << lines.back();
+  EXPECT_EQ(last[2], "partial") << lines.back();
+  EXPECT_EQ(last.back(), "interrupted by SIGINT") << lines.back();
+  const json j = json::parse(rendered(render_json, doc));
+  EXPECT_EQ(j.at("partial").at("reason"), "interrupted by SIGINT");
+  EXPECT_EQ(result_from_json(j).partial, "interrupted by SIGINT");
+}
+
+TEST(RenderPartial, ACompleteRunSaysNothingOfIt) {
+  const ResultDocument doc = two_case_document();
+  EXPECT_EQ(rendered(render_table, doc).find("PARTIAL"), std::string::npos);
+  for (const auto& line : lines_of(rendered(render_csv, doc))) EXPECT_EQ(line.find("partial"), std::string::npos) << line;
+  EXPECT_FALSE(json::parse(rendered(render_json, doc)).contains("partial"));
+}
+
+}  // namespace
+}  // namespace xb

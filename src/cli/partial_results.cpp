@@ -1,0 +1,72 @@
+#include "cli/partial_results.hpp"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "core/cleanup.hpp"
+
+namespace xb {
+
+PartialRun::PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err)
+    : blank_(std::move(blank)),
+      deliver_(std::move(deliver)),
+      out_(out),
+      err_(err),
+      watch_([this](int sig) { interrupted(sig); }) {}
+
+CaseSink PartialRun::keeper(CaseSink then) {
+  return [this, then = std::move(then)](const CaseResult& c) {
+    {
+      const std::lock_guard lock(mutex_);
+      kept_.push_back(c);
+    }
+    if (then) then(c);
+  };
+}
+
+bool PartialRun::take(int to) {
+  const std::lock_guard lock(mutex_);
+  if (state_ != kRunning) return false;
+  state_ = to;
+  return true;
+}
+
+void PartialRun::deliver_kept(const std::string& why, const std::string& headline) {
+  ResultDocument doc = blank_;
+  {
+    const std::lock_guard lock(mutex_);
+    doc.cases = kept_;
+  }
+  if (doc.cases.empty()) return;
+  doc.partial = why;
+  // The progress line may be half drawn on a terminal: the note starts a line of its own.
+  err_ << fmt::format("\nxferbench: {}: delivering the {} case{} complete, marked partial\n", headline,
+                      doc.cases.size(), doc.cases.size() == 1 ? "" : "s");
+  err_.flush();
+  deliver_(doc);
+  out_.flush();
+}
+
+void PartialRun::interrupted(int sig) {
+  if (!take(kInterrupted)) return;
+  const char* name = sigabbrev_np(sig);
+  const std::string why = fmt::format("interrupted by SIG{}", name != nullptr ? name : std::to_string(sig));
+  deliver_kept(why, why);
+}
+
+void PartialRun::finished() {
+  if (!take(kFinished)) park_until_the_process_ends();
+}
+
+void PartialRun::failed(const std::string& what) {
+  if (!take(kFinished)) park_until_the_process_ends();
+  // The command's error line (main) says what failed: the note does not repeat it.
+  deliver_kept("failed: " + what, "the run failed");
+}
+
+}  // namespace xb

@@ -1,0 +1,74 @@
+#pragma once
+// A run that ends early keeps what it measured (issue 18 item 8): every case a job hands to
+// JobContext::on_case is kept as it completes, and when the run is interrupted (SIGINT, SIGTERM,
+// SIGHUP: core/interrupt_watch) or its job fails midway (a peer that died, a device lost), the cases
+// complete by then are delivered as the finished run's would be (display and --output), the
+// document marked partial with the reason, before the process ends with the signal's status or the
+// failure's exit code. A run with no case complete delivers nothing (nothing is left behind).
+// Partial cases are not judged: the judge may open devices, and the run is ending.
+#include <functional>
+#include <iosfwd>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/case_sink.hpp"
+#include "core/interrupt_watch.hpp"
+#include "core/result.hpp"
+
+namespace xb {
+
+// Make it first, before the run's Progress line and before the job starts any thread (the watcher
+// must be the one thread that takes the end signals); hand keeper() to the JobContext; run the job
+// through run().
+class PartialRun {
+ public:
+  using Deliver = std::function<void(const ResultDocument&)>;
+  // `blank`: the run's document before any case (new_result_document); `deliver`: what the finished
+  // run would do with it; `out`: flushed after (the process then dies of the signal: no exit
+  // flushes it); `err`: where the one line saying so goes.
+  PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err);
+
+  // A JobContext's on_case: keeps the case, then passes it to `then` (may be empty).
+  CaseSink keeper(CaseSink then = {});
+
+  // `job()`'s cases. If it throws, the cases kept are delivered, marked partial with its message,
+  // and the exception goes on (the command's exit code is the failure's).
+  template <class Job>
+  std::vector<CaseResult> run(Job&& job) {
+    std::vector<CaseResult> cases;
+    try {
+      cases = job();
+    } catch (const std::exception& e) {
+      failed(e.what());
+      throw;
+    }
+    finished();
+    return cases;
+  }
+
+ private:
+  // The watcher's callback: delivers what is kept, unless the run already finished (the normal
+  // delivery is then under way, and the signal simply ends it as before).
+  void interrupted(int sig);
+  // The run returned: from now on an interrupt delivers nothing. Parks the calling thread if an
+  // interrupt is already being delivered (the watcher ends the process).
+  void finished();
+  void failed(const std::string& what);
+  // Takes the run from running to `to`; false if an interrupt has it already.
+  bool take(int to);
+  // `why` goes into the document; `headline` starts the note on stderr.
+  void deliver_kept(const std::string& why, const std::string& headline);
+
+  enum State { kRunning, kFinished, kInterrupted };
+  ResultDocument blank_;
+  Deliver deliver_;
+  std::ostream& out_;
+  std::ostream& err_;
+  std::mutex mutex_;
+  std::vector<CaseResult> kept_;
+  int state_ = kRunning;
+  InterruptWatch watch_;  // last: made once the state it reports to exists, and gone before it
+};
+
+}  // namespace xb

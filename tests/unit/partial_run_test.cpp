@@ -1,0 +1,224 @@
+// A run that ends early keeps what it measured (cli/partial_results, core/interrupt_watch; issue 18
+// item 8). The interrupt cases run in a forked child that really receives the signal and really dies
+// of it; the parent reads what the child delivered.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/partial_results.hpp"
+#include "core/cleanup.hpp"
+#include "core/interrupt_watch.hpp"
+#include "support/temp_dir.hpp"
+
+namespace xb {
+namespace {
+
+namespace fs = std::filesystem;
+using xb::test::TempDir;
+
+CaseResult named_case(const std::string& name) {
+  CaseResult c;
+  c.job = "copy";
+  c.name = name;
+  c.metrics.push_back({"bandwidth", 1.5, "GiB/s", ""});
+  return c;
+}
+
+ResultDocument blank_document() {
+  ResultDocument doc;
+  doc.program_version = "test";
+  doc.started_at = "2026-12-04T00:00:00Z";
+  return doc;
+}
+
+// What a delivery writes: the document as JSON, to `path`.
+PartialRun::Deliver write_to(const fs::path& path) {
+  return [path](const ResultDocument& doc) { std::ofstream(path) << to_json(doc).dump(); };
+}
+
+// Forks; the child runs `body` (which must not return: the signal ends it). The child's wait status;
+// a child still alive after 60 s (a hung watcher, a parked thread) is killed: SIGKILL, a failure.
+int status_of_child(const std::function<void()>& body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    body();
+    _exit(99);
+  }
+  int status = 0;
+  for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) == 0; waited_ms += 10) {
+    if (waited_ms >= 60'000) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    usleep(10'000);
+  }
+  return status;
+}
+
+std::string describe(int status) {
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return "exit " + std::to_string(WEXITSTATUS(status));
+}
+
+TEST(PartialRun, InterruptDeliversTheCasesCompleteMarkedPartialThenDiesOfTheSignal) {
+  TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  const int status = status_of_child([&] {
+    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
+    const CaseSink keep = partial.keeper();
+    partial.run([&]() -> std::vector<CaseResult> {
+      keep(named_case("first"));
+      keep(named_case("second"));
+      kill(getpid(), SIGINT);  // process-directed, as Ctrl-C's is
+      for (;;) pause();        // the job goes on; the watcher ends the process
+    });
+  });
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << describe(status);
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "nothing delivered";
+  const ResultDocument doc = result_from_json(nlohmann::json::parse(in));
+  EXPECT_EQ(doc.partial, "interrupted by SIGINT");
+  ASSERT_EQ(doc.cases.size(), 2u);
+  EXPECT_EQ(doc.cases[0].name, "first");
+  EXPECT_EQ(doc.cases[1].name, "second");
+}
+
+TEST(PartialRun, InterruptWithNothingCompleteDeliversNothing) {
+  TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  const int status = status_of_child([&] {
+    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
+    partial.run([&]() -> std::vector<CaseResult> {
+      kill(getpid(), SIGTERM);
+      for (;;) pause();
+    });
+  });
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << describe(status);
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// The run finished (its own delivery is under way): a signal then ends it as before, and no
+// partial document is made beside the full one.
+TEST(PartialRun, InterruptAfterTheRunFinishedDeliversNothing) {
+  TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  const int status = status_of_child([&] {
+    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
+    const CaseSink keep = partial.keeper();
+    partial.run([&] {
+      keep(named_case("only"));
+      return std::vector<CaseResult>{named_case("only")};
+    });
+    kill(getpid(), SIGHUP);
+    for (;;) pause();
+  });
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGHUP) << describe(status);
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// A second Ctrl-C while the first one's delivery hangs (a full pipe) ends the process at once, and
+// the names the delivery registered meanwhile (the results file's temporary) are removed.
+TEST(PartialRun, ASecondSignalDuringTheDeliveryEndsItAndRemovesWhatItMade) {
+  TempDir dir;
+  const fs::path temporary = dir.path() / "r.json.tmp";
+  const int status = status_of_child([&] {
+    install_cleanup_signal_handlers();
+    const auto stuck = [&](const ResultDocument&) {
+      const ScopedCleanup registered(CleanupKind::file, temporary.string());
+      creating_names([&] { return close(open(temporary.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600)); });
+      kill(getpid(), SIGINT);
+      for (;;) pause();
+    };
+    PartialRun partial(blank_document(), stuck, std::cout, std::cerr);
+    const CaseSink keep = partial.keeper();
+    partial.run([&]() -> std::vector<CaseResult> {
+      keep(named_case("first"));
+      kill(getpid(), SIGINT);
+      for (;;) pause();
+    });
+  });
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << describe(status);
+  EXPECT_FALSE(fs::exists(temporary)) << "the delivery's temporary outlived the second signal";
+}
+
+TEST(PartialRun, AFailedRunDeliversTheCasesCompleteWithItsReasonAndRethrows) {
+  std::vector<ResultDocument> delivered;
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [&](const ResultDocument& d) { delivered.push_back(d); }, out, err);
+  const CaseSink keep = partial.keeper();
+  EXPECT_THROW(partial.run([&]() -> std::vector<CaseResult> {
+                 keep(named_case("4K"));
+                 throw std::runtime_error("peer 10.0.0.2:4791 closed the connection");
+               }),
+               std::runtime_error);
+  ASSERT_EQ(delivered.size(), 1u);
+  EXPECT_EQ(delivered[0].partial, "failed: peer 10.0.0.2:4791 closed the connection");
+  ASSERT_EQ(delivered[0].cases.size(), 1u);
+  EXPECT_EQ(delivered[0].cases[0].name, "4K");
+  EXPECT_EQ(delivered[0].program_version, "test");
+  EXPECT_NE(err.str().find("the run failed: delivering the 1 case complete, marked partial"), std::string::npos)
+      << err.str();
+}
+
+TEST(PartialRun, AFailureBeforeAnyCaseDeliversNothing) {
+  int delivered = 0;
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [&](const ResultDocument&) { ++delivered; }, out, err);
+  EXPECT_THROW(partial.run([]() -> std::vector<CaseResult> { throw std::runtime_error("no peer"); }),
+               std::runtime_error);
+  EXPECT_EQ(delivered, 0);
+  EXPECT_TRUE(err.str().empty()) << err.str();
+}
+
+TEST(PartialRun, AFinishedRunIsTheCallersToDeliverAndKeepsPassingCasesOn) {
+  int delivered = 0;
+  std::vector<std::string> passed;
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [&](const ResultDocument&) { ++delivered; }, out, err);
+  const CaseSink keep = partial.keeper([&](const CaseResult& c) { passed.push_back(c.name); });
+  const std::vector<CaseResult> cases = partial.run([&] {
+    keep(named_case("a"));
+    keep(named_case("b"));
+    return std::vector<CaseResult>{named_case("a"), named_case("b")};
+  });
+  EXPECT_EQ(cases.size(), 2u);
+  EXPECT_EQ(passed, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(delivered, 0);
+}
+
+bool end_signals_blocked_here() {
+  sigset_t now;
+  pthread_sigmask(SIG_BLOCK, nullptr, &now);
+  return sigismember(&now, SIGINT) == 1 && sigismember(&now, SIGTERM) == 1 && sigismember(&now, SIGHUP) == 1;
+}
+
+// While a watch lives the end signals are blocked here (the watcher takes them), a child forked
+// meanwhile has them back (it has no watcher), and the mask is restored afterwards.
+TEST(InterruptWatch, BlocksTheSignalsWhileItLivesButNotInForkedChildren) {
+  install_cleanup_signal_handlers();  // the fork hook that unblocks them in a child
+  ASSERT_FALSE(end_signals_blocked_here());
+  {
+    const InterruptWatch watch([](int) {});
+    EXPECT_TRUE(end_signals_blocked_here());
+    const int status = status_of_child([] { _exit(end_signals_blocked_here() ? 1 : 0); });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a forked child kept the signals blocked: "
+                                                               << describe(status);
+  }
+  EXPECT_FALSE(end_signals_blocked_here());
+}
+
+}  // namespace
+}  // namespace xb
