@@ -18,13 +18,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # label # metric (a jq filter on the result) # arguments
 cases=(
-  "copy h2d pinned 16K x 512, 2 devices (submit-bound)#.cases[0].metrics[] | select(.name==\"bandwidth\") | .value#copy --from pinned --to device -s 16K -n 512 -i 200 -d 2"
-  "copy h2h 64M x 4, 1 device (bandwidth)#.cases[0].metrics[] | select(.name==\"bandwidth\") | .value#copy --from pinned --to pinned -s 64M -n 4 -i 20 -d 1"
-  "copy d2d 1M x 64, 2 devices, 4 streams#.cases[0].metrics[] | select(.name==\"bandwidth\") | .value#copy --from device --to device -s 1M -n 64 -i 50 -d 2 --streams 4"
-  "p2p 0->1 4K x 2000 (enqueue-bound)#.cases[0].metrics[] | select(.name==\"bandwidth\") | .value#p2p --src 0 --dst 1 -s 4K --times 2000"
-  "p2p 0->1 64M x 10 (bandwidth)#.cases[0].metrics[] | select(.name==\"bandwidth\") | .value#p2p --src 0 --dst 1 -s 64M --times 10"
-  "link loopback ucx 8 B put+flush latency (us; lower is better)#.cases[0].metrics[] | select(.name==\"latency_avg\") | .value#link --loopback --transport ucx -s 8 -i 20000"
-  "link loopback tcp 64K put+flush latency (us; lower is better)#.cases[0].metrics[] | select(.name==\"latency_avg\") | .value#link --loopback --transport tcp -s 64K -i 2000"
+  "copy h2d pinned 16K x 512, 2 devices (submit-bound)#.cases[0].metrics[] | select(.name==\"bandwidth\") | (.display_value // .value)#copy --from pinned --to device -s 16K -n 512 -i 200 -d 2"
+  "copy h2h 64M x 4, 1 device (bandwidth)#.cases[0].metrics[] | select(.name==\"bandwidth\") | (.display_value // .value)#copy --from pinned --to pinned -s 64M -n 4 -i 20 -d 1"
+  "copy d2d 1M x 64, 2 devices, 4 streams#.cases[0].metrics[] | select(.name==\"bandwidth\") | (.display_value // .value)#copy --from device --to device -s 1M -n 64 -i 50 -d 2 --streams 4"
+  "p2p 0->1 4K x 2000 (enqueue-bound)#.cases[0].metrics[] | select(.name==\"bandwidth\") | (.display_value // .value)#p2p --src 0 --dst 1 -s 4K --times 2000"
+  "p2p 0->1 64M x 10 (bandwidth)#.cases[0].metrics[] | select(.name==\"bandwidth\") | (.display_value // .value)#p2p --src 0 --dst 1 -s 64M --times 10"
+  "link loopback ucx 8 B put+flush latency (us; lower is better)#.cases[0].metrics[] | select(.name==\"latency_avg\") | (.display_value // .value)#link --loopback --transport ucx -s 8 -i 20000"
+  "link loopback tcp 64K put+flush latency (us; lower is better)#.cases[0].metrics[] | select(.name==\"latency_avg\") | (.display_value // .value)#link --loopback --transport tcp -s 64K -i 2000"
 )
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), $ROUNDS rounds, before=$BEFORE after=$AFTER"
 printf '%-50s %14s %14s %8s\n' case before after ratio

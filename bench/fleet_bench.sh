@@ -71,7 +71,7 @@ iperf() {
 }
 # bandwidth_p50 of the fleet_link case from rank $1 to rank $2 in the JSON on stdin.
 link() {
-  python3 -c "import json,sys; d=json.load(sys.stdin); print([m['value'] for c in d['cases'] if c['name']=='fleet_link' and c['config']['from_rank']==$1 and c['config']['to_rank']==$2 for m in c['metrics'] if m['name']=='bandwidth_p50'][0])"
+  python3 -c "import json,sys; d=json.load(sys.stdin); print([m.get('display_value', m['value']) for c in d['cases'] if c['name']=='fleet_link' and c['config']['from_rank']==$1 and c['config']['to_rank']==$2 for m in c['metrics'] if m['name']=='bandwidth_p50'][0])"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); host 1 -> host 3 at $RATE"

@@ -42,11 +42,12 @@ fio_get() {
     index($0, sec) { in_sec = 1 }
     in_sec && index($0, key) { v = $0; sub(/.*: */, "", v); sub(/,$/, "", v); print v; exit }' "$3"
 }
-# xb_metric NAME FILE: a metric's value from xferbench's --format json.
+# xb_metric NAME FILE: a metric of the first case of xferbench's --format json, as its table shows it
+# (display_value; a version 1 document has only value).
 xb_metric() {
-  awk -v name="\"name\": \"$1\"" '
-    index($0, name) { found = 1; next }
-    found && /"value":/ { v = $0; sub(/.*: */, "", v); sub(/,$/, "", v); print v; exit }' "$2"
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[2]))
+print(next(m.get("display_value", m["value"]) for m in d["cases"][0]["metrics"] if m["name"] == sys.argv[1]))' "$1" "$2"
 }
 # Before every run: what the previous one left in flight or dirty goes to the drive first.
 settle() { sync; sleep 1; }

@@ -40,7 +40,7 @@ trap cleanup EXIT
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 # The value of metric NAME of case INDEX in a result document on stdin.
-metric() { python3 -c "import json,sys; d=json.load(sys.stdin); print([m['value'] for m in d['cases'][$1]['metrics'] if m['name']=='$2'][0])"; }
+metric() { python3 -c "import json,sys; d=json.load(sys.stdin); print([m.get('display_value', m['value']) for m in d['cases'][$1]['metrics'] if m['name']=='$2'][0])"; }
 
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo "## (a) cpu p2p vs the copy job's cpu d2d copy, $SIZE per execution, $TIMES executions, $ROUNDS rounds"

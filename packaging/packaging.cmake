@@ -24,17 +24,21 @@ file(GLOB XB_SCHEMAS ${PROJECT_SOURCE_DIR}/schemas/*.schema.json)
 install(FILES ${XB_SCHEMAS} DESTINATION ${CMAKE_INSTALL_DATADIR}/xferbench/schemas)
 
 # Man pages: made from the built binary's help whenever it changes (help2man: scripts/setup.sh).
+# Not in the sanitizer and fuzz builds, which do not package.
 find_program(XB_HELP2MAN help2man)
-if(XB_HELP2MAN)
+if(XB_HELP2MAN AND NOT XB_SANITIZE AND NOT XB_FUZZ)
   set(XB_MAN_DIR ${PROJECT_BINARY_DIR}/man)
   add_custom_command(OUTPUT ${XB_MAN_DIR}/xferbench.1.gz
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${XB_MAN_DIR}
-    COMMAND ${PROJECT_SOURCE_DIR}/packaging/make_man_pages.sh $<TARGET_FILE:xferbench> ${PROJECT_VERSION} ${XB_MAN_DIR}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/packaging/make_man_pages.sh ${XB_HELP2MAN} $<TARGET_FILE:xferbench>
+      ${PROJECT_VERSION} ${XB_MAN_DIR}
     DEPENDS xferbench ${PROJECT_SOURCE_DIR}/packaging/make_man_pages.sh
     COMMENT "man pages from xferbench --help (help2man)")
   add_custom_target(xferbench_man ALL DEPENDS ${XB_MAN_DIR}/xferbench.1.gz)
-  install(DIRECTORY ${XB_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 FILES_MATCHING PATTERN "*.1.gz")
-else()
+  set(XB_MAN_PAGES ON)
+  # OPTIONAL: an install after building only the binary (--target xferbench) still installs the rest.
+  install(DIRECTORY ${XB_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 OPTIONAL FILES_MATCHING PATTERN "*.1.gz")
+elseif(NOT XB_HELP2MAN)
   message(WARNING "help2man not found: no man pages are built or installed (scripts/setup.sh installs it)")
 endif()
 

@@ -205,7 +205,7 @@ for f in glob.glob(os.path.join(out, "xb_*.json")):
     try:
         _, direction, engine, streams = os.path.basename(f)[:-5].split("_")
         case = json.load(open(f))["cases"][0]
-        gbs = next(m["value"] for m in case["metrics"] if m["name"] == "bandwidth_decimal")
+        gbs = next(m.get("display_value", m["value"]) for m in case["metrics"] if m["name"] == "bandwidth_decimal")
         # How batches went out (api, graph: why, loop: why) and the submit time: a batch figure
         # means little without them.
         how = "; ".join(case.get("config", {}).get("submission", []))
@@ -250,7 +250,7 @@ PY
   while IFS= read -r line; do report "$line"; done <"$results/ratios.txt"
   for f in "$results"/io_*.json; do
     [ -e "$f" ] || continue
-    line=$(timeout 10 python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('io', c['name'], *[f\"{m['name']}={m['value']:.2f} {m['unit']}\" for m in c['metrics'] if m['name'] in ('throughput','iops')], c['config'].get('direct_storage_mode', ''))" "$f" 2>>"$logs/ratios.log") &&
+    line=$(timeout 10 python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('io', c['name'], *[f\"{m['name']}={m.get('display_value', m['value']):.2f} {m.get('display_unit', m['unit'])}\" for m in c['metrics'] if m['name'] in ('throughput','iops')], c['config'].get('direct_storage_mode', ''))" "$f" 2>>"$logs/ratios.log") &&
       report "$line"
   done
   report "fails: $fails, skipped: $skipped; $(secs_since "$start_ms") s of the ${deadline_s} s deadline"

@@ -81,8 +81,9 @@ int run_compare(const std::vector<std::string>& args, CommandContext& ctx) {
     for (const auto* side : {&base, &now}) {
       for (const LoadedResult& r : *side) {
         if (!r.doc.partial.empty()) {
-          ctx.err << fmt::format("xferbench compare: {} is a partial run ({}): {} case{} complete\n", r.path,
-                                 r.doc.partial, r.doc.cases.size(), r.doc.cases.size() == 1 ? "" : "s");
+          ctx.err << fmt::format("xferbench compare: {} is a partial run ({}): {} case{} complete\n",
+                                 printable_line(r.path), printable_line(r.doc.partial), r.doc.cases.size(),
+                                 r.doc.cases.size() == 1 ? "" : "s");
         }
       }
     }

@@ -83,6 +83,7 @@ constexpr ValueName kVocabulary[] = {
     {"", "data-port", "PORT"},
     // Words from a set, and free words.
     {"", "format", "table|json|csv"},
+    {"", "units", "binary|decimal"},
     {"", "backend", "NAME"},
     {"", "engine", "NAME"},
     {"", "transport", "ucx|tcp"},

@@ -167,6 +167,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   ExpectFlags expect;
   expect.add_to(app);
   add_output_options(app, out);
+  add_units_option(app, out);
   parse_args(app, args);
   resolve_token_file(a.meet.token, a.meet.token_file);
 

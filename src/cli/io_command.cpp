@@ -86,6 +86,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   JudgeFlags judge;
   judge.add_to(app);
   add_output_options(app, out);
+  add_units_option(app, out);
   parse_args(app, args);
   // Expectations are read before anything runs (a bad file: exit 2).
   const std::optional<ExpectationLayers> layers = judge.load();
@@ -127,10 +128,11 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   }
   ResultDocument doc = new_result_document(ctx);
   {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
     // A line on a terminal while a run lasts more than two seconds (a shorter one shows nothing).
     Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
                       std::chrono::seconds(2));
+    partial.before_delivery([&] { progress.silence(); });
     JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }

@@ -78,6 +78,7 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   JudgeFlags judge;
   judge.add_to(app);
   add_output_options(app, out);
+  add_units_option(app, out);
   parse_args(app, args);
   // Expectations are read before anything runs (a bad file: exit 2).
   const std::optional<ExpectationLayers> layers = judge.load();
@@ -98,8 +99,9 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   const std::uint64_t rounds = parse_repetitions(a.repetitions);
   ResultDocument doc = new_result_document(ctx);
   {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    partial.before_delivery([&] { progress.silence(); });
     JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }

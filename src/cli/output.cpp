@@ -8,6 +8,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
+#include "core/metric_units.hpp"
 #include "core/run_environment.hpp"
 #include "core/version.hpp"
 #include "report/reporter.hpp"
@@ -20,6 +21,12 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                  "write the result to FILE (.json, .csv: that format; with a different --format, that one is also "
                  "printed)");
   app.add_flag("--quiet,-q", options.quiet, "no progress or notes on stderr");
+}
+
+void add_units_option(CLI::App& app, OutputOptions& options) {
+  app.add_option("--units", options.units,
+                 "every bandwidth in GiB/s (binary) or GB/s (decimal), in the table and the file's display units "
+                 "(default: each figure in its own unit; the JSON's values are always B/s)");
 }
 
 namespace {
@@ -52,6 +59,9 @@ Destinations destinations(const OutputOptions& options) {
 
 OutputFormat resolve_output(const OutputOptions& options) {
   const Destinations to = destinations(options);
+  if (!options.units.empty() && !unit_system_from(options.units)) {
+    throw UsageError(fmt::format("--units {}: expected binary (GiB/s) or decimal (GB/s)", options.units));
+  }
   if (!options.output.empty()) {
     if (const std::string why = why_not_writable(options.output); !why.empty()) {
       throw UsageError(fmt::format("--output {}: {}", options.output, why));
@@ -82,6 +92,12 @@ Reporters reporters(const OutputOptions& options, CommandContext& ctx) {
 }
 
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
+  if (const auto system = unit_system_from(options.units)) {
+    ResultDocument shown = doc;
+    show_bandwidth_in(shown, *system);
+    reporters(options, ctx).finish(shown);
+    return;
+  }
   reporters(options, ctx).finish(doc);
 }
 

@@ -219,6 +219,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   JudgeFlags judge;
   judge.add_to(app);
   add_output_options(app, out);
+  add_units_option(app, out);
   parse_args(app, args);
   resolve_token_file(a.net.token, a.net.token_file);
   // Expectations are read before anything runs (a bad file: exit 2).
@@ -250,9 +251,10 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (!a.peer.empty()) return run_two_nodes(a, plans.front(), out, ctx, backend);
   ResultDocument doc = new_result_document(ctx);
   {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    partial.before_delivery([&] { progress.silence(); });
     JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }

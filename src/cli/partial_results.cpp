@@ -12,11 +12,12 @@
 
 namespace xb {
 
-PartialRun::PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err)
+PartialRun::PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet)
     : blank_(std::move(blank)),
       deliver_(std::move(deliver)),
       out_(out),
       err_(err),
+      quiet_(quiet),
       watch_([this](int sig) { interrupted(sig); }) {}
 
 CaseSink PartialRun::keeper(CaseSink then) {
@@ -44,10 +45,12 @@ void PartialRun::deliver_kept(const std::string& why, const std::string& headlin
   }
   if (doc.cases.empty()) return;
   doc.partial = why;
-  // The progress line may be half drawn on a terminal: the note starts a line of its own.
-  err_ << fmt::format("\nxferbench: {}: delivering the {} case{} complete, marked partial\n", headline,
-                      doc.cases.size(), doc.cases.size() == 1 ? "" : "s");
-  err_.flush();
+  if (before_delivery_) before_delivery_();
+  if (!quiet_) {
+    err_ << fmt::format("xferbench: {}: delivering the {} case{} complete, marked partial\n", headline,
+                        doc.cases.size(), doc.cases.size() == 1 ? "" : "s");
+    err_.flush();
+  }
   deliver_(doc);
   out_.flush();
 }
@@ -64,9 +67,16 @@ void PartialRun::finished() {
 }
 
 void PartialRun::failed(const std::string& what) {
-  if (!take(kFinished)) park_until_the_process_ends();
-  // The command's error line (main) says what failed: the note does not repeat it.
-  deliver_kept("failed: " + what, "the run failed");
+  // A failure the signal caused (a device process that died of the same Ctrl-C) is the watcher's
+  // to deliver, as interrupted: this thread waits for it to end the process.
+  if (watch_.signalled() || !take(kFinished)) park_until_the_process_ends();
+  // The command's error line (main) says what failed: the note does not repeat it. A delivery that
+  // fails itself (a full disk) is one line, and the job's error still goes on.
+  try {
+    deliver_kept("failed: " + what, "the run failed");
+  } catch (const std::exception& e) {
+    err_ << "xferbench: the partial result could not be delivered: " << e.what() << '\n';
+  }
 }
 
 }  // namespace xb

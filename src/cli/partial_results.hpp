@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/case_sink.hpp"
+#include "core/error.hpp"
 #include "core/interrupt_watch.hpp"
 #include "core/result.hpp"
 
@@ -27,18 +28,27 @@ class PartialRun {
   // `blank`: the run's document before any case (new_result_document); `deliver`: what the finished
   // run would do with it; `out`: flushed after (the process then dies of the signal: no exit
   // flushes it); `err`: where the one line saying so goes.
-  PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err);
+  // `quiet` (-q): no note on stderr.
+  PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet = false);
+
+  // Called before a partial result is delivered, on whichever thread delivers it: the command's
+  // progress line is silenced there (Progress::silence), so the ticker draws nothing into the table.
+  void before_delivery(std::function<void()> hook) { before_delivery_ = std::move(hook); }
 
   // A JobContext's on_case: keeps the case, then passes it to `then` (may be empty).
   CaseSink keeper(CaseSink then = {});
 
   // `job()`'s cases. If it throws, the cases kept are delivered, marked partial with its message,
-  // and the exception goes on (the command's exit code is the failure's).
+  // and the exception goes on (the command's exit code is the failure's). Bad input found midway
+  // (UsageError, PlanError: exit 2) delivers nothing: bad input leaves nothing behind.
   template <class Job>
   std::vector<CaseResult> run(Job&& job) {
     std::vector<CaseResult> cases;
     try {
       cases = job();
+    } catch (const UsageError&) {  // PlanError too: it is one
+      finished();
+      throw;
     } catch (const std::exception& e) {
       failed(e.what());
       throw;
@@ -65,6 +75,8 @@ class PartialRun {
   Deliver deliver_;
   std::ostream& out_;
   std::ostream& err_;
+  bool quiet_;
+  std::function<void()> before_delivery_;
   std::mutex mutex_;
   std::vector<CaseResult> kept_;
   int state_ = kRunning;

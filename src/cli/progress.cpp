@@ -53,6 +53,7 @@ Progress::~Progress() {
 void Progress::begin(std::string text) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
+  if (silenced_) return;
   erase_locked();
   text_ = std::move(text);
   line_.reserve(text_.size() + kLineExtra);
@@ -65,6 +66,14 @@ void Progress::end() {
   std::lock_guard lock(mutex_);
   erase_locked();
   text_.clear();
+}
+
+void Progress::silence() {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  erase_locked();
+  text_.clear();
+  silenced_ = true;
 }
 
 void Progress::tick_loop() {

@@ -32,6 +32,9 @@ class Progress final : public ProgressLine {
   void begin(std::string text) override;
   // The step ended: its line is erased.
   void end() override;
+  // The line erased for good: later steps draw nothing (a partial result is being printed: the
+  // ticker must not draw into it). Safe from any thread.
+  void silence();
 
   // Whether `fd` is a terminal (isatty), the first condition of `enabled`.
   static bool is_terminal(int fd);
@@ -51,6 +54,7 @@ class Progress final : public ProgressLine {
   std::chrono::steady_clock::time_point started_;
   bool drawn_ = false;
   bool stop_ = false;
+  bool silenced_ = false;
   bool ticking_ = false;  // the ticker thread has started and holds no allocation in progress
   std::condition_variable ticking_cv_;
   std::thread ticker_;

@@ -102,15 +102,16 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
       render_json(d, ctx.out);
     } else {
       render_survey_table(d, ctx.out);
-      OutputOptions file{"json", a.json, a.quiet};
+      OutputOptions file{.format = "json", .output = a.json, .quiet = a.quiet, .units = ""};
       deliver(d, file, ctx);
       ctx.out << fmt::format("\nresults: {} (xferbench report / compare read it)\n", a.json);
     }
   };
   ResultDocument doc = new_result_document(ctx);
   {
-    PartialRun partial(doc, deliver_survey, ctx.out, ctx.err);
+    PartialRun partial(doc, deliver_survey, ctx.out, ctx.err, a.quiet);
     Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
+    partial.before_delivery([&] { progress.silence(); });
     JobContext job{.registry = &ctx.registry, .on_case = partial.keeper(), .progress = &progress};
     doc.cases = partial.run([&] { return run(plan, job); });
   }

@@ -151,6 +151,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   JudgeFlags judge;
   judge.add_to(app);
   add_output_options(app, out);
+  add_units_option(app, out);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
 
@@ -189,8 +190,9 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   } else {
     // The client only: a server already says on stderr that it waits, and then for whom. A client
     // keeps the block sizes measured when the server dies or Ctrl-C comes (PartialRun).
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err);
+    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
+    partial.before_delivery([&] { progress.silence(); });
     XferPlan client = plan;
     client.servers = xfer_peers(a.peer);
     JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};

@@ -33,7 +33,12 @@ InterruptWatch::InterruptWatch(std::function<void(int)> on_signal) : on_signal_(
     release();
     throw std::runtime_error("InterruptWatch: signalfd/eventfd: " + why);
   }
-  watcher_ = std::thread([this] { watch(); });
+  try {
+    watcher_ = std::thread([this] { watch(); });
+  } catch (...) {
+    release();
+    throw;
+  }
   // Back only once the watcher is waiting: a thread still starting allocates (ASan's thread setup
   // does), and a job may fork the moment this returns; a fork while another thread holds the
   // allocator's lock would leave the child's allocator locked (cli/progress.cpp says more).
@@ -59,6 +64,7 @@ void InterruptWatch::watch() {
     }
     if ((fds[1].revents & POLLIN) != 0) return;
     if ((fds[0].revents & POLLIN) == 0) continue;
+    taken_.store(true, std::memory_order_seq_cst);
     signalfd_siginfo info{};
     if (read(signal_fd_, &info, sizeof info) != static_cast<ssize_t>(sizeof info)) continue;
     const int sig = static_cast<int>(info.ssi_signo);
@@ -75,6 +81,19 @@ void InterruptWatch::watch() {
     }
     die_of_signal(sig);
   }
+}
+
+bool InterruptWatch::signalled() const {
+  // Pending first, then taken: the watcher sets taken_ before its read clears the pending signal,
+  // so one of the two sees it whenever it came before this call.
+  sigset_t pending;
+  sigemptyset(&pending);
+  if (sigpending(&pending) == 0) {
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      if (sigismember(&pending, sig) == 1) return true;
+    }
+  }
+  return taken_.load(std::memory_order_seq_cst);
 }
 
 InterruptWatch::~InterruptWatch() {

@@ -29,6 +29,11 @@ class InterruptWatch {
   InterruptWatch(const InterruptWatch&) = delete;
   InterruptWatch& operator=(const InterruptWatch&) = delete;
 
+  // Whether an end signal has come: pending (not taken yet) or taken by the watcher. A job that
+  // fails because of the signal (a device process killed by the same Ctrl-C) must leave the
+  // delivery to the watcher: the signal reached this process before any child could die of it.
+  bool signalled() const;
+
  private:
   void watch();
   void release();  // the descriptors closed, the mask as it was
@@ -38,6 +43,7 @@ class InterruptWatch {
   int stop_fd_ = -1;  // an eventfd: the destructor's word to the watcher
   sigset_t saved_mask_{};
   std::atomic<bool> waiting_{false};
+  std::atomic<bool> taken_{false};  // set before the signal is read, so signalled() never misses it
   std::thread watcher_;
 };
 

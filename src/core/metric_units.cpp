@@ -1,6 +1,9 @@
 #include "core/metric_units.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <vector>
 #include <charconv>
 #include <string>
 #include <utility>
@@ -32,6 +35,49 @@ std::optional<double> time_unit_seconds(std::string_view unit) {
   if (unit == "ms") return 1e-3;
   if (unit == "s") return 1.0;
   return std::nullopt;
+}
+
+CanonicalFigure canonical_figure(double value, std::string_view unit) {
+  if (const auto bytes = bandwidth_unit_bytes(unit)) return {value * *bytes, "B/s"};
+  if (const auto seconds = time_unit_seconds(unit)) return {value * *seconds, "s"};
+  return {value, std::string(unit)};
+}
+
+std::optional<double> from_canonical(double canonical, std::string_view canonical_unit, std::string_view display_unit) {
+  if (canonical_unit == display_unit) return canonical;
+  if (canonical_unit == "B/s") {
+    if (const auto bytes = bandwidth_unit_bytes(display_unit)) return canonical / *bytes;
+  }
+  if (canonical_unit == "s") {
+    if (const auto seconds = time_unit_seconds(display_unit)) return canonical / *seconds;
+  }
+  return std::nullopt;
+}
+
+std::optional<UnitSystem> unit_system_from(std::string_view name) {
+  if (name == "binary") return UnitSystem::binary;
+  if (name == "decimal") return UnitSystem::decimal;
+  return std::nullopt;
+}
+
+void show_bandwidth_in(ResultDocument& doc, UnitSystem system) {
+  const std::string unit = system == UnitSystem::binary ? "GiB/s" : "GB/s";
+  const double unit_bytes = *bandwidth_unit_bytes(unit);
+  for (CaseResult& c : doc.cases) {
+    std::vector<Metric> shown;
+    for (Metric m : c.metrics) {
+      if (const auto bytes = bandwidth_unit_bytes(m.unit)) {
+        m.value = m.value * *bytes / unit_bytes;
+        m.unit = unit;
+      }
+      const bool said = std::any_of(shown.begin(), shown.end(), [&](const Metric& k) {
+        return k.unit == m.unit && bandwidth_unit_bytes(k.unit) &&
+               std::abs(k.value - m.value) <= 1e-9 * std::max(std::abs(k.value), std::abs(m.value));
+      });
+      if (!said) shown.push_back(std::move(m));
+    }
+    c.metrics = std::move(shown);
+  }
 }
 
 bool is_rate_unit(std::string_view unit) { return unit.size() > 2 && unit.ends_with("/s"); }

@@ -2,6 +2,7 @@
 // What a metric's unit says about it, written down once for `report` and `compare`: whether it is a
 // bandwidth (and how many bytes per second one unit is), a rate, a time, and which way is better.
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/result.hpp"
@@ -17,6 +18,28 @@ std::optional<double> time_unit_seconds(std::string_view unit);
 
 // Anything per second: a bandwidth, IO/s, blocks/s, transfers/s.
 bool is_rate_unit(std::string_view unit);
+
+// The result document's JSON (schema version 2) writes every metric in the one unit of its family,
+// so a reader never needs to know which job wrote it (issue 18 item 2): B/s for a bandwidth (GiB/s,
+// GB/s and Gb/s alike), s for a time. A unit of no such family (IO/s, blocks/s, a count, %, bytes)
+// is its own canonical unit. The unit shown (GiB/s in copy, Gb/s in link) travels beside it.
+struct CanonicalFigure {
+  double value = 0;
+  std::string unit;
+};
+CanonicalFigure canonical_figure(double value, std::string_view unit);
+// `canonical` (a value in `canonical_unit`) in `display_unit`; nullopt when the two are not units of
+// one family (a document that says B/s beside a time).
+std::optional<double> from_canonical(double canonical, std::string_view canonical_unit, std::string_view display_unit);
+
+// The bandwidth unit a table shows with --units: binary (GiB/s) or decimal (GB/s).
+enum class UnitSystem { binary, decimal };
+std::optional<UnitSystem> unit_system_from(std::string_view name);
+// Every bandwidth metric of the document shown in `system`'s unit (GiB/s or GB/s, Gb/s included);
+// a metric that then says what another of its case already says (the same figure, the same unit:
+// copy's bandwidth and bandwidth_decimal) is dropped, the first kept. Times, rates and counts are
+// left as they are.
+void show_bandwidth_in(ResultDocument& doc, UnitSystem system);
 
 enum class Better { higher, lower };
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/json_optional.hpp"
+#include "core/metric_units.hpp"
 
 namespace xb {
 
@@ -101,7 +102,14 @@ void to_json(json& j, const CaseResult& c) {
   }
   json metrics = json::array();
   for (const auto& m : c.metrics) {
-    metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"formula", m.formula}});
+    // value and unit in the family's one unit (B/s, s); the unit the tables show beside it.
+    const CanonicalFigure canonical = canonical_figure(m.value, m.unit);
+    metrics.push_back({{"name", m.name},
+                       {"value", canonical.value},
+                       {"unit", canonical.unit},
+                       {"display_value", m.value},
+                       {"display_unit", m.unit},
+                       {"formula", m.formula}});
   }
   j = {{"job", c.job},
        {"name", c.name},
@@ -132,7 +140,7 @@ json to_json(const ResultDocument& doc) {
   json cases = json::array();
   for (const auto& c : doc.cases) cases.push_back(c);
   json out = {{"schema", kResultSchemaName},
-          {"schema_version", doc.schema_version},
+          {"schema_version", kResultSchemaVersion},  // the format written, whatever was read
           {"program", {{"name", "xferbench"}, {"version", doc.program_version}}},
           {"started_at", doc.started_at},
           {"machine",
@@ -149,6 +157,29 @@ json to_json(const ResultDocument& doc) {
   return out;
 }
 
+namespace {
+
+// A metric as a version 2 document writes it (value in the family's unit, the shown unit beside
+// it), or as version 1 did (value and unit as shown). In memory a metric is as shown: the canonical
+// value converted back, so an edit of "value" (a script scaling a run) is what is read; a document
+// whose units do not convert keeps the value shown.
+Metric metric_from(const json& mt) {
+  Metric m{mt.at("name").get<std::string>(), mt.at("value").get<double>(), mt.at("unit").get<std::string>(),
+           mt.value("formula", "")};
+  if (const auto it = mt.find("display_unit"); it != mt.end() && it->is_string()) {
+    const std::string shown = it->get<std::string>();
+    if (const auto v = from_canonical(m.value, m.unit, shown)) {
+      m.value = *v;
+    } else {
+      m.value = mt.at("display_value").get<double>();
+    }
+    m.unit = shown;
+  }
+  return m;
+}
+
+}  // namespace
+
 void from_json(const json& jc, CaseResult& c) {
   c = CaseResult{};
   c.job = jc.at("job").get<std::string>();
@@ -164,10 +195,7 @@ void from_json(const json& jc, CaseResult& c) {
     for (const auto& s : r.at("series")) rr.series.push_back(series_from(s));
     c.ranks.push_back(std::move(rr));
   }
-  for (const auto& mt : jc.at("metrics")) {
-    c.metrics.push_back({mt.at("name").get<std::string>(), mt.at("value").get<double>(),
-                         mt.at("unit").get<std::string>(), mt.value("formula", "")});
-  }
+  for (const auto& mt : jc.at("metrics")) c.metrics.push_back(metric_from(mt));
   if (const auto it = jc.find("verdict"); it != jc.end() && it->is_object()) {
     CaseVerdict v;
     v.metric = it->at("metric").get<std::string>();
@@ -194,9 +222,9 @@ ResultDocument result_from_json(const json& j) {
                                          kResultSchemaName));
   }
   const int version = j.at("schema_version").get<int>();
-  if (version != kResultSchemaVersion) {
-    throw std::runtime_error(fmt::format("result schema version {} is not supported (this xferbench reads {})",
-                                         version, kResultSchemaVersion));
+  if (version < kOldestResultSchemaVersion || version > kResultSchemaVersion) {
+    throw std::runtime_error(fmt::format("result schema version {} is not supported (this xferbench reads {} to {})",
+                                         version, kOldestResultSchemaVersion, kResultSchemaVersion));
   }
   ResultDocument doc;
   doc.schema_version = version;

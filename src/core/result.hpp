@@ -13,7 +13,11 @@
 
 namespace xb {
 
-inline constexpr int kResultSchemaVersion = 1;
+// Version 2 (issue 18 item 2): a metric's value and unit are its family's one unit (B/s, s), the
+// unit shown beside them (display_value, display_unit). Version 1 documents (value as shown) are
+// still read.
+inline constexpr int kResultSchemaVersion = 2;
+inline constexpr int kOldestResultSchemaVersion = 1;
 inline constexpr const char* kResultSchemaName = "xferbench.result";
 
 // One measured quantity over iterations (e.g. "copy" time per iteration), with its summary.

@@ -82,7 +82,7 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
     if (!json_path.empty()) {
       ResultDocument doc = new_result_document(ctx);
       doc.cases = cases;
-      deliver(doc, OutputOptions{"json", json_path}, ctx);  // as `--format json --output PATH` writes it
+      deliver(doc, OutputOptions{.format = "json", .output = json_path, .quiet = false, .units = ""}, ctx);  // as `--format json --output PATH` writes it
     }
     // After HIXL's own lines: which path moved the data, as the transport reports its lanes.
     if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;

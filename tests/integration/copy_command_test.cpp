@@ -86,7 +86,7 @@ struct Expect {
 // Checks the whole document of a run with kCopySmall sizes; `args` is what the binary was given.
 void check_document(const json& doc, const std::vector<std::string>& args, const Expect& e) {
   EXPECT_EQ(doc.at("schema"), "xferbench.result");
-  EXPECT_EQ(doc.at("schema_version"), 1);
+  EXPECT_EQ(doc.at("schema_version"), 2);
   EXPECT_EQ(doc.at("program").at("name"), "xferbench");
   EXPECT_FALSE(doc.at("program").at("version").get<std::string>().empty());
   EXPECT_FALSE(doc.at("started_at").get<std::string>().empty());
@@ -157,9 +157,13 @@ void check_document(const json& doc, const std::vector<std::string>& args, const
 
   const json* bw = find_named(c.at("metrics"), "bandwidth");
   ASSERT_NE(bw, nullptr) << c.at("metrics");
-  EXPECT_EQ(bw->at("unit"), "GiB/s");
+  // One unit per family in the JSON (issue 18 item 2): B/s, the table's GiB/s beside it.
+  EXPECT_EQ(bw->at("unit"), "B/s");
+  EXPECT_EQ(bw->at("display_unit"), "GiB/s");
   EXPECT_FALSE(bw->at("formula").get<std::string>().empty());
   EXPECT_GT(bw->at("value").get<double>(), 0.0);
+  EXPECT_NEAR(bw->at("value").get<double>(), bw->at("display_value").get<double>() * 1073741824.0,
+              1e-9 * bw->at("value").get<double>());
 }
 
 struct DirectionCase {

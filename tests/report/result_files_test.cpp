@@ -57,7 +57,7 @@ TEST(ResultFiles, EachProblemIsOneLineNamingTheFile) {
       {p("empty.json"), "not JSON"},
       {p("other.json"), "not an xferbench result document"},
       {p("array.json"), "not an xferbench result document"},
-      {p("future.json"), "result schema version 99 is not supported (this xferbench reads 1)"},
+      {p("future.json"), "result schema version 99 is not supported (this xferbench reads 1 to 2)"},
       {p("cut.json"), "malformed result document"},
       {p("badcase.json"), "malformed result document"},
   };

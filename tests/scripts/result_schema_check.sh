@@ -10,7 +10,7 @@ set -uo pipefail
 xb=$(realpath "$1")
 schemas=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
-schema="$schemas/xferbench.result.v1.schema.json"
+schema="$schemas/xferbench.result.v2.schema.json"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -72,7 +72,7 @@ python3 -c "import json; d=json.load(open('$work/copy.json')); d['partial']={'re
   python3 "$here/validate_json.py" "$schema" "$work/partial.json" || fail "a partial run's document is not valid against $schema"
 
 # The check can fail: each broken copy of a valid document is refused.
-for broken in 'del d["machine"]' 'd["cases"][0]["metrics"][0]["value"] = "fast"' 'd["schema_version"] = 2' \
+for broken in 'del d["machine"]' 'd["cases"][0]["metrics"][0]["value"] = "fast"' 'd["schema_version"] = 3' \
   'd["cases"][0]["status"] = "waived"' 'd["partial"] = {}' 'd["partial"] = {"reason": ""}' 'd["partial"] = True'; do
   rm -f "$work/broken.json"
   if ! python3 -c "import json,sys; d=json.load(open('$work/copy.json')); $broken; json.dump(d, open('$work/broken.json','w'))"; then

@@ -25,7 +25,7 @@ TEST(PartialResults, AJobFailingMidSweepWritesTheCasesCompleteMarkedPartial) {
   const std::string file = (dir.path() / "r.json").string();
   const xbtest::RunResult r =
       xbtest::run_binary(xbtest::kBinary, {"kv", "dump", "--store", store.string(), "-n", "8", "--block", "4K,1M",
-                                           "--buffered", "-q", "--output", file},
+                                           "--buffered", "--output", file},
                          xbtest::default_options());
   ASSERT_TRUE(r.exited && r.exit_code == 1) << r.describe();
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;

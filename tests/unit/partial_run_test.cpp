@@ -19,6 +19,7 @@
 
 #include "cli/partial_results.hpp"
 #include "core/cleanup.hpp"
+#include "core/error.hpp"
 #include "core/interrupt_watch.hpp"
 #include "support/temp_dir.hpp"
 
@@ -152,6 +153,76 @@ TEST(PartialRun, ASecondSignalDuringTheDeliveryEndsItAndRemovesWhatItMade) {
   });
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << describe(status);
   EXPECT_FALSE(fs::exists(temporary)) << "the delivery's temporary outlived the second signal";
+}
+
+// Ctrl-C reaches the device processes too: one dies of it and the job fails at once, racing the
+// watcher. The failure the signal caused is the interrupt's to report: interrupted, not failed.
+TEST(PartialRun, AFailureTheSignalCausedIsDeliveredAsTheInterrupt) {
+  TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  const int status = status_of_child([&] {
+    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
+    const CaseSink keep = partial.keeper();
+    try {
+      partial.run([&]() -> std::vector<CaseResult> {
+        keep(named_case("first"));
+        kill(getpid(), SIGINT);  // pending at once (blocked here): the watcher has not woken yet
+        throw std::runtime_error("device process 0 was killed by signal 2 (Interrupt)");
+      });
+    } catch (...) {
+    }
+    _exit(98);  // the failure path went on: the watcher should have had the run
+  });
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << describe(status);
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "nothing delivered";
+  EXPECT_EQ(result_from_json(nlohmann::json::parse(in)).partial, "interrupted by SIGINT");
+}
+
+// Bad input found midway (exit 2) leaves nothing behind: no partial result.
+TEST(PartialRun, BadInputMidwayDeliversNothing) {
+  int delivered = 0;
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [&](const ResultDocument&) { ++delivered; }, out, err);
+  const CaseSink keep = partial.keeper();
+  EXPECT_THROW(partial.run([&]() -> std::vector<CaseResult> {
+                 keep(named_case("4K"));
+                 throw UsageError("-s 1T: more than this machine's memory");
+               }),
+               UsageError);
+  EXPECT_EQ(delivered, 0);
+}
+
+// A delivery that fails itself (a full disk) says so in one line; the job's own error goes on.
+TEST(PartialRun, ADeliveryThatFailsKeepsTheJobsError) {
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [](const ResultDocument&) { throw std::runtime_error("disk full"); }, out, err);
+  const CaseSink keep = partial.keeper();
+  try {
+    partial.run([&]() -> std::vector<CaseResult> {
+      keep(named_case("4K"));
+      throw std::runtime_error("peer closed");
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "peer closed");
+  }
+  EXPECT_NE(err.str().find("the partial result could not be delivered: disk full"), std::string::npos) << err.str();
+}
+
+// -q: no note on stderr, the result still delivered.
+TEST(PartialRun, QuietSaysNothing) {
+  int delivered = 0;
+  std::ostringstream out, err;
+  PartialRun partial(blank_document(), [&](const ResultDocument&) { ++delivered; }, out, err, true);
+  const CaseSink keep = partial.keeper();
+  EXPECT_THROW(partial.run([&]() -> std::vector<CaseResult> {
+                 keep(named_case("4K"));
+                 throw std::runtime_error("peer closed");
+               }),
+               std::runtime_error);
+  EXPECT_EQ(delivered, 1);
+  EXPECT_TRUE(err.str().empty()) << err.str();
 }
 
 TEST(PartialRun, AFailedRunDeliversTheCasesCompleteWithItsReasonAndRethrows) {

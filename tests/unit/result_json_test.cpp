@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/metric_units.hpp"
 #include "core/result.hpp"
 #include "core/run_environment.hpp"
 
@@ -253,6 +254,93 @@ TEST(ResultJson, SeriesWithoutSamplesKeepsItsStoredSummary) {
   const Series* cp = back.cases.at(0).find_series("copy");
   ASSERT_NE(cp, nullptr);
   EXPECT_DOUBLE_EQ(cp->summary.avg, 2.0);
+}
+
+}  // namespace
+}  // namespace xb
+
+namespace xb {
+namespace {
+
+// Issue 18 item 2: every bandwidth in B/s and every time in s in the JSON, the shown unit beside.
+TEST(CanonicalUnits, EveryBandwidthIsBytesPerSecondAndEveryTimeSecondsInTheJson) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"bandwidth", 2.0, "GiB/s", ""},  {"bandwidth_decimal", 2.0, "GB/s", ""},
+                          {"link", 8.0, "Gb/s", ""},        {"latency_p50", 3.5, "us", ""},
+                          {"elapsed", 1.5, "s", ""},        {"iops", 1000.0, "IO/s", ""},
+                          {"blocks", 16.0, "", ""}};
+  const json j = to_json(doc);
+  EXPECT_EQ(j.at("schema_version"), 2);
+  const json& m = j.at("cases").at(0).at("metrics");
+  const auto expect = [&](std::size_t i, double value, const char* unit, double shown, const char* shown_unit) {
+    EXPECT_DOUBLE_EQ(m.at(i).at("value").get<double>(), value) << m.at(i);
+    EXPECT_EQ(m.at(i).at("unit"), unit) << m.at(i);
+    EXPECT_DOUBLE_EQ(m.at(i).at("display_value").get<double>(), shown) << m.at(i);
+    EXPECT_EQ(m.at(i).at("display_unit"), shown_unit) << m.at(i);
+  };
+  expect(0, 2.0 * 1073741824.0, "B/s", 2.0, "GiB/s");
+  expect(1, 2e9, "B/s", 2.0, "GB/s");
+  expect(2, 1e9, "B/s", 8.0, "Gb/s");
+  expect(3, 3.5e-6, "s", 3.5, "us");
+  expect(4, 1.5, "s", 1.5, "s");
+  expect(5, 1000.0, "IO/s", 1000.0, "IO/s");
+  expect(6, 16.0, "", 16.0, "");
+  // Read back as shown.
+  const ResultDocument back = result_from_json(j);
+  ASSERT_EQ(back.cases[0].metrics.size(), 7u);
+  EXPECT_NEAR(back.cases[0].metrics[0].value, 2.0, 1e-12);
+  EXPECT_EQ(back.cases[0].metrics[0].unit, "GiB/s");
+  EXPECT_NEAR(back.cases[0].metrics[2].value, 8.0, 1e-12);
+  EXPECT_EQ(back.cases[0].metrics[2].unit, "Gb/s");
+  EXPECT_NEAR(back.cases[0].metrics[3].value, 3.5, 1e-12);
+  EXPECT_EQ(back.cases[0].metrics[3].unit, "us");
+}
+
+// The canonical value is what a reader takes: a script that scales "value" scales the figure.
+TEST(CanonicalUnits, TheCanonicalValueIsWhatIsRead) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"bandwidth", 2.0, "GiB/s", ""}};
+  json j = to_json(doc);
+  j["cases"][0]["metrics"][0]["value"] = 1073741824.0;  // 1 GiB/s; display_value still says 2
+  EXPECT_NEAR(result_from_json(j).cases[0].metrics[0].value, 1.0, 1e-12);
+}
+
+// A version 1 document (value and unit as shown, no display fields) reads as it always did.
+TEST(CanonicalUnits, AVersionOneDocumentIsStillRead) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"bandwidth", 2.5, "GiB/s", "f"}};
+  json j = to_json(doc);
+  j["schema_version"] = 1;
+  j["cases"][0]["metrics"] = json::array({{{"name", "bandwidth"}, {"value", 2.5}, {"unit", "GiB/s"}, {"formula", "f"}}});
+  const ResultDocument back = result_from_json(j);
+  ASSERT_EQ(back.cases[0].metrics.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.cases[0].metrics[0].value, 2.5);
+  EXPECT_EQ(back.cases[0].metrics[0].unit, "GiB/s");
+  j["schema_version"] = 0;
+  EXPECT_THROW(result_from_json(j), std::runtime_error);
+}
+
+// --units: every bandwidth in one unit; a figure that then repeats another is left out.
+TEST(CanonicalUnits, ShowBandwidthInOneSystemDropsWhatThenRepeats) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"bandwidth", 1.0, "GiB/s", ""}, {"bandwidth_decimal", 1.073741824, "GB/s", ""},
+                          {"link", 8.0, "Gb/s", ""},       {"latency_p50", 3.5, "us", ""}};
+  ResultDocument decimal = doc;
+  show_bandwidth_in(decimal, UnitSystem::decimal);
+  ASSERT_EQ(decimal.cases[0].metrics.size(), 3u);
+  EXPECT_EQ(decimal.cases[0].metrics[0].name, "bandwidth");
+  EXPECT_NEAR(decimal.cases[0].metrics[0].value, 1.073741824, 1e-12);
+  EXPECT_EQ(decimal.cases[0].metrics[0].unit, "GB/s");
+  EXPECT_EQ(decimal.cases[0].metrics[1].name, "link");
+  EXPECT_NEAR(decimal.cases[0].metrics[1].value, 1.0, 1e-12);
+  EXPECT_EQ(decimal.cases[0].metrics[1].unit, "GB/s");
+  EXPECT_EQ(decimal.cases[0].metrics[2].unit, "us");  // not a bandwidth: as it was
+  ResultDocument binary = doc;
+  show_bandwidth_in(binary, UnitSystem::binary);
+  ASSERT_EQ(binary.cases[0].metrics.size(), 3u);
+  EXPECT_EQ(binary.cases[0].metrics[0].unit, "GiB/s");
+  EXPECT_NEAR(binary.cases[0].metrics[1].value, 1e9 / 1073741824.0, 1e-12);
+  EXPECT_EQ(unit_system_from("bits"), std::nullopt);
 }
 
 }  // namespace
