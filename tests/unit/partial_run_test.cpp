@@ -291,5 +291,25 @@ TEST(InterruptWatch, BlocksTheSignalsWhileItLivesButNotInForkedChildren) {
   EXPECT_FALSE(end_signals_blocked_here());
 }
 
+// signalled() holds from the moment the signal is sent, whether the watcher has taken it yet or
+// not: what lets a failure the signal caused leave the delivery to the watcher.
+TEST(InterruptWatch, SignalledHoldsFromTheMomentTheSignalIsSent) {
+  const int status = status_of_child([] {
+    const InterruptWatch watch([](int) {
+      for (;;) pause();  // the watcher holds on: the process ends by the _exit below
+    });
+    if (watch.signalled()) _exit(3);
+    kill(getpid(), SIGTERM);
+    const bool at_once = watch.signalled();
+    for (int i = 0; i < 1000 && at_once; ++i) {
+      if (!watch.signalled()) _exit(4);  // taken by the watcher: must still hold
+      usleep(100);
+    }
+    _exit(at_once ? 0 : 5);
+  });
+  ASSERT_TRUE(WIFEXITED(status)) << describe(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: signalled before any signal; 4: not after the watcher took it; 5: not at once";
+}
+
 }  // namespace
 }  // namespace xb
