@@ -58,6 +58,10 @@ void Progress::begin(std::string text) {
   text_ = std::move(text);
   line_.reserve(text_.size() + kLineExtra);
   started_ = std::chrono::steady_clock::now();
+  moved_.store(0, std::memory_order_relaxed);
+  moved_at_tick_ = 0;
+  tick_at_ = started_;
+  rate_ = 0;
   draw_locked(false);  // the ticker redraws it from its next tick on
 }
 
@@ -82,7 +86,17 @@ void Progress::tick_loop() {
   ticking_cv_.notify_all();
   while (!stop_) {
     wake_.wait_for(lock, kTick);
-    if (!stop_) draw_locked(false);
+    if (stop_) break;
+    // The rate over the time since the last tick: what the step moves now, not its average.
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - tick_at_).count();
+    const std::uint64_t moved = moved_.load(std::memory_order_relaxed);
+    if (seconds > 0.05 && !text_.empty()) {
+      rate_ = static_cast<double>(moved - moved_at_tick_) / seconds;
+      moved_at_tick_ = moved;
+      tick_at_ = now;
+    }
+    draw_locked(false);
   }
 }
 
@@ -103,6 +117,14 @@ void Progress::draw_locked(bool force) {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, seconds).ptr;
     line_.append(" ").append(digits, end).append(" s");
+  }
+  if (rate_ > 0) {
+    // Decimal units, as fio's line and the tables' GB/s (no allocation: a fixed buffer).
+    const char* unit = rate_ >= 1e9 ? " GB/s" : rate_ >= 1e6 ? " MB/s" : rate_ >= 1e3 ? " KB/s" : " B/s";
+    const double scaled = rate_ >= 1e9 ? rate_ / 1e9 : rate_ >= 1e6 ? rate_ / 1e6 : rate_ >= 1e3 ? rate_ / 1e3 : rate_;
+    char digits[32];
+    const auto end = std::to_chars(digits, digits + sizeof digits, scaled, std::chars_format::fixed, 2).ptr;
+    line_.append(", ").append(digits, end).append(unit);
   }
   write_all(fd_, line_);
   drawn_ = true;

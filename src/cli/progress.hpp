@@ -7,6 +7,7 @@
 // No global state: a Progress belongs to one command run. It is the jobs' ProgressLine
 // (core/progress_line.hpp): a job's ProgressStep is RAII, its destructor erases the line, also when
 // the step throws.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -32,6 +33,8 @@ class Progress final : public ProgressLine {
   void begin(std::string text) override;
   // The step ended: its line is erased.
   void end() override;
+  // Bytes the step moved: the line shows the rate over the last tick ("…  3 s, 1.24 GB/s").
+  void moved(std::uint64_t bytes) override { moved_.fetch_add(bytes, std::memory_order_relaxed); }
   // The line erased for good: later steps draw nothing (a partial result is being printed: the
   // ticker must not draw into it). Safe from any thread.
   void silence();
@@ -55,6 +58,10 @@ class Progress final : public ProgressLine {
   bool drawn_ = false;
   bool stop_ = false;
   bool silenced_ = false;
+  std::atomic<std::uint64_t> moved_{0};  // bytes the running step moved (reset by begin)
+  std::uint64_t moved_at_tick_ = 0;      // moved_ at the previous tick
+  std::chrono::steady_clock::time_point tick_at_;
+  double rate_ = 0;                      // bytes per second over the last tick; 0: none yet
   bool ticking_ = false;  // the ticker thread has started and holds no allocation in progress
   std::condition_variable ticking_cv_;
   std::thread ticker_;

@@ -73,6 +73,9 @@ class SweepProgress final : public ProgressLine {
   void end() override {
     if (shown_ != nullptr) shown_->end();
   }
+  void moved(std::uint64_t bytes) override {
+    if (shown_ != nullptr) shown_->moved(bytes);
+  }
 
  private:
   ProgressLine* shown_;

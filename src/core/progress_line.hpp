@@ -3,6 +3,7 @@
 // a terminal's stderr). A job opens a step around each stretch of work: the whole run, or each
 // step of a survey; the display decides whether, when and how anything shows. The job layer sees
 // only this interface, so no job depends on how (or whether) progress is drawn.
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,9 @@ class ProgressLine {
   virtual void begin(std::string text) = 0;
   // The running step ended (also when it threw).
   virtual void end() = 0;
+  // Bytes the running step has moved, added as they move, from any of its threads: the line shows
+  // the live rate (issue 18 item 7, fio's line). One relaxed atomic add where drawn; nothing here.
+  virtual void moved(std::uint64_t bytes) { (void)bytes; }
 };
 
 // One step while it lives: ended by its destructor, so a step that throws is ended too. A null

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <regex>
 
 #include <string>
 #include <vector>
@@ -69,12 +70,17 @@ TEST(JobProgressPty, P2pShowsItsStepAndErasesIt) {
 
 TEST(JobProgressPty, IoShowsItsStepAndErasesIt) {
   test::TempDir dir;
-  expect_progress_then_table({"io",
-                              {"io", "-D", dir.path().string(), "--rw", "write", "-s", "8M", "-i", "64K", "-T", "3",
-                               "--buffered"},
-                              "io: write",
-                              "throughput",
-                              {}});
+  const PtyCase io{"io",
+                   {"io", "-D", dir.path().string(), "--rw", "write", "-s", "8M", "-i", "64K", "-T", "3", "--buffered"},
+                   "io: write",
+                   "throughput",
+                   {}};
+  expect_progress_then_table(io);
+  // The line shows the live rate (issue 18 item 7): "io: write … 2 s, 3.51 GB/s".
+  const test::PtyRun shown = test::run_on_pty(XB_BINARY, io.args, std::chrono::minutes(2), io.env);
+  ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
+  EXPECT_TRUE(std::regex_search(shown.output, std::regex("io: write[^\r]* [0-9]+ s, [0-9]+\\.[0-9]{2} [KMG]?B/s")))
+      << shown.output;
 }
 
 }  // namespace

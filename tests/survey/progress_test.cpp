@@ -81,6 +81,51 @@ TEST(Progress, DrawsTheStepAndErasesItAfterwards) {
   EXPECT_EQ(p.drain(), "");
 }
 
+// The live rate (issue 18 item 7): bytes moved while a step runs show as a rate after its
+// seconds, in decimal units; a step that moves nothing shows none; silence() draws nothing more.
+TEST(Progress, ShowsTheLiveRateOfWhatTheStepMoves) {
+  Pipe p;
+  Progress progress(p.fd[1], true);
+  {
+    ProgressStep step(&progress, "io: write…");
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    // 50 MB every 100 ms: about 500 MB/s, whatever the tick's exact length.
+    while (text.find("MB/s") == std::string::npos && text.find("GB/s") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline) {
+      progress.moved(50'000'000);
+      std::this_thread::sleep_for(100ms);
+      text += p.drain();
+    }
+    const auto at = text.find("\r\033[Kio: write…");
+    ASSERT_NE(at, std::string::npos) << text;
+    const auto rate = text.find(", ", at);
+    ASSERT_NE(rate, std::string::npos) << text;
+    const double value = std::strtod(text.c_str() + rate + 2, nullptr);
+    EXPECT_GT(value, 0.0) << text;
+    EXPECT_TRUE(text.find(" MB/s") != std::string::npos || text.find(" GB/s") != std::string::npos) << text;
+  }
+  {
+    ProgressStep step(&progress, "p2p: waiting…");  // moves nothing: no rate, and the last one is gone
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (text.find(" s") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(100ms);
+      text += p.drain();
+    }
+    const auto at = text.rfind("\r\033[Kp2p: waiting…");
+    ASSERT_NE(at, std::string::npos) << text;
+    EXPECT_EQ(text.find("B/s", at), std::string::npos) << text;
+  }
+  progress.silence();
+  p.drain();
+  {
+    ProgressStep step(&progress, "copy: after silence…");
+    std::this_thread::sleep_for(600ms);
+    EXPECT_EQ(p.drain().find("copy: after silence"), std::string::npos);
+  }
+}
+
 TEST(Progress, OffWritesNothing) {
   Pipe p;
   {

@@ -153,6 +153,7 @@ struct Worker {
 struct Shared {
   std::latch& start;
   std::atomic<bool>& stop;
+  ProgressLine* progress;  // the live rate (may be null)
 };
 
 void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shared) {
@@ -209,6 +210,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
         --in_flight;
         w.latency.record(t - u.start_ns);
         w.bytes += u.length;
+        if (shared.progress != nullptr) shared.progress->moved(u.length);
         ++w.ops;
         if (u.op == IoOp::read) w.data->read_done(u);  // CPU_GPU: on to device memory
         idle.push_back(&u);
@@ -469,7 +471,7 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
 
 namespace {
 
-CaseResult run_io(const IoPlan& plan, Backend* backend) {
+CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress) {
   validate_io_plan(plan, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
   // GPUD's IOs are synchronous calls into the direct path (cuFileRead/cuFileWrite), one at a time
@@ -524,7 +526,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend) {
   std::atomic<bool> stop{false};
   const rusage before = process_usage();
   run_thread_team(workers.size(), start, stop,
-                  [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop}); });
+                  [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop, progress}); });
   const rusage after = process_usage();
 
   LatencyHistogram latency;
@@ -590,7 +592,7 @@ std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress, fmt::format("io: {} {} with {}, {} thread(s)…", to_string(plan.pattern),
                                                     format_size(plan.io_bytes), plan.engine, plan.threads));
   std::vector<CaseResult> cases;
-  cases.push_back(run_io(plan, ctx.backend));
+  cases.push_back(run_io(plan, ctx.backend, ctx.progress));
   ctx.emit(cases.back());
   return cases;
 }

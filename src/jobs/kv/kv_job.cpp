@@ -121,6 +121,7 @@ struct Shared {
   std::latch& start;
   std::atomic<bool>& stop;
   std::atomic<std::uint64_t>& next;  // the next item of the shared block list
+  ProgressLine* progress;             // the live rate (may be null)
 };
 
 void dump_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
@@ -189,6 +190,7 @@ void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
       else load_block(w, plan, id);
       w.bytes += plan.block_bytes;
       ++w.blocks;
+      if (shared.progress != nullptr) shared.progress->moved(plan.block_bytes);
     }
   } catch (...) {
     w.error = std::current_exception();
@@ -337,7 +339,7 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
 
 namespace {
 
-CaseResult run_kv(const KvPlan& plan, Backend* backend) {
+CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress) {
   validate_kv_plan(plan, backend);
   const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(plan.store);
 
@@ -367,7 +369,7 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend) {
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> next{0};
   run_thread_team(workers.size(), start, stop,
-                  [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next}); });
+                  [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next, progress}); });
 
   LatencyHistogram latency;
   std::uint64_t bytes = 0, blocks = 0, first_start = UINT64_MAX, last_end = 0;
@@ -431,7 +433,7 @@ std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress,
                           fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
   std::vector<CaseResult> cases;
-  cases.push_back(run_kv(plan, ctx.backend));
+  cases.push_back(run_kv(plan, ctx.backend, ctx.progress));
   ctx.emit(cases.back());
   return cases;
 }
