@@ -92,13 +92,20 @@ Reporters reporters(const OutputOptions& options, CommandContext& ctx) {
 }
 
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
-  if (const auto system = unit_system_from(options.units)) {
-    ResultDocument shown = doc;
-    show_bandwidth_in(shown, *system);
-    reporters(options, ctx).finish(shown);
+  const auto system = unit_system_from(options.units);
+  if (!system) {
+    reporters(options, ctx).finish(doc);
     return;
   }
-  reporters(options, ctx).finish(doc);
+  // --units: every bandwidth in one unit. The file keeps every figure (display units converted);
+  // the display leaves out copy's and kv's GB/s twin, which then repeats its GiB/s figure.
+  ResultDocument converted = doc;
+  show_bandwidth_in(converted, *system);
+  ResultDocument shown = converted;
+  drop_decimal_twins(shown);
+  const Destinations to = destinations(options);
+  if (to.file) FileReporter(*to.file, options.output).finish(converted);
+  if (to.display) StreamReporter(*to.display, ctx.out).finish(shown);
 }
 
 }  // namespace xb

@@ -35,6 +35,7 @@ class Progress final : public ProgressLine {
   void end() override;
   // Bytes the step moved: the line shows the rate over the last tick ("…  3 s, 1.24 GB/s").
   void moved(std::uint64_t bytes) override { moved_.fetch_add(bytes, std::memory_order_relaxed); }
+  bool shows_rate() const override { return enabled_; }
   // The line erased for good: later steps draw nothing (a partial result is being printed: the
   // ticker must not draw into it). Safe from any thread.
   void silence();

@@ -76,6 +76,7 @@ class SweepProgress final : public ProgressLine {
   void moved(std::uint64_t bytes) override {
     if (shown_ != nullptr) shown_->moved(bytes);
   }
+  bool shows_rate() const override { return shown_ != nullptr && shown_->shows_rate(); }
 
  private:
   ProgressLine* shown_;

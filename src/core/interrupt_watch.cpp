@@ -60,6 +60,7 @@ void InterruptWatch::watch() {
   for (;;) {
     if (poll(fds, 2, -1) < 0) {
       if (errno == EINTR) continue;
+      watching_.store(false, std::memory_order_seq_cst);
       return;  // cannot watch: the signals stay blocked until the destructor; nothing is lost
     }
     if ((fds[1].revents & POLLIN) != 0) return;
@@ -86,6 +87,8 @@ void InterruptWatch::watch() {
 bool InterruptWatch::signalled() const {
   // Pending first, then taken: the watcher sets taken_ before its read clears the pending signal,
   // so one of the two sees it whenever it came before this call.
+  // A watcher that stopped watching (its poll failed) will never take a pending signal.
+  if (!watching_.load(std::memory_order_seq_cst)) return taken_.load(std::memory_order_seq_cst);
   sigset_t pending;
   sigemptyset(&pending);
   if (sigpending(&pending) == 0) {

@@ -43,7 +43,8 @@ class InterruptWatch {
   int stop_fd_ = -1;  // an eventfd: the destructor's word to the watcher
   sigset_t saved_mask_{};
   std::atomic<bool> waiting_{false};
-  std::atomic<bool> taken_{false};  // set before the signal is read, so signalled() never misses it
+  std::atomic<bool> taken_{false};
+  std::atomic<bool> watching_{true};  // false once the watcher gave up (its poll failed)  // set before the signal is read, so signalled() never misses it
   std::thread watcher_;
 };
 

@@ -64,19 +64,34 @@ void show_bandwidth_in(ResultDocument& doc, UnitSystem system) {
   const std::string unit = system == UnitSystem::binary ? "GiB/s" : "GB/s";
   const double unit_bytes = *bandwidth_unit_bytes(unit);
   for (CaseResult& c : doc.cases) {
-    std::vector<Metric> shown;
-    for (Metric m : c.metrics) {
+    for (Metric& m : c.metrics) {
       if (const auto bytes = bandwidth_unit_bytes(m.unit)) {
         m.value = m.value * *bytes / unit_bytes;
         m.unit = unit;
       }
-      const bool said = std::any_of(shown.begin(), shown.end(), [&](const Metric& k) {
-        return k.unit == m.unit && bandwidth_unit_bytes(k.unit) &&
-               std::abs(k.value - m.value) <= 1e-9 * std::max(std::abs(k.value), std::abs(m.value));
-      });
-      if (!said) shown.push_back(std::move(m));
     }
-    c.metrics = std::move(shown);
+    if (c.verdict) {
+      if (const auto bytes = bandwidth_unit_bytes(c.verdict->unit)) {
+        const double scale = *bytes / unit_bytes;
+        c.verdict->actual *= scale;
+        if (c.verdict->expected) *c.verdict->expected *= scale;
+        if (c.verdict->ceiling) *c.verdict->ceiling *= scale;
+        c.verdict->unit = unit;
+      }
+    }
+  }
+}
+
+void drop_decimal_twins(ResultDocument& doc) {
+  constexpr std::string_view kSuffix = "_decimal";
+  for (CaseResult& c : doc.cases) {
+    const auto is_twin = [&](const Metric& m) {
+      if (!m.name.ends_with(kSuffix) || !bandwidth_unit_bytes(m.unit)) return false;
+      const std::string base = m.name.substr(0, m.name.size() - kSuffix.size());
+      const Metric* original = c.find_metric(base);
+      return original != nullptr && bandwidth_unit_bytes(original->unit).has_value();
+    };
+    std::erase_if(c.metrics, is_twin);
   }
 }
 

@@ -35,11 +35,14 @@ std::optional<double> from_canonical(double canonical, std::string_view canonica
 // The bandwidth unit a table shows with --units: binary (GiB/s) or decimal (GB/s).
 enum class UnitSystem { binary, decimal };
 std::optional<UnitSystem> unit_system_from(std::string_view name);
-// Every bandwidth metric of the document shown in `system`'s unit (GiB/s or GB/s, Gb/s included);
-// a metric that then says what another of its case already says (the same figure, the same unit:
-// copy's bandwidth and bandwidth_decimal) is dropped, the first kept. Times, rates and counts are
-// left as they are.
+// Every bandwidth metric of the document shown in `system`'s unit (GiB/s or GB/s, Gb/s included),
+// and a judged bandwidth's verdict with it (actual, expected, ceiling). Times, rates, counts and a
+// case's matrix (config: its own unit) are left as they are. Nothing is dropped.
 void show_bandwidth_in(ResultDocument& doc, UnitSystem system);
+// For a table shown in one unit system: drops each `<name>_decimal` bandwidth whose `<name>` is a
+// bandwidth of the same case (copy's and kv's GB/s twin of their GiB/s figure), which then says the
+// same thing in the same unit. Only these declared twins: equal figures of different names stay.
+void drop_decimal_twins(ResultDocument& doc);
 
 enum class Better { higher, lower };
 

@@ -19,6 +19,33 @@ class ProgressLine {
   // Bytes the running step has moved, added as they move, from any of its threads: the line shows
   // the live rate (issue 18 item 7, fio's line). One relaxed atomic add where drawn; nothing here.
   virtual void moved(std::uint64_t bytes) { (void)bytes; }
+  // Whether moved() is drawn at all: a job passes nothing on otherwise (off a terminal, -q, json).
+  virtual bool shows_rate() const { return false; }
+};
+
+// One worker's bytes, passed on to a progress line in lumps (every 4 MiB, and the rest when it
+// ends), so a timed loop pays a shared atomic add per lump rather than per IO, and nothing at all
+// when no rate is drawn. Not shared between threads.
+class MovedBytes {
+ public:
+  explicit MovedBytes(ProgressLine* line) : line_(line != nullptr && line->shows_rate() ? line : nullptr) {}
+  ~MovedBytes() { flush(); }
+  MovedBytes(const MovedBytes&) = delete;
+  MovedBytes& operator=(const MovedBytes&) = delete;
+  void add(std::uint64_t bytes) {
+    if (line_ == nullptr) return;
+    pending_ += bytes;
+    if (pending_ >= kLump) flush();
+  }
+  void flush() {
+    if (line_ != nullptr && pending_ > 0) line_->moved(pending_);
+    pending_ = 0;
+  }
+
+ private:
+  static constexpr std::uint64_t kLump = 4ull << 20;
+  ProgressLine* line_;
+  std::uint64_t pending_ = 0;
 };
 
 // One step while it lives: ended by its destructor, so a step that throws is ended too. A null

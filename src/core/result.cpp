@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/json_optional.hpp"
@@ -169,7 +171,10 @@ Metric metric_from(const json& mt) {
   if (const auto it = mt.find("display_unit"); it != mt.end() && it->is_string()) {
     const std::string shown = it->get<std::string>();
     if (const auto v = from_canonical(m.value, m.unit, shown)) {
-      m.value = *v;
+      // The converted value, or display_value where they agree to rounding (a round trip then
+      // gives back the very figure written, not one a unit in the last place away).
+      const double written = mt.value("display_value", *v);
+      m.value = std::abs(written - *v) <= 1e-12 * std::max(std::abs(written), std::abs(*v)) ? written : *v;
     } else {
       m.value = mt.at("display_value").get<double>();
     }

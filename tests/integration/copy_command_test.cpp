@@ -308,6 +308,32 @@ TEST(CopyCommand, TableIsTheDefaultFormat) {
   EXPECT_NE(lines[2].find("cpu::device::all"), std::string::npos) << lines[2];
 }
 
+// --units decimal (issue 18 item 2): the table shows every bandwidth in GB/s, once (the GB/s twin
+// of the GiB/s figure is left out); the file keeps both figures, their display units GB/s, their
+// values in B/s; a bad --units is exit 2 naming the flag.
+TEST(CopyCommand, UnitsShowsEveryBandwidthInOneUnit) {
+  TempDir dir;
+  const fs::path json_file = dir.path() / "result.json";
+  const auto r = xbtest::run_binary(kBinary, copy_args({"--units", "decimal", "--format", "table", "-o", json_file.string()}));
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_NE(r.out.find("bandwidth(GB/s)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GiB/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bandwidth_decimal"), std::string::npos) << r.out;
+  const json doc = json::parse(read_file(json_file));
+  const json& metrics = doc.at("cases").at(0).at("metrics");
+  const json* bw = find_named(metrics, "bandwidth");
+  const json* twin = find_named(metrics, "bandwidth_decimal");
+  ASSERT_TRUE(bw != nullptr && twin != nullptr) << metrics;
+  EXPECT_EQ(bw->at("display_unit"), "GB/s");
+  EXPECT_EQ(bw->at("unit"), "B/s");
+  EXPECT_NEAR(bw->at("value").get<double>(), bw->at("display_value").get<double>() * 1e9,
+              1e-9 * bw->at("value").get<double>());
+  const auto bad = xbtest::run_binary(kBinary, copy_args({"--units", "bits"}));
+  ASSERT_TRUE(bad.exited) << bad.describe();
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--units bits: expected binary (GiB/s) or decimal (GB/s)"), std::string::npos) << bad.err;
+}
+
 TEST(CopyCommand, OutputFileIsWrittenWholeAndNothingElse) {
   TempDir dir;
   const fs::path json_file = dir.path() / "result.json";

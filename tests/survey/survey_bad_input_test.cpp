@@ -23,6 +23,8 @@ TEST(SurveyBadInput, ExitTwoOneLineNothingLeft) {
   } cases[] = {
       {{"survey", "--bogus"}, "xferbench survey: ", "--bogus"},
       {{"survey", "--quick", "--full"}, "xferbench survey: ", "--quick and --full: choose one"},
+      // Options and no command: the survey's (xferbench --quick).
+      {{"--quick", "--full"}, "xferbench survey: ", "--quick and --full: choose one"},
       {{"survey", "--dir", missing}, "xferbench survey: ", "--dir '" + missing + "': no such directory"},
       {{"survey", "--dir", file}, "xferbench survey: ", "--dir " + file + ": not a directory"},
       {{"survey", "--dir", ""}, "xferbench survey: ", "--dir: an empty value"},

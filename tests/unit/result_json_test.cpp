@@ -320,27 +320,60 @@ TEST(CanonicalUnits, AVersionOneDocumentIsStillRead) {
   EXPECT_THROW(result_from_json(j), std::runtime_error);
 }
 
-// --units: every bandwidth in one unit; a figure that then repeats another is left out.
-TEST(CanonicalUnits, ShowBandwidthInOneSystemDropsWhatThenRepeats) {
+// --units: every bandwidth in one unit, the verdict with it; nothing dropped. The table then drops
+// the declared GB/s twins only, never equal figures of other names.
+TEST(CanonicalUnits, ShowBandwidthInOneSystemConvertsFiguresAndVerdict) {
   ResultDocument doc = sample_document();
   doc.cases[0].metrics = {{"bandwidth", 1.0, "GiB/s", ""}, {"bandwidth_decimal", 1.073741824, "GB/s", ""},
                           {"link", 8.0, "Gb/s", ""},       {"latency_p50", 3.5, "us", ""}};
+  CaseVerdict v;
+  v.metric = "link";
+  v.unit = "Gb/s";
+  v.actual = 8.0;
+  v.expected = 16.0;
+  v.ceiling = 100.0;
+  v.verdict = "FAIL";
+  doc.cases[0].verdict = v;
   ResultDocument decimal = doc;
   show_bandwidth_in(decimal, UnitSystem::decimal);
-  ASSERT_EQ(decimal.cases[0].metrics.size(), 3u);
-  EXPECT_EQ(decimal.cases[0].metrics[0].name, "bandwidth");
-  EXPECT_NEAR(decimal.cases[0].metrics[0].value, 1.073741824, 1e-12);
-  EXPECT_EQ(decimal.cases[0].metrics[0].unit, "GB/s");
-  EXPECT_EQ(decimal.cases[0].metrics[1].name, "link");
-  EXPECT_NEAR(decimal.cases[0].metrics[1].value, 1.0, 1e-12);
-  EXPECT_EQ(decimal.cases[0].metrics[1].unit, "GB/s");
-  EXPECT_EQ(decimal.cases[0].metrics[2].unit, "us");  // not a bandwidth: as it was
+  const auto& m = decimal.cases[0].metrics;
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_NEAR(m[0].value, 1.073741824, 1e-12);
+  EXPECT_EQ(m[0].unit, "GB/s");
+  EXPECT_EQ(m[1].unit, "GB/s");
+  EXPECT_NEAR(m[2].value, 1.0, 1e-12);
+  EXPECT_EQ(m[2].unit, "GB/s");
+  EXPECT_EQ(m[3].unit, "us");  // not a bandwidth: as it was
+  const CaseVerdict& dv = *decimal.cases[0].verdict;
+  EXPECT_EQ(dv.unit, "GB/s");
+  EXPECT_NEAR(dv.actual, 1.0, 1e-12);
+  EXPECT_NEAR(*dv.expected, 2.0, 1e-12);
+  EXPECT_NEAR(*dv.ceiling, 12.5, 1e-12);
   ResultDocument binary = doc;
   show_bandwidth_in(binary, UnitSystem::binary);
-  ASSERT_EQ(binary.cases[0].metrics.size(), 3u);
   EXPECT_EQ(binary.cases[0].metrics[0].unit, "GiB/s");
-  EXPECT_NEAR(binary.cases[0].metrics[1].value, 1e9 / 1073741824.0, 1e-12);
+  EXPECT_NEAR(binary.cases[0].metrics[2].value, 1e9 / 1073741824.0, 1e-12);
   EXPECT_EQ(unit_system_from("bits"), std::nullopt);
+}
+
+TEST(CanonicalUnits, TheTableDropsOnlyTheDeclaredDecimalTwins) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"bandwidth", 1.0, "GB/s", ""},        {"bandwidth_decimal", 1.0, "GB/s", ""},
+                          {"bandwidth_median", 1.0, "GB/s", ""}, {"bandwidth_max", 1.0, "GB/s", ""},
+                          {"count_decimal", 3.0, "", ""}};
+  drop_decimal_twins(doc);
+  std::vector<std::string> names;
+  for (const auto& m : doc.cases[0].metrics) names.push_back(m.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"bandwidth", "bandwidth_median", "bandwidth_max", "count_decimal"}));
+}
+
+// A round trip gives back the very figure written (not one a unit in the last place away).
+TEST(CanonicalUnits, ARoundTripKeepsTheFigureExactly) {
+  ResultDocument doc = sample_document();
+  doc.cases[0].metrics = {{"latency_avg", 12.345, "us", ""}, {"bandwidth", 3.3333333333333335, "GiB/s", ""}};
+  const ResultDocument back = result_from_json(json::parse(to_json(doc).dump()));
+  EXPECT_EQ(back.cases[0].metrics[0].value, 12.345);
+  EXPECT_EQ(back.cases[0].metrics[1].value, 3.3333333333333335);
 }
 
 }  // namespace

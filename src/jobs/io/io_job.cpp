@@ -164,6 +164,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
   std::vector<IoUnit*> reaped(w.units.size());
   for (auto& u : w.units) idle.push_back(&u);
 
+  MovedBytes moved(shared.progress);  // the live rate, in lumps
   shared.start.arrive_and_wait();  // every thread starts together
   w.start_ns = now_ns();
   const std::uint64_t deadline = plan.seconds ? w.start_ns + plan.seconds * 1'000'000'000ull : 0;
@@ -210,7 +211,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
         --in_flight;
         w.latency.record(t - u.start_ns);
         w.bytes += u.length;
-        if (shared.progress != nullptr) shared.progress->moved(u.length);
+        moved.add(u.length);
         ++w.ops;
         if (u.op == IoOp::read) w.data->read_done(u);  // CPU_GPU: on to device memory
         idle.push_back(&u);

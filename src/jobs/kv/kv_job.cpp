@@ -179,6 +179,7 @@ void load_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
 
 void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
   const std::uint64_t items = plan.blocks * plan.passes;
+  MovedBytes moved(shared.progress);  // the live rate, in lumps
   shared.start.arrive_and_wait();  // every thread starts together
   w.start_ns = now_ns();
   try {
@@ -190,7 +191,7 @@ void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
       else load_block(w, plan, id);
       w.bytes += plan.block_bytes;
       ++w.blocks;
-      if (shared.progress != nullptr) shared.progress->moved(plan.block_bytes);
+      moved.add(plan.block_bytes);
     }
   } catch (...) {
     w.error = std::current_exception();
