@@ -14,6 +14,7 @@ packages=(
   chromium  # the report test opens the HTML page in headless chromium (runs without recommends)
   python3  # scripts/gpu_check.sh works out its ratios with it (its dry run is a test)
   python3-jsonschema  # ctest validates every command's JSON against schemas/ (issue 18 item 4)
+  python3-pil  # the report test counts the colours inside each plot of a headless-chromium screenshot
   help2man  # man pages from the program's --help (packaging/); dpkg-dev (build-essential): cpack's .deb
 )
 missing=()

@@ -29,6 +29,9 @@ details { margin: 0.4em 0; } summary { cursor: pointer; }
 svg .grid { stroke: #e4e4e4; } svg .frame { fill: none; stroke: #888; }
 svg text { font-size: 12px; fill: #333; } svg .axis-title { font-size: 13px; }
 svg .cell.empty { fill: #eee; } svg .cell-value { font-size: 11px; }
+figure { overflow-x: auto; }
+tr.verdict-PASS td { background: #eaf6ee; } tr.verdict-WARN td { background: #fdf3e1; }
+tr.verdict-FAIL td { background: #fbe4e2; }
 )";
 
 // Marks each plot with how many of its marks the browser laid out, so a headless browser can check
@@ -41,7 +44,12 @@ for (const svg of document.querySelectorAll('svg.xb-plot')) {
     if (box.width > 0 && box.height > 0) ++drawn;
   }
   svg.setAttribute('data-drawn-marks', String(drawn));
+  // Where the plot lies on the page (CSS pixels from the page's top left), for a screenshot check.
+  const r = svg.getBoundingClientRect();
+  svg.setAttribute('data-rect', [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]
+                                    .map(v => Math.round(v)).join(','));
 }
+document.body.setAttribute('data-page-height', String(document.documentElement.scrollHeight));
 document.body.setAttribute('data-self-check', 'done');
 </script>
 )";
@@ -72,36 +80,107 @@ std::string shell_line(const std::vector<std::string>& args) {
   return s;
 }
 
-std::string bandwidth_section(const std::vector<BandwidthPlot>& plots) {
-  std::string s = "<section id=\"bandwidth\">\n<h2>Bandwidth against block size</h2>\n";
-  if (plots.empty()) s += "<p class=\"note\">No case carries a bandwidth metric and a size.</p>\n";
-  for (const auto& p : plots) {
-    double lo = 0, hi = 0, top = 0;
-    bool first = true;
-    LineChart chart;
-    for (const auto& l : p.lines) {
-      ChartLine line{l.name, {}};
+std::string plot_caption(const SizePlot& p) {
+  return fmt::format("{}{}{}", e(p.job), p.labels.empty() ? "" : ": ", e(labels_text(p.labels)));
+}
+
+// The paths of a section measured at one size, as one table: a line through one point says
+// nothing a number does not.
+std::string single_size_table(const std::vector<const SizePlot*>& plots, std::string_view kind) {
+  std::string s = fmt::format("<figure class=\"{} single-size\">\n<figcaption>measured at one size</figcaption>\n"
+                              "<table class=\"single-size\"><tr><th>path</th><th>line</th><th>size</th><th>figure</th>"
+                              "<th>value</th><th>unit</th><th>runs</th><th>p10 – p90</th></tr>\n",
+                              kind);
+  for (const SizePlot* p : plots) {
+    for (const auto& l : p->lines) {
       for (const auto& pt : l.points) {
-        lo = first ? pt.size : std::min(lo, pt.size);
-        hi = first ? pt.size : std::max(hi, pt.size);
-        top = std::max(top, pt.value);
-        first = false;
-        line.points.push_back({pt.size, pt.value,
-                               fmt::format("{}: {} at {}", pt.case_name, fmt::format("{} {}", format_number(pt.value), p.unit),
-                                           format_size(static_cast<std::uint64_t>(pt.size)))});
+        s += fmt::format(
+            "<tr data-job=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>"
+            "<td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+            e(p->job), plot_caption(*p), e(l.name), e(format_size(static_cast<std::uint64_t>(pt.size))), e(p->metric),
+            e(format_number(pt.value)), e(p->unit), pt.runs.size(),
+            pt.runs.size() > 1 ? e(fmt::format("{} – {}", format_number(pt.low), format_number(pt.high)))
+                               : std::string("-"));
       }
-      chart.lines.push_back(std::move(line));
     }
-    chart.x = log2_size_axis(lo, hi);
-    chart.y = zero_based_axis(top);
-    chart.x_title = "block size (bytes, log2 scale)";
-    chart.y_title = fmt::format("{} ({})", p.metric, p.unit);
-    s += fmt::format("<figure class=\"bandwidth\" data-job=\"{}\">\n<figcaption>{}{}{}</figcaption>\n", e(p.job), e(p.job),
-                     p.labels.empty() ? "" : ": ", e(labels_text(p.labels)));
-    s += line_chart_svg(chart);
-    s += "</figure>\n";
   }
+  return s + "</table>\n</figure>\n";
+}
+
+std::string size_chart(const SizePlot& p, std::string_view kind) {
+  double lo = 0, hi = 0, vlo = 0, vhi = 0;
+  bool first = true;
+  LineChart chart;
+  for (const auto& l : p.lines) {
+    ChartLine line{l.name, {}};
+    for (const auto& pt : l.points) {
+      lo = first ? pt.size : std::min(lo, pt.size);
+      hi = first ? pt.size : std::max(hi, pt.size);
+      vlo = first ? pt.low : std::min(vlo, pt.low);
+      vhi = first ? pt.high : std::max(vhi, pt.high);
+      first = false;
+      std::string tip = fmt::format("{}: {} {} at {}", pt.case_name, format_number(pt.value), p.unit,
+                                    format_size(static_cast<std::uint64_t>(pt.size)));
+      if (pt.runs.size() > 1) {
+        tip += fmt::format(" (median of {} runs; p10 {} – p90 {})", pt.runs.size(), format_number(pt.low),
+                           format_number(pt.high));
+      }
+      line.points.push_back({pt.size, pt.value, std::move(tip), pt.low, pt.high});
+    }
+    chart.lines.push_back(std::move(line));
+  }
+  // A log scale once the values span more than a factor of 30 (a sweep from 8 B to 1 MiB), else
+  // linear from zero so that heights compare honestly.
+  const bool log = vlo > 0 && vhi / vlo > 30;
+  chart.x = log2_size_axis(lo, hi);
+  chart.y = log ? log10_axis(vlo, vhi) : zero_based_axis(vhi);
+  chart.x_title = "block size (bytes, log2 scale)";
+  chart.y_title = fmt::format("{} ({}{})", p.metric, p.unit, log ? ", log scale" : "");
+  std::string s = fmt::format("<figure class=\"{}\" data-job=\"{}\">\n<figcaption>{}</figcaption>\n", kind, e(p.job),
+                              plot_caption(p));
+  s += line_chart_svg(chart);
+  return s + "</figure>\n";
+}
+
+std::string size_section(std::string_view id, std::string_view heading, const std::vector<SizePlot>& plots,
+                         std::string_view none, std::string_view kind) {
+  std::string s = fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, heading);
+  if (plots.empty()) s += fmt::format("<p class=\"note\">{}</p>\n", none);
+  std::vector<const SizePlot*> single;
+  for (const auto& p : plots) {
+    if (p.distinct_sizes() < 2) {
+      single.push_back(&p);
+    } else {
+      s += size_chart(p, kind);
+    }
+  }
+  if (!single.empty()) s += single_size_table(single, kind);
   return s + "</section>\n";
+}
+
+// The survey: its table (as `xferbench` prints it, with the judgement) and measured against
+// expected per path.
+std::string survey_section(const std::vector<SurveyEntry>& entries) {
+  if (entries.empty()) return {};
+  std::string s = "<section id=\"survey\">\n<h2>Survey</h2>\n";
+  s += "<table class=\"survey\"><tr><th>path</th><th>size</th><th>figure</th><th>unit</th><th>expected</th>"
+       "<th>ratio</th><th>verdict</th><th>note</th></tr>\n";
+  std::vector<BulletRow> rows;
+  for (const auto& en : entries) {
+    const auto opt = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string("-"); };
+    std::string note = en.reason;
+    if (en.status != "ok") note = fmt::format("{}: {}", en.status == "waived" ? "not measured" : "FAILED", en.reason);
+    s += fmt::format(
+        "<tr class=\"verdict-{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
+        e(en.verdict.empty() ? "none" : en.verdict), e(en.path), en.size_bytes ? e(format_size(en.size_bytes)) : "-",
+        e(opt(en.figure)), e(en.unit), e(opt(en.expected)), e(opt(en.ratio)), e(en.verdict.empty() ? "-" : en.verdict),
+        e(note));
+    rows.push_back({en.path, en.figure, en.expected, en.unit, en.verdict, note});
+  }
+  s += "</table>\n<figure class=\"survey-bars\">\n<figcaption>measured against expected, per path</figcaption>\n";
+  s += bullet_chart_svg(rows);
+  return s + "</figure>\n</section>\n";
 }
 
 std::string latency_section(const std::vector<PercentilePlot>& plots) {
@@ -125,6 +204,20 @@ std::string latency_section(const std::vector<PercentilePlot>& plots) {
     std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> names;
     for (const auto& r : ranks) names.push_back(r.second);
+    if (names.size() < 2) {  // one percentile: a table, not a plot of single points
+      s += fmt::format("<figure class=\"latency single-point\" data-job=\"{}\">\n<figcaption>{}{}{} — {}</figcaption>\n"
+                       "<table><tr><th>line</th><th>percentile</th><th>{} ({})</th></tr>\n",
+                       e(p.job), e(p.job), p.labels.empty() ? "" : ": ", e(labels_text(p.labels)), e(p.quantity),
+                       e(p.quantity), e(p.unit));
+      for (const auto& l : p.lines) {
+        for (const auto& pt : l.points) {
+          s += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n", e(l.name), e(pt.name),
+                           e(format_number(pt.value)));
+        }
+      }
+      s += "</table>\n</figure>\n";
+      continue;
+    }
     LineChart chart;
     chart.x = category_axis(names);
     // A log scale once the values span more than a factor of 30 (tails, or sizes far apart).
@@ -137,7 +230,8 @@ std::string latency_section(const std::vector<PercentilePlot>& plots) {
       for (const auto& pt : l.points) {
         const auto at = std::find(names.begin(), names.end(), pt.name) - names.begin();
         line.points.push_back({static_cast<double>(at), pt.value,
-                               fmt::format("{} {}: {} {}", l.name, pt.name, format_number(pt.value), p.unit)});
+                               fmt::format("{} {}: {} {}", l.name, pt.name, format_number(pt.value), p.unit),
+                               std::nullopt, std::nullopt});
       }
       chart.lines.push_back(std::move(line));
     }
@@ -155,7 +249,7 @@ std::string matrix_section(const std::vector<MatrixView>& matrices) {
   for (const auto& m : matrices) {
     s += fmt::format("<figure class=\"matrix\">\n<figcaption>{} — {}{}{}</figcaption>\n", e(m.case_name), e(m.case_title),
                      m.matrix.title.empty() ? "" : ": ", e(m.matrix.title));
-    s += heat_map_svg(m.matrix);
+    s += heat_map_svg(m.matrix, m.scale_max, m.scale_basis);
     s += fmt::format("<p class=\"note\">from {}</p>\n</figure>\n", e(m.source));
   }
   return s + "</section>\n";
@@ -240,9 +334,16 @@ std::string render_html_report(const std::vector<LoadedResult>& results, LineBy 
   s += "</style>\n</head>\n<body>\n<h1>xferbench report</h1>\n";
   s += fmt::format("<p class=\"summary\">{} result file{}, {} case{}; made by xferbench {}.</p>\n", results.size(),
                    results.size() == 1 ? "" : "s", cases, cases == 1 ? "" : "s", e(program_version()));
-  s += "<nav><a href=\"#bandwidth\">bandwidth</a> · <a href=\"#latency\">latency</a> · <a href=\"#matrices\">matrices</a>"
+  s += "<nav>";
+  if (!model.survey.empty()) s += "<a href=\"#survey\">survey</a> · ";
+  s += "<a href=\"#bandwidth\">bandwidth</a> · <a href=\"#latency-size\">latency against size</a> · "
+       "<a href=\"#latency\">latency percentiles</a> · <a href=\"#matrices\">matrices</a>"
        " · <a href=\"#runs\">runs and configuration</a></nav>\n";
-  s += bandwidth_section(model.bandwidth);
+  s += survey_section(model.survey);
+  s += size_section("bandwidth", "Bandwidth against block size", model.bandwidth,
+                    "No case carries a bandwidth metric and a size.", "bandwidth");
+  s += size_section("latency-size", "Latency against size", model.latency_by_size,
+                    "No case carries a latency and a size.", "latency-size");
   s += latency_section(model.latency);
   s += matrix_section(model.matrices);
   s += runs_section(results);

@@ -72,6 +72,20 @@ std::string line_chart_svg(const LineChart& chart) {
   for (std::size_t i = 0; i < chart.lines.size(); ++i) {
     const auto& line = chart.lines[i];
     const char* colour = kLineColours[i % kLineColours.size()];
+    // The p10-p90 band of the runs behind each point, under the line.
+    const bool banded = std::any_of(line.points.begin(), line.points.end(), [](const ChartPoint& p) {
+      return p.low && p.high && (*p.low != p.y || *p.high != p.y);
+    });
+    if (banded) {
+      std::string outline;
+      for (const auto& p : line.points) outline += fmt::format("{},{} ", num(px(p.x)), num(py(p.high.value_or(p.y))));
+      for (auto it = line.points.rbegin(); it != line.points.rend(); ++it) {
+        outline += fmt::format("{},{} ", num(px(it->x)), num(py(it->low.value_or(it->y))));
+      }
+      s += fmt::format("<polygon class=\"band\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"{}\" stroke-opacity=\"0.35\" "
+                       "points=\"{}\"/>\n",
+                       colour, colour, outline);
+    }
     std::string path;
     for (const auto& p : line.points) path += fmt::format("{},{} ", num(px(p.x)), num(py(p.y)));
     s += fmt::format("<g class=\"line\" data-line=\"{}\">\n", html_escape(line.name));
@@ -109,27 +123,44 @@ std::string heat_colour(double t) {
   return fmt::format("#{:02x}{:02x}{:02x}", byte(c.r), byte(c.g), byte(c.b));
 }
 
-std::string heat_map_svg(const Matrix& m) {
-  std::optional<double> lo, hi;
+namespace {
+
+// About how wide a label of `chars` characters draws at 12px in a sans-serif face: generous, so a
+// label is never clipped (a little white space costs nothing).
+double text_width(std::string_view text) { return 7.4 * static_cast<double>(text.size()) + 4; }
+
+double longest(const std::vector<std::string>& names) {
+  double w = 0;
+  for (const auto& n : names) w = std::max(w, text_width(n));
+  return w;
+}
+
+}  // namespace
+
+std::string heat_map_svg(const Matrix& m, double scale_max, std::string_view basis) {
   std::size_t marks = 0;
   for (const auto& row : m.values) {
-    for (const auto& v : row) {
-      if (!v) continue;
-      ++marks;
-      lo = lo ? std::min(*lo, *v) : *v;
-      hi = hi ? std::max(*hi, *v) : *v;
-    }
+    for (const auto& v : row) marks += v ? 1 : 0;
   }
   // Cells shrink with the matrix; their values are written in them while there is room.
   const double cell = std::clamp(640.0 / static_cast<double>(std::max(m.rows.size(), m.cols.size())), 14.0, 64.0);
   const bool show_values = cell >= 40;
-  const double left = 110, top = 100;
-  const double width = left + cell * static_cast<double>(m.cols.size()) + 20;
-  const double height = top + cell * static_cast<double>(m.rows.size()) + 40;
+  // Column names are drawn at -45 degrees from their cell's middle: they rise by w / sqrt(2) and
+  // reach right by as much.
+  const double col_reach = longest(m.cols) / std::sqrt(2.0);
+  const double left = std::max(60.0, longest(m.rows) + 10), top = col_reach + 16;
+  const double grid_w = cell * static_cast<double>(m.cols.size()), grid_h = cell * static_cast<double>(m.rows.size());
+  const double legend_h = 64;
+  const double width = std::max(left + grid_w + std::max(20.0, col_reach - cell / 2), left + 420);
+  const double height = top + grid_h + legend_h;
   std::string s = fmt::format(
       "<svg class=\"xb-plot xb-heatmap\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-      "height=\"{1}\" role=\"img\" data-marks=\"{2}\">\n",
-      num(width), num(height), marks);
+      "height=\"{1}\" role=\"img\" data-marks=\"{2}\" data-scale-max=\"{3}\">\n",
+      num(width), num(height), marks, scale_max);
+  const auto place = [&](double v) {
+    const double f = scale_max > 0 ? v / scale_max : 1.0;
+    return m.higher_is_better ? f : 1 - f;
+  };
   for (std::size_t c = 0; c < m.cols.size(); ++c) {
     const double x = left + cell * (static_cast<double>(c) + 0.5);
     s += fmt::format("<text class=\"tick\" transform=\"translate({} {}) rotate(-45)\">{}</text>\n", num(x),
@@ -147,25 +178,114 @@ std::string heat_map_svg(const Matrix& m) {
                          num(cell), num(cell));
         continue;
       }
-      double t = *hi > *lo ? (*v - *lo) / (*hi - *lo) : 1.0;
-      if (!m.higher_is_better) t = 1 - t;
       const std::string tip = fmt::format("{} → {}: {} {}", m.rows[r], m.cols[c], format_number(*v), m.unit);
       s += fmt::format(
           "<rect class=\"xb-mark cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" data-row=\"{}\" "
           "data-col=\"{}\" data-value=\"{}\"><title>{}</title></rect>\n",
-          num(x), num(y), num(cell), num(cell), heat_colour(t), r, c, *v, html_escape(tip));
+          num(x), num(y), num(cell), num(cell), heat_colour(place(*v)), r, c, *v, html_escape(tip));
       if (show_values) {
         s += fmt::format("<text class=\"cell-value\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                          num(x + cell / 2), num(y + cell / 2 + 4), html_escape(format_number(*v)));
       }
     }
   }
-  const std::string scale =
-      lo ? fmt::format("{} {} … {} {} ({} is better)", format_number(*lo), m.unit, format_number(*hi), m.unit,
-                       m.higher_is_better ? "higher" : "lower")
-         : std::string("no values");
-  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>\n", num(left), num(height - 14),
-                   html_escape(scale));
+  // The legend: the colour ramp from 0 to scale_max in 20 steps, its ends and middle labelled, a
+  // grey swatch for cells not measured, and what the scale's top is.
+  const double ly = top + grid_h + 14, ramp_w = 240, step = ramp_w / 20;
+  s += "<g class=\"legend-ramp\">\n";
+  for (int i = 0; i < 20; ++i) {
+    const double mid = (i + 0.5) / 20;
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"{}\"/>\n", num(left + step * i), num(ly),
+                     num(step + 0.5), heat_colour(m.higher_is_better ? mid : 1 - mid));
+  }
+  for (const double f : {0.0, 0.5, 1.0}) {
+    s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     num(left + ramp_w * f), num(ly + 26), html_escape(axis_label(scale_max * f, scale_max / 2)));
+  }
+  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>\n", num(left + ramp_w + 14), num(ly + 10),
+                   html_escape(m.unit));
+  s += fmt::format("<rect class=\"cell empty\" x=\"{}\" y=\"{}\" width=\"12\" height=\"12\"/>", num(left + ramp_w + 70),
+                   num(ly));
+  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">not measured</text>\n", num(left + ramp_w + 86),
+                   num(ly + 10));
+  s += "</g>\n";
+  s += fmt::format("<text class=\"legend scale-basis\" x=\"{}\" y=\"{}\">{} is better; scale 0 to {} {}: {}</text>\n",
+                   num(left), num(ly + 44), m.higher_is_better ? "higher" : "lower", format_number(scale_max),
+                   html_escape(m.unit), html_escape(basis));
+  s += "</svg>\n";
+  return s;
+}
+
+namespace {
+
+// What a survey row says beside its bar (or in its place).
+std::string bullet_text(const BulletRow& r) {
+  if (!r.figure) return r.note;
+  std::string text = fmt::format("{} {}", format_number(*r.figure), r.unit);
+  text += r.expected ? fmt::format(" · expected {}", format_number(*r.expected)) : " · no expected figure";
+  if (!r.verdict.empty()) text += " · " + r.verdict;
+  return text;
+}
+
+}  // namespace
+
+std::string bullet_chart_svg(const std::vector<BulletRow>& rows) {
+  std::vector<std::string> names, texts;
+  std::size_t marks = 0;
+  for (const auto& r : rows) {
+    names.push_back(r.name);
+    texts.push_back(bullet_text(r));
+    marks += r.figure ? 1 : 0;
+  }
+  constexpr double kRow = 30, kBarW = 420;
+  const double left = longest(names) + 12;
+  const double width = left + kBarW + std::max(560.0, longest(texts) + 20);
+  const double height = kRow * static_cast<double>(rows.size()) + 30;
+  std::string s = fmt::format(
+      "<svg class=\"xb-plot xb-bullet\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\" data-marks=\"{2}\">\n",
+      num(width), num(height), marks);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const double y = 10 + kRow * static_cast<double>(i);
+    s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(left - 8),
+                     num(y + 15), html_escape(r.name));
+    if (!r.figure) {
+      s += fmt::format("<text class=\"note\" x=\"{}\" y=\"{}\">{}</text>\n", num(left), num(y + 15),
+                       html_escape(texts[i]));
+      continue;
+    }
+    // The row's scale: 0 to the largest figure or expected of the rows in its unit, with room to
+    // spare, so the paths of one unit compare by length.
+    double top = 0;
+    for (const auto& other : rows) {
+      if (other.figure && other.unit == r.unit) top = std::max({top, *other.figure, other.expected.value_or(0)});
+    }
+    top *= 1.15;
+    const auto px = [&](double v) { return left + (top > 0 ? v / top : 0) * kBarW; };
+    s += fmt::format("<rect class=\"track\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"#f0f0f0\"/>\n", num(left),
+                     num(y + 2), num(kBarW));
+    const char* colour = r.verdict == "PASS" ? "#1a9850" : r.verdict == "WARN" ? "#E69F00"
+                       : r.verdict == "FAIL" ? "#d73027" : "#0072B2";
+    std::string tip = fmt::format("{}: {} {}", r.name, format_number(*r.figure), r.unit);
+    if (r.expected) tip += fmt::format(", expected {} {}", format_number(*r.expected), r.unit);
+    if (!r.verdict.empty()) tip += " (" + r.verdict + ")";
+    s += fmt::format(
+        "<rect class=\"xb-mark bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"{}\" data-value=\"{}\"><title>{}</title></rect>\n",
+        num(left), num(y + 5), num(px(*r.figure) - left), colour, *r.figure, html_escape(tip));
+    if (r.expected) {
+      s += fmt::format(
+          "<line class=\"expected\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"3\" "
+          "data-value=\"{3}\"><title>expected {4} {5}</title></line>\n",
+          num(px(*r.expected)), num(y), num(y + 22), *r.expected, html_escape(format_number(*r.expected)),
+          html_escape(r.unit));
+    }
+    s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>\n", num(left + kBarW + 10), num(y + 15),
+                     html_escape(texts[i]));
+  }
+  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">bar: measured; black tick: expected; each row on its own "
+                   "scale from 0</text>\n",
+                   num(left), num(height - 6));
   s += "</svg>\n";
   return s;
 }

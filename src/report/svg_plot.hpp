@@ -3,7 +3,9 @@
 // and a test can read every mark: a line chart (lines of points over two axes) and a heat map.
 // Every data mark carries class "xb-mark"; each <svg> carries class "xb-plot" and data-marks (how
 // many marks it holds), which the page's self-check compares with what the browser laid out.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -15,6 +17,9 @@ struct ChartPoint {
   double x = 0;     // in the x axis' data units (a category's index for a category axis)
   double y = 0;
   std::string tip;  // the point's tooltip (plain text; escaped when drawn)
+  // The spread of the runs behind y (p10 and p90); a band is drawn where they differ from y.
+  std::optional<double> low;
+  std::optional<double> high;
 };
 
 struct ChartLine {
@@ -39,6 +44,23 @@ std::string line_chart_svg(const LineChart& chart);
 // through yellow to green. "#rrggbb".
 std::string heat_colour(double t);
 
-std::string heat_map_svg(const Matrix& m);
+// A heat map on an absolute scale: a cell's colour is its value's place between 0 and scale_max
+// (for a lower-is-better matrix, 0 is best), so two matrices drawn to one scale_max compare. A
+// legend shows the scale and says what scale_max is (`basis`). Labels are never clipped: the
+// margins grow with the longest row and column names.
+std::string heat_map_svg(const Matrix& m, double scale_max, std::string_view basis);
+
+// One row of the survey's bar chart: the figure as a bar, the expected figure as a tick, on the
+// scale of the rows in its unit (0 to their largest figure or expected; rows differ in unit).
+struct BulletRow {
+  std::string name;   // the path
+  std::optional<double> figure;
+  std::optional<double> expected;
+  std::string unit;
+  std::string verdict;  // colours the bar: PASS green, WARN amber, FAIL red, else neutral
+  std::string note;     // shown where there is no figure
+};
+
+std::string bullet_chart_svg(const std::vector<BulletRow>& rows);
 
 }  // namespace xb

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
+#include "core/matrix.hpp"
+#include "core/survey_row.hpp"
 #include "support/job_helpers.hpp"
 
 namespace xb {
@@ -138,6 +142,153 @@ TEST(ReportModel, LatencyPercentilesFromMetricsAndTimeSeries) {
   ASSERT_EQ(m.latency[1].lines[0].points.size(), 5u);
   EXPECT_DOUBLE_EQ(m.latency[1].lines[0].points[0].value, 10);
   EXPECT_DOUBLE_EQ(m.latency[1].lines[0].points[4].value, 30);
+}
+
+TEST(ReportModel, LatencyAgainstSizeTakesEachQuantitysMedianElseItsAverage) {
+  std::vector<CaseResult> cases;
+  for (const std::uint64_t size : {8u, 4096u}) {
+    CaseResult link;
+    link.job = "link";
+    link.name = fmt::format("link_{}", size);
+    link.labels = {{"size", std::to_string(size)}, {"memory", "host:host"}, {"transport", "ucx"}};
+    link.config = {{"size", size}};
+    // No percentiles: the average. A series in a time unit: its p50.
+    link.metrics = {{"latency_avg", size == 8 ? 2.0 : 4.0, "us", ""}, {"latency_min", 1, "us", ""},
+                    {"bandwidth", 1, "Gb/s", ""}};
+    link.series = {make_series("transfer", "ms", {0.001, 0.002, 0.003})};
+    cases.push_back(link);
+  }
+  CaseResult io;
+  io.job = "io";
+  io.name = "randread_4K";
+  io.labels = {{"rw", "randread"}, {"io_size", "4K"}, {"engine", "psync"}};
+  io.config = {{"io_size", 4096}};
+  io.metrics = {{"latency_avg", 30, "us", ""}, {"latency_p50", 27, "us", ""}};  // p50 before avg
+  cases.push_back(io);
+  const ReportModel m = build_report_model({doc_of("a.json", "n", cases)});
+  ASSERT_EQ(m.latency_by_size.size(), 3u);
+  EXPECT_EQ(m.latency_by_size[0].job, "link");
+  EXPECT_EQ(m.latency_by_size[0].metric, "latency avg");
+  EXPECT_EQ(m.latency_by_size[0].labels, (Labels{{"memory", "host:host"}}));  // size and transport left out
+  ASSERT_EQ(m.latency_by_size[0].lines.size(), 1u);
+  EXPECT_EQ(m.latency_by_size[0].lines[0].name, "ucx · n (xferbench 1.0)");
+  ASSERT_EQ(m.latency_by_size[0].lines[0].points.size(), 2u);
+  EXPECT_EQ(m.latency_by_size[0].lines[0].points[1].value, 4.0);
+  EXPECT_EQ(m.latency_by_size[0].distinct_sizes(), 2u);
+  EXPECT_EQ(m.latency_by_size[1].metric, "series transfer p50");
+  EXPECT_EQ(m.latency_by_size[1].unit, "ms");
+  EXPECT_EQ(m.latency_by_size[2].metric, "latency p50");
+  EXPECT_EQ(m.latency_by_size[2].lines[0].points[0].value, 27);
+  EXPECT_EQ(m.latency_by_size[2].lines[0].name, "psync · n (xferbench 1.0)");
+}
+
+TEST(ReportModel, TransportsAreLinesOfOnePlot) {
+  std::vector<CaseResult> cases;
+  for (const char* transport : {"ucx", "tcp"}) {
+    for (const std::uint64_t size : {8u, 64u}) {
+      CaseResult c;
+      c.job = "link";
+      c.name = fmt::format("link_{}", size);
+      c.labels = {{"size", std::to_string(size)}, {"transport", transport}};
+      c.config = {{"size", size}};
+      c.metrics = {{"bandwidth", transport[0] == 'u' ? 10.0 : 1.0, "Gb/s", ""}};
+      cases.push_back(c);
+    }
+  }
+  const ReportModel m = build_report_model({doc_of("a.json", "n", cases)});
+  ASSERT_EQ(m.bandwidth.size(), 1u);
+  EXPECT_TRUE(m.bandwidth[0].labels.empty());
+  ASSERT_EQ(m.bandwidth[0].lines.size(), 2u);
+  EXPECT_EQ(m.bandwidth[0].lines[0].name, "ucx · n (xferbench 1.0)");
+  EXPECT_EQ(m.bandwidth[0].lines[1].name, "tcp · n (xferbench 1.0)");
+  EXPECT_EQ(m.bandwidth[0].lines[1].points[0].value, 1.0);
+  EXPECT_EQ(overlay_of(cases[0]), "ucx");
+}
+
+TEST(ReportModel, RunsOfACaseAreOnePointWithTheirSpread) {
+  // Five runs of one case at 4K (two files, --repetitions), one at 64K; another case at 4K.
+  std::vector<CaseResult> first, second;
+  for (const double v : {1.0, 2.0, 3.0}) first.push_back(copy_case(4096, "4K", "pinned", v));
+  for (const double v : {4.0, 5.0}) second.push_back(copy_case(4096, "4K", "pinned", v));
+  second.push_back(copy_case(65536, "64K", "pinned", 7));
+  CaseResult other = copy_case(4096, "4K", "pinned", 100);
+  other.name = "another_case";
+  second.push_back(other);
+  const ReportModel m = build_report_model({doc_of("a.json", "n", first), doc_of("b.json", "n", second)});
+  ASSERT_EQ(m.bandwidth.size(), 1u);
+  ASSERT_EQ(m.bandwidth[0].lines.size(), 1u);
+  const auto& points = m.bandwidth[0].lines[0].points;
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].runs, (std::vector<double>{1, 2, 3, 4, 5}));
+  EXPECT_DOUBLE_EQ(points[0].value, 3);   // the median
+  EXPECT_DOUBLE_EQ(points[0].low, 1.4);   // p10 of 1..5, interpolated
+  EXPECT_DOUBLE_EQ(points[0].high, 4.6);  // p90
+  EXPECT_EQ(points[1].case_name, "another_case");
+  EXPECT_EQ(points[1].size, 4096);
+  EXPECT_EQ(points[2].runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(points[2].low, 7);
+  EXPECT_DOUBLE_EQ(points[2].high, 7);
+  EXPECT_EQ(m.bandwidth[0].distinct_sizes(), 2u);
+}
+
+TEST(ReportModel, SurveyRowsCarryTheirJudgement) {
+  CaseResult judged = copy_case(4 << 20, "4M", "pinned", 20);
+  annotate_survey_row(judged, {"H2D cpu", 4 << 20, "bandwidth"});
+  judged.verdict = CaseVerdict{};
+  judged.verdict->metric = "bandwidth";
+  judged.verdict->unit = "GiB/s";
+  judged.verdict->expected = 25;
+  judged.verdict->ratio = 0.8;
+  judged.verdict->verdict = "WARN";
+  CaseResult other_metric = judged;  // judged on another figure than the row's: not shown as its judgement
+  other_metric.verdict->metric = "bandwidth_decimal";
+  CaseResult waived;
+  waived.job = "p2p";
+  waived.status = CaseStatus::waived;
+  waived.status_reason = "needs two devices";
+  annotate_survey_row(waived, {"P2P", 0, ""});
+  const CaseResult plain = copy_case(4096, "4K", "pinned", 1);  // not the survey's
+  const ReportModel m = build_report_model({doc_of("s.json", "n", {judged, other_metric, waived, plain})});
+  ASSERT_EQ(m.survey.size(), 3u);
+  EXPECT_EQ(m.survey[0].path, "H2D cpu");
+  EXPECT_EQ(m.survey[0].figure, 20);
+  EXPECT_EQ(m.survey[0].expected, 25);
+  EXPECT_EQ(m.survey[0].ratio, 0.8);
+  EXPECT_EQ(m.survey[0].verdict, "WARN");
+  EXPECT_EQ(m.survey[0].unit, "GiB/s");
+  EXPECT_FALSE(m.survey[1].expected);
+  EXPECT_EQ(m.survey[1].verdict, "");
+  EXPECT_EQ(m.survey[2].status, "waived");
+  EXPECT_EQ(m.survey[2].reason, "needs two devices");
+  EXPECT_FALSE(m.survey[2].figure);
+}
+
+TEST(ReportModel, MatricesShareAnAbsoluteScaleOrTakeTheExpectedFigure) {
+  const auto with_matrix = [](const std::string& name, double top, const std::string& unit) {
+    CaseResult c = copy_case(4096, "4K", name, 1);
+    c.name = name;
+    Matrix mx;
+    mx.rows = mx.cols = {"a", "b"};
+    mx.values = {{std::nullopt, top}, {top / 2, std::nullopt}};
+    mx.unit = unit;
+    c.config["matrix"] = matrix_to_json(mx);
+    return c;
+  };
+  CaseResult judged = with_matrix("judged", 50, "GB/s");
+  judged.verdict = CaseVerdict{};
+  judged.verdict->unit = "GB/s";
+  judged.verdict->expected = 80;
+  const ReportModel m = build_report_model({doc_of("a.json", "n", {with_matrix("x", 100, "GB/s"),
+                                                                  with_matrix("y", 40, "GB/s"),
+                                                                  with_matrix("z", 7, "us"), judged})});
+  ASSERT_EQ(m.matrices.size(), 4u);
+  EXPECT_EQ(m.matrices[0].scale_max, 100);
+  EXPECT_EQ(m.matrices[1].scale_max, 100);  // the largest of every GB/s matrix, the judged one's too
+  EXPECT_EQ(m.matrices[1].scale_basis, "the largest value of the report's 3 matrices in GB/s");
+  EXPECT_EQ(m.matrices[2].scale_max, 7);
+  EXPECT_EQ(m.matrices[2].scale_basis, "the largest value");
+  EXPECT_EQ(m.matrices[3].scale_max, 80);
+  EXPECT_EQ(m.matrices[3].scale_basis, "the case's expected figure");
 }
 
 TEST(ReportModel, MatricesAreCollectedAndABrokenOneNamesFileAndCase) {
