@@ -97,6 +97,10 @@ void drop_decimal_twins(ResultDocument& doc) {
 
 bool is_rate_unit(std::string_view unit) { return unit.size() > 2 && unit.ends_with("/s"); }
 
+bool is_count_unit(std::string_view unit) {
+  return !unit.empty() && unit != "%" && !is_rate_unit(unit) && !time_unit_seconds(unit).has_value();
+}
+
 namespace {
 
 // "latency_p99.9" -> 99.9; nullopt when the name is not a latency percentile.

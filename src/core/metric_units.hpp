@@ -19,6 +19,10 @@ std::optional<double> time_unit_seconds(std::string_view unit);
 // Anything per second: a bandwidth, IO/s, blocks/s, transfers/s.
 bool is_rate_unit(std::string_view unit);
 
+// A count of things (iterations, transfers, blocks, regions, bytes): a unit that is not a rate, a
+// time or a percentage. A table prints a whole count without decimals (issue 18 item 2).
+bool is_count_unit(std::string_view unit);
+
 // The result document's JSON (schema version 2) writes every metric in the one unit of its family,
 // so a reader never needs to know which job wrote it (issue 18 item 2): B/s for a bandwidth (GiB/s,
 // GB/s and Gb/s alike), s for a time. A unit of no such family (IO/s, blocks/s, a count, %, bytes)

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "core/metric_units.hpp"
 #include "report/renderer.hpp"
 
 namespace xb {
@@ -17,6 +20,14 @@ double summary_field(const Summary& s, std::string_view field) {
   return 0;
 }
 
+// A whole count prints as an integer ("400", not "400.0"); every other figure as format_number.
+std::string metric_cell_text(const Metric& m) {
+  if (is_count_unit(m.unit) && std::isfinite(m.value) && std::fabs(m.value) < 1e15 && std::floor(m.value) == m.value) {
+    return fmt::format("{:.0f}", m.value);
+  }
+  return format_number(m.value);
+}
+
 std::vector<Column> case_columns(const CaseResult& c) {
   std::vector<Column> cols;
   for (const auto& [k, v] : c.labels) cols.push_back({k, v});
@@ -26,7 +37,7 @@ std::vector<Column> case_columns(const CaseResult& c) {
       cols.push_back({fmt::format("{}_{}({})", s.name, f, s.unit), format_number(summary_field(s.summary, f))});
     }
   }
-  for (const auto& m : c.metrics) cols.push_back({fmt::format("{}({})", m.name, m.unit), format_number(m.value)});
+  for (const auto& m : c.metrics) cols.push_back({fmt::format("{}({})", m.name, m.unit), metric_cell_text(m)});
   // A judged case (issue 17): what the figure should be, the ratio and the verdict after it.
   if (c.verdict) {
     const CaseVerdict& v = *c.verdict;

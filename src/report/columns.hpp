@@ -19,6 +19,10 @@ inline constexpr const char* kSummaryFields[] = {"min", "max", "avg", "p50", "p9
 
 double summary_field(const Summary& s, std::string_view field);
 
+// A metric's figure in a table cell: a whole count (core/metric_units' is_count_unit) as an
+// integer, every other figure as format_number.
+std::string metric_cell_text(const Metric& m);
+
 // The table's columns: labels, avg/p50/p99 of each series, the metrics, and a verdict's columns.
 std::vector<Column> case_columns(const CaseResult& c);
 

@@ -19,6 +19,7 @@
 
 #include "support/pty_run.hpp"
 #include "support/temp_dir.hpp"
+#include "xfer_processes.hpp"
 
 namespace xb {
 namespace {
@@ -81,6 +82,46 @@ TEST(JobProgressPty, IoShowsItsStepAndErasesIt) {
   ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
   EXPECT_TRUE(std::regex_search(shown.output, std::regex("io: write[^\r]* [0-9]+ s, [0-9]+\\.[0-9]{2} [KMG]?B/s")))
       << shown.output;
+}
+
+// The live rate of the jobs bounded by work (issue 18 item 7): each runs about two seconds here
+// (longer under the sanitizers or load: the rate only needs one half-second tick while data moves),
+// shown from the start. copy's ranks are forked processes, so its bytes reach the line through
+// the shared counter (runtime/forked_moved_bytes); p2p adds each window's, link each transfer's.
+void expect_live_rate(const std::string& name, const std::vector<std::string>& args, const std::string& step) {
+  SCOPED_TRACE(name);
+  const test::PtyRun shown = test::run_on_pty(XB_BINARY, args, std::chrono::minutes(3), {kShowAtOnce});
+  ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
+  EXPECT_TRUE(std::regex_search(shown.output, std::regex(step + "[^\r]* [0-9]+ s, [0-9]+\\.[0-9]{2} [KMG]?B/s")))
+      << shown.output;
+}
+
+TEST(JobProgressPty, CopyShowsTheLiveRateOfItsForkedRanks) {
+  expect_live_rate("copy",
+                   {"copy", "--backend", "cpu", "--from", "host", "--to", "device", "-d", "2", "-s", "4M", "-n", "16",
+                    "-i", "250", "--warmup", "1"},
+                   "copy: h2d on 2 device\\(s\\)");
+}
+
+TEST(JobProgressPty, P2pShowsTheLiveRate) {
+  expect_live_rate("p2p", {"p2p", "--backend", "cpu", "-s", "64M", "--times", "300"}, "p2p: 64M x 300");
+}
+
+TEST(JobProgressPty, LinkShowsTheLiveRate) {
+  expect_live_rate("link", {"link", "--transport", "tcp", "-s", "4M:4M", "-i", "2000"}, "link: 4M to 4M over tcp");
+}
+
+// xfer's client, against a real server process (each pass's bytes as it ends).
+TEST(JobProgressPty, XferClientShowsTheLiveRate) {
+  test::TempDir dir;
+  auto server = test::start_xfer_server({}, "127.0.0.1", dir.path(), {"--transport", "tcp", "--wait", "60", "-q"});
+  expect_live_rate("xfer",
+                   {"xfer", "client", "--peer", server.control, "--transport", "tcp", "--block", "4M", "--total", "1G",
+                    "--iters", "6", "--no-latency", "--wait", "20"},
+                   "xfer: write h2h over tcp");
+  const auto served = server.process.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(served.has_value()) << "the server did not end after its client was done";
+  EXPECT_TRUE(served->exited && served->exit_code == 0) << served->describe();
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -15,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "runtime/fork_launcher.hpp"
+#include "runtime/forked_moved_bytes.hpp"
 #include "runtime/rank_values.hpp"
 
 namespace xb {
@@ -246,6 +249,93 @@ TEST(ForkLauncher, NeedsAtLeastOneRank) {
   ForkLauncher one(1);
   EXPECT_EQ(one.run([](Runtime& rt) { rt.barrier(); return std::string("solo"); }),
             (std::vector<std::string>{"solo"}));
+}
+
+// A progress line that records what it hears (the live rate's bytes), from the relay's thread.
+class MovedRecorder final : public ProgressLine {
+ public:
+  explicit MovedRecorder(bool rate) : rate_(rate) {}
+  void begin(std::string /*text*/) override {}
+  void end() override {}
+  void moved(std::uint64_t bytes) override {
+    const std::lock_guard lock(mutex_);
+    total_ += bytes;
+    ++calls_;
+  }
+  bool shows_rate() const override { return rate_; }
+  std::uint64_t total() {
+    const std::lock_guard lock(mutex_);
+    return total_;
+  }
+  int calls() {
+    const std::lock_guard lock(mutex_);
+    return calls_;
+  }
+
+ private:
+  bool rate_;
+  std::mutex mutex_;
+  std::uint64_t total_ = 0;
+  int calls_ = 0;
+};
+
+// The live rate of forked ranks (issue 18 item 7): what each rank process moves reaches the
+// parent's line, every byte of it, while they run and the rest when the relay ends.
+TEST(ForkedMovedBytes, EveryRanksBytesReachTheParentsLine) {
+  MovedRecorder line(true);
+  {
+    ForkedMovedBytes rate(&line);
+    ProgressLine* ranks_line = rate.for_ranks();
+    ASSERT_NE(ranks_line, nullptr);
+    ForkLauncher launcher(3);
+    launcher.run([&](Runtime& rt) {
+      const auto per_add = static_cast<std::uint64_t>(1000 + rt.rank());
+      for (int i = 0; i < 500; ++i) ranks_line->moved(per_add);
+      return std::string();
+    });
+    // The relay passes it on while it lives (every 100 ms), not only in its destructor: waited
+    // for, up to a bound far past any scheduling delay.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (line.total() < 500u * (1000 + 1001 + 1002) && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(line.total(), 500u * (1000 + 1001 + 1002));
+  }
+  EXPECT_EQ(line.total(), 500u * (1000 + 1001 + 1002));
+}
+
+// Each pass hands on what was added since the one before, never the whole count again: the rate
+// drawn is of the last tick's bytes. Added from this process between passes, each waited for.
+TEST(ForkedMovedBytes, EachPassHandsOnWhatWasAddedSinceTheLast) {
+  MovedRecorder line(true);
+  ForkedMovedBytes rate(&line);
+  const auto wait_for_total = [&](std::uint64_t total) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (line.total() < total && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    // A few passes more: a pass that handed on the whole count again would overshoot here.
+    std::this_thread::sleep_for(std::chrono::milliseconds(350));
+    return line.total();
+  };
+  rate.moved(1000);
+  EXPECT_EQ(wait_for_total(1000), 1000u);
+  rate.moved(24);
+  EXPECT_EQ(wait_for_total(1024), 1024u);
+}
+
+// Nobody draws a rate (off a terminal, -q, JSON): no mapping, no thread, nothing handed to ranks.
+TEST(ForkedMovedBytes, InertWhenTheLineShowsNoRate) {
+  MovedRecorder line(false);
+  {
+    ForkedMovedBytes rate(&line);
+    EXPECT_EQ(rate.for_ranks(), nullptr);
+    EXPECT_FALSE(rate.shows_rate());
+    rate.moved(4096);
+  }
+  EXPECT_EQ(line.calls(), 0);
+  ForkedMovedBytes nobody(nullptr);
+  EXPECT_EQ(nobody.for_ranks(), nullptr);
 }
 
 }  // namespace

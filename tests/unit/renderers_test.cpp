@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
+#include "report/columns.hpp"
 #include "report/renderer.hpp"
 
 namespace xb {
@@ -262,6 +263,19 @@ TEST(FormatNumber, SignificantDecimalsBySize) {
   EXPECT_EQ(format_number(1234.6), "1235");
   EXPECT_EQ(format_number(-5), "-5.000");
   EXPECT_EQ(format_number(-2500.2), "-2500");
+}
+
+// Counts print as integers in the native table (issue 18 item 2): "400", not "400.0"; a count that
+// is not whole (a mean), a time and a rate keep their decimals.
+TEST(MetricCellText, WholeCountsAreIntegersOtherFiguresKeepTheirDecimals) {
+  EXPECT_EQ(metric_cell_text({"iterations", 400, "transfers", ""}), "400");
+  EXPECT_EQ(metric_cell_text({"transfers", 64, "transfers", ""}), "64");
+  EXPECT_EQ(metric_cell_text({"bytes", 268435456, "B", ""}), "268435456");
+  EXPECT_EQ(metric_cell_text({"blocks", 2.5, "blocks", ""}), "2.500");
+  EXPECT_EQ(metric_cell_text({"latency_avg", 12, "us", ""}), "12.000");
+  EXPECT_EQ(metric_cell_text({"bandwidth", 400, "Gb/s", ""}), "400.0");
+  EXPECT_EQ(metric_cell_text({"iops", 400, "IO/s", ""}), "400.0");
+  EXPECT_EQ(metric_cell_text({"util", 50, "%", ""}), "50.000");
 }
 
 }  // namespace

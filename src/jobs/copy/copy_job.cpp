@@ -15,6 +15,7 @@
 #include "jobs/copy/copy_config.hpp"
 #include "jobs/copy/copy_layout.hpp"
 #include "runtime/fork_launcher.hpp"
+#include "runtime/forked_moved_bytes.hpp"
 #include "runtime/rank_values.hpp"
 #include "runtime/timed_loop.hpp"
 
@@ -101,7 +102,9 @@ void from_json(const nlohmann::json& j, CopyRankOutput& o) {
   j.at("device_timing").get_to(o.samples.device_method);
 }
 
-CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host) {
+// `progress` (may be null) hears the bytes each iteration moved, warm-ups included: the live rate.
+CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host,
+                        ProgressLine* progress) {
   const int rank = rt.rank();
   auto dev = backend.open_device(plan.first_device + rank);
   const std::size_t bytes = plan.block_bytes * plan.blocks;
@@ -177,6 +180,7 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
     for (auto& s : streams) timed.push_back(s.get());
     clock = std::make_unique<StreamClock>(*dev, timed, false);
   }
+  MovedBytes moved(progress);
   const TimedLoopSamples samples = run_timed_loop(
       {.warmup = plan.warmup, .iterations = plan.iterations}, &rt,
       [&] {
@@ -191,8 +195,10 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
       },
       [&] {
         for (auto& s : streams) s->synchronize();
+        moved.add(bytes);
       },
       clock.get());
+  moved.flush();
 
   if (plan.verify) {
     std::optional<DeviceMismatch> bad;
@@ -348,7 +354,7 @@ std::vector<Metric> copy_bandwidth_metrics(std::uint64_t block_bytes, std::uint6
 
 namespace {
 
-CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher) {
+CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher, ProgressLine* progress) {
   CopyPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
   if (plan.topology == CopyTopology::shared) plan.host_kind = HostMemoryKind::shm;
@@ -362,8 +368,10 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     if (host_source(plan.direction)) fill_pattern(shared_host->bytes(), plan.seed, 0);
   }
 
-  std::vector<CopyRankOutput> rank_outputs =
-      run_ranks(launcher, [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get()); });
+  // The ranks are forked processes: their bytes reach the line through a shared counter.
+  ForkedMovedBytes rate(progress);
+  std::vector<CopyRankOutput> rank_outputs = run_ranks(
+      launcher, [&](Runtime& rt) { return run_rank(plan, backend, rt, shared_host.get(), rate.for_ranks()); });
 
   CaseResult result;
   result.job = "copy";
@@ -437,10 +445,10 @@ std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx) {
                                                     format_size(plan.block_bytes), plan.iterations));
   std::vector<CaseResult> cases;
   if (ctx.launcher != nullptr) {
-    cases.push_back(run_copy(plan, backend, *ctx.launcher));
+    cases.push_back(run_copy(plan, backend, *ctx.launcher, ctx.progress));
   } else {
     ForkLauncher launcher(plan.devices);
-    cases.push_back(run_copy(plan, backend, launcher));
+    cases.push_back(run_copy(plan, backend, launcher, ctx.progress));
   }
   ctx.emit(cases.back());
   return cases;

@@ -38,6 +38,7 @@ struct Sweep {
   std::string device_path;  // for the config, with cuda source memory: registered or why staged
   PeerRegion& dst;
   std::string peer;  // for the config: the server's address, or what the loopback is
+  ProgressLine* progress;  // hears the bytes as they move (the live rate); may be null
 
   // One transfer, on the one timed loop: queued put (after staging device memory that the
   // transport cannot register), then a flush that returns once the data is visible at the peer.
@@ -47,13 +48,18 @@ struct Sweep {
     const std::uint64_t seed = link_check_seed(bytes);
     if (plan.check) src.fill(0, bytes, seed);
     Endpoint& ep = session.endpoint();
+    MovedBytes moved(progress);
     TimedLoopSamples times = run_timed_loop(
         {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false}, nullptr,
         [&] {
           if (staged) src.copy_out(0, local.data(), bytes);
           ep.put(local, 0, *dst.remote, 0, bytes);
         },
-        [&] { ep.flush(plan.wait); });
+        [&] {
+          ep.flush(plan.wait);
+          moved.add(bytes);
+        });
+    moved.flush();
     if (plan.check) verify_link_data(session, dst, bytes, seed);
     return result(bytes, make_series("transfer", "us", std::move(times.complete_us)));
   }
@@ -157,7 +163,7 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   ClientSession session(*transport, control, options);
   PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
 
-  Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer};
+  Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer, ctx.progress};
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
     results.push_back(sweep.measure(bytes));

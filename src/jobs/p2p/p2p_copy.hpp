@@ -17,6 +17,7 @@
 #include <string>
 
 #include "backends/device.hpp"
+#include "core/progress_line.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 
 namespace xb {
@@ -41,9 +42,10 @@ struct P2pDevice {
 // backend's reason when the devices cannot reach each other: the case is then waived.
 Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional);
 
-// Runs `warmup` untimed, then `executions` timed executions; the elapsed time of each.
+// Runs `warmup` untimed, then `executions` timed executions; the elapsed time of each. `progress`
+// (may be null) hears the bytes of each window as it ends: the live rate.
 ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
-                                 std::uint64_t warmup, std::uint64_t executions);
+                                 std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress = nullptr);
 
 // Verification through the device's setup stream (device memory may not be host-readable), staged in
 // chunks by backends/device_pattern: fills a device's source buffer with the pattern of `seed`, and

@@ -187,7 +187,7 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
     if (!reach.ok) {
       cases.push_back(make_p2p_waived_case(plan, from, to, p.bidirectional, reach.reason));
     } else {
-      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions);
+      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress);
       if (plan.verify) {
         check_p2p_destination(b, a, plan.size, plan.seed + static_cast<std::uint64_t>(a.index), name);
         if (p.bidirectional) check_p2p_destination(a, b, plan.size, plan.seed + static_cast<std::uint64_t>(b.index), name);

@@ -27,13 +27,14 @@ std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64
 class BlockSizeRun {
  public:
   BlockSizeRun(const XferPlan& plan, XferMover& mover, ClientSession& session, const PeerRegion& region,
-               EndpointMemory& local)
-      : plan_(plan), mover_(mover), session_(session), region_(region), local_(local) {}
+               EndpointMemory& local, ProgressLine* progress)
+      : plan_(plan), mover_(mover), session_(session), region_(region), local_(local), progress_(progress) {}
 
   XferMeasurement run(std::uint64_t block, std::uint64_t seed) {
     XferMeasurement m;
     m.block = block;
     m.transfers = xfer_transfer_count(plan_.total, block);
+    MovedBytes moved(progress_);
     // The warm-up passes, and with --latency each transfer timed alone (histogram only: a pass
     // may be millions of transfers), on the one timed loop; a mover's move() is the submission and
     // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
@@ -47,8 +48,10 @@ class BlockSizeRun {
         [&] {
           if (next < plan_.warmup) {
             mover_.move(block, 0, m.transfers);
+            moved.add(block * m.transfers);
           } else {
             mover_.move(block, next - plan_.warmup, 1);
+            moved.add(block);
           }
           ++next;
         },
@@ -66,8 +69,13 @@ class BlockSizeRun {
     }
     m.time_us = run_timed_loop(
                     {.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
-                    [&] { mover_.move(block, 0, m.transfers); }, [] {})
+                    [&] {
+                      mover_.move(block, 0, m.transfers);
+                      moved.add(block * m.transfers);
+                    },
+                    [] {})
                     .complete_us;
+    moved.flush();
     if (plan_.verify) {
       if (plan_.op == XferOp::write) {
         if (auto at = session_.verify(region_, 0, bytes, seed)) {
@@ -87,11 +95,13 @@ class BlockSizeRun {
   ClientSession& session_;
   const PeerRegion& region_;
   EndpointMemory& local_;
+  ProgressLine* progress_;
 };
 
 }  // namespace
 
-std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case) {
+std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case,
+                                        ProgressLine* progress) {
   validate_xfer_plan(plan);
   // Everything local is made before the first connection: memory failures never leave a server
   // waiting on a half-started client.
@@ -133,7 +143,7 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   setting.mover = mover->describe();
   if (device_path) setting.device_path = device_path->text;
 
-  BlockSizeRun runner(plan, *mover, session, region, *local);
+  BlockSizeRun runner(plan, *mover, session, region, *local, progress);
   std::vector<CaseResult> cases;
   for (std::size_t k = 0; k < plan.blocks.size(); ++k) {
     XferMeasurement m;

@@ -26,7 +26,7 @@ void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
 }  // namespace
 
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
-                                         Backend& backend, const CaseSink& on_case) {
+                                         Backend& backend, const CaseSink& on_case, ProgressLine* progress) {
   validate_xfer_plan(plan);
   if (servers.empty() || servers.size() > kXferMaxFanOut) {
     throw PlanError(
@@ -47,7 +47,7 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
           tag_server(tagged, i, servers.size());
           const std::lock_guard lock(mutex);
           on_case(tagged);
-        });
+        }, progress);
       } catch (...) {
         const std::lock_guard lock(mutex);
         if (!error) error = std::current_exception();

@@ -21,10 +21,10 @@ std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
   }
   const ProgressStep step(ctx.progress,
                           fmt::format("xfer: {} {} over {}…", to_string(plan.op), to_string(plan.mode), plan.transport));
-  if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case);
+  if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case, ctx.progress);
   XferPlan one = plan;
   if (plan.servers.size() == 1) one.control = plan.servers.front();
-  return run_xfer_client(one, backend, ctx.on_case);
+  return run_xfer_client(one, backend, ctx.on_case, ctx.progress);
 }
 
 }  // namespace xb

@@ -7,6 +7,7 @@
 
 #include "backends/device.hpp"
 #include "core/case_sink.hpp"
+#include "core/progress_line.hpp"
 #include "core/result.hpp"
 #include "jobs/xfer/xfer_plan.hpp"
 #include "transport/address.hpp"
@@ -17,8 +18,10 @@ namespace xb {
 // region of plan.total bytes in the mode's remote place, and per block size runs the warm-up
 // passes, the latency pass (each transfer alone), then the timed passes (every transfer queued,
 // one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
-// size's result as soon as it is complete (the HIXL dialect prints its line then).
-std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {});
+// size's result as soon as it is complete (the HIXL dialect prints its line then). `progress` (may
+// be null) hears the bytes of each pass as it ends: the live rate.
+std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
+                                        ProgressLine* progress = nullptr);
 
 // Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
 // with the bound addresses (port 0 resolved), serves one client that presents the token and
@@ -41,8 +44,9 @@ std::vector<CaseResult> run_xfer_server_clients(
 // each block size's case (its config "server_index" names the server) as it completes, never
 // from two threads at once.
 // The cases of every server in server order, each with config "server_index" and "servers".
-// Throws the first error after every thread ended.
+// Throws the first error after every thread ended. `progress` hears every thread's bytes.
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
-                                         Backend& backend, const CaseSink& on_case = {});
+                                         Backend& backend, const CaseSink& on_case = {},
+                                         ProgressLine* progress = nullptr);
 
 }  // namespace xb
