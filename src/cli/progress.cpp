@@ -4,14 +4,15 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 
 namespace xb {
 namespace {
 
 constexpr auto kTick = std::chrono::milliseconds(500);
 constexpr const char* kEraseLine = "\r\033[K";
-// Room in a drawn line beyond the step's text: the erase sequence and " N s".
-constexpr std::size_t kLineExtra = 64;
+// Room in a drawn line beyond the step's text: the erase sequence, " N s", the rate and the share done.
+constexpr std::size_t kLineExtra = 96;
 
 // write(2) straight to the descriptor: the line must not mix into buffered stream output, and a
 // short write or EINTR on a terminal is retried.
@@ -62,7 +63,21 @@ void Progress::begin(std::string text) {
   moved_at_tick_ = 0;
   tick_at_ = started_;
   rate_ = 0;
+  expected_bytes_ = 0;
+  expected_seconds_ = 0;
   draw_locked(false);  // the ticker redraws it from its next tick on
+}
+
+void Progress::expect_bytes(std::uint64_t bytes) {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  expected_bytes_ = bytes;
+}
+
+void Progress::expect_seconds(double seconds) {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  expected_seconds_ = seconds > 0 ? seconds : 0;
 }
 
 void Progress::end() {
@@ -126,8 +141,34 @@ void Progress::draw_locked(bool force) {
     const auto end = std::to_chars(digits, digits + sizeof digits, scaled, std::chars_format::fixed, 2).ptr;
     line_.append(", ").append(digits, end).append(unit);
   }
+  append_done_locked(std::chrono::duration<double>(ran).count());
   write_all(fd_, line_);
   drawn_ = true;
+}
+
+// How much of the step's known work is done and the time left at its pace so far: the share of
+// the bytes moved (the time left assumes the pace holds) or of the seconds run. Nothing before
+// anything moved, when the work is not known, or once the share reaches 100% (the step is ending).
+void Progress::append_done_locked(double ran_seconds) {
+  double share = 0;
+  double left = 0;
+  if (expected_bytes_ > 0) {
+    const std::uint64_t moved = moved_.load(std::memory_order_relaxed);
+    if (moved == 0 || ran_seconds <= 0) return;
+    share = static_cast<double>(moved) / static_cast<double>(expected_bytes_);
+    left = share < 1 ? ran_seconds * (1 - share) / share : 0;
+  } else if (expected_seconds_ > 0) {
+    share = ran_seconds / expected_seconds_;
+    left = expected_seconds_ - ran_seconds;
+  } else {
+    return;
+  }
+  if (share >= 1) return;
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(share * 100)).ptr;
+  line_.append(", ").append(digits, end).append("% done, about ");
+  end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(std::ceil(left))).ptr;
+  line_.append(digits, end).append(" s left");
 }
 
 void Progress::erase_locked() {

@@ -36,6 +36,9 @@ class Progress final : public ProgressLine {
   // Bytes the step moved: the line shows the rate over the last tick ("…  3 s, 1.24 GB/s").
   void moved(std::uint64_t bytes) override { moved_.fetch_add(bytes, std::memory_order_relaxed); }
   bool shows_rate() const override { return enabled_; }
+  // The running step's whole work (reset by begin): the line adds "N% done, about T s left".
+  void expect_bytes(std::uint64_t bytes) override;
+  void expect_seconds(double seconds) override;
   // The line erased for good: later steps draw nothing (a partial result is being printed: the
   // ticker must not draw into it). Safe from any thread.
   void silence();
@@ -46,6 +49,7 @@ class Progress final : public ProgressLine {
  private:
   void tick_loop();
   void draw_locked(bool force);
+  void append_done_locked(double ran_seconds);
   void erase_locked();
 
   int fd_;
@@ -63,6 +67,8 @@ class Progress final : public ProgressLine {
   std::uint64_t moved_at_tick_ = 0;      // moved_ at the previous tick
   std::chrono::steady_clock::time_point tick_at_;
   double rate_ = 0;                      // bytes per second over the last tick; 0: none yet
+  std::uint64_t expected_bytes_ = 0;     // the step's whole work in bytes; 0: not known
+  double expected_seconds_ = 0;          // or in seconds (a run bounded by time); 0: not known
   bool ticking_ = false;  // the ticker thread has started and holds no allocation in progress
   std::condition_variable ticking_cv_;
   std::thread ticker_;

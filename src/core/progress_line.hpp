@@ -21,6 +21,11 @@ class ProgressLine {
   virtual void moved(std::uint64_t bytes) { (void)bytes; }
   // Whether moved() is drawn at all: a job passes nothing on otherwise (off a terminal, -q, json).
   virtual bool shows_rate() const { return false; }
+  // What the running step will do in all, where the job knows it: the bytes it will move (moved()
+  // counts them, warm-ups included) or the seconds it will run (a run bounded by time). The line
+  // then says how much is done and the time left, as fio's does ("45% done, about 3 s left").
+  virtual void expect_bytes(std::uint64_t bytes) { (void)bytes; }
+  virtual void expect_seconds(double seconds) { (void)seconds; }
 };
 
 // One worker's bytes, passed on to a progress line in lumps (every 4 MiB, and the rest when it
@@ -60,6 +65,13 @@ class ProgressStep {
   }
   ProgressStep(const ProgressStep&) = delete;
   ProgressStep& operator=(const ProgressStep&) = delete;
+  // The step's whole work, passed to the line (nothing when nobody watches).
+  void expect_bytes(std::uint64_t bytes) const {
+    if (line_ != nullptr) line_->expect_bytes(bytes);
+  }
+  void expect_seconds(double seconds) const {
+    if (line_ != nullptr) line_->expect_seconds(seconds);
+  }
 
  private:
   ProgressLine* line_;

@@ -82,6 +82,9 @@ TEST(JobProgressPty, IoShowsItsStepAndErasesIt) {
   ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
   EXPECT_TRUE(std::regex_search(shown.output, std::regex("io: write[^\r]* [0-9]+ s, [0-9]+\\.[0-9]{2} [KMG]?B/s")))
       << shown.output;
+  // Bounded by time (-T 3): the share done is of the seconds.
+  EXPECT_TRUE(std::regex_search(shown.output, std::regex("io: write[^\r]*B/s, [0-9]{1,2}% done, about [12] s left")))
+      << shown.output;
 }
 
 // The live rate of the jobs bounded by work (issue 18 item 7): each runs about two seconds here
@@ -93,6 +96,10 @@ void expect_live_rate(const std::string& name, const std::vector<std::string>& a
   const test::PtyRun shown = test::run_on_pty(XB_BINARY, args, std::chrono::minutes(3), {kShowAtOnce});
   ASSERT_TRUE(WIFEXITED(shown.status) && WEXITSTATUS(shown.status) == 0) << shown.output;
   EXPECT_TRUE(std::regex_search(shown.output, std::regex(step + "[^\r]* [0-9]+ s, [0-9]+\\.[0-9]{2} [KMG]?B/s")))
+      << shown.output;
+  // The job said its whole work: the line says how much is done and the time left (fio's eta).
+  EXPECT_TRUE(std::regex_search(
+      shown.output, std::regex(step + "[^\r]*B/s, [0-9]{1,2}% done, about [0-9]+ s left")))
       << shown.output;
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -79,6 +80,53 @@ TEST(Progress, DrawsTheStepAndErasesItAfterwards) {
     EXPECT_EQ(text.substr(text.size() - 4), "\r\033[K");
   }
   EXPECT_EQ(p.drain(), "");
+}
+
+// The share done and the time left (issue 18 item 7, fio's eta): of the bytes the job said it
+// will move, at the pace so far; of the seconds of a run bounded by time; nothing once the work is
+// all done, nor for a step that said nothing of its work.
+TEST(Progress, ShowsTheShareDoneAndTheTimeLeft) {
+  Pipe p;
+  Progress progress(p.fd[1], true);
+  const auto tick_text = [&](const std::function<bool(const std::string&)>& enough) {
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (!enough(text) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(100ms);
+      text += p.drain();
+    }
+    return text;
+  };
+  {
+    ProgressStep step(&progress, "copy: bytes…");
+    step.expect_bytes(4'000'000'000);
+    progress.moved(1'000'000'000);  // a quarter of the work
+    const std::string text = tick_text([](const std::string& t) { return t.find("% done") != std::string::npos; });
+    EXPECT_NE(text.find(", 25% done, about "), std::string::npos) << text;
+    EXPECT_NE(text.find(" s left"), std::string::npos) << text;
+  }
+  {
+    ProgressStep step(&progress, "io: seconds…");
+    step.expect_seconds(600);
+    const std::string text = tick_text([](const std::string& t) { return t.find("% done") != std::string::npos; });
+    // Under a second of 600 run: 0% done, 600 s (or 599 s) left.
+    EXPECT_NE(text.find("io: seconds…, 0% done, about 600 s left"), std::string::npos) << text;
+  }
+  {
+    ProgressStep step(&progress, "kv: all done…");
+    step.expect_bytes(1000);
+    progress.moved(1000);
+    const std::string text = tick_text([](const std::string& t) { return t.find("B/s") != std::string::npos; });
+    EXPECT_NE(text.find("kv: all done…"), std::string::npos) << text;
+    EXPECT_EQ(text.find("% done"), std::string::npos) << text;
+  }
+  {
+    ProgressStep step(&progress, "link: unknown work…");
+    progress.moved(1000);
+    const std::string text = tick_text([](const std::string& t) { return t.find("B/s") != std::string::npos; });
+    EXPECT_NE(text.find("link: unknown work…"), std::string::npos) << text;
+    EXPECT_EQ(text.find("% done"), std::string::npos) << text;
+  }
 }
 
 // The live rate (issue 18 item 7): bytes moved while a step runs show as a rate after its

@@ -443,6 +443,8 @@ std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress, fmt::format("copy: {} on {} device(s), {} x {}, {} iterations…",
                                                     to_string(plan.direction), plan.devices, plan.blocks,
                                                     format_size(plan.block_bytes), plan.iterations));
+  step.expect_bytes((plan.warmup + plan.iterations) * plan.block_bytes * plan.blocks *
+                    static_cast<std::uint64_t>(plan.devices));
   std::vector<CaseResult> cases;
   if (ctx.launcher != nullptr) {
     cases.push_back(run_copy(plan, backend, *ctx.launcher, ctx.progress));

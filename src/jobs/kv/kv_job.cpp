@@ -433,6 +433,7 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress) 
 std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress,
                           fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
+  step.expect_bytes(plan.blocks * plan.block_bytes * plan.passes);  // every block once a pass
   std::vector<CaseResult> cases;
   cases.push_back(run_kv(plan, ctx.backend, ctx.progress));
   ctx.emit(cases.back());

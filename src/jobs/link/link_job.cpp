@@ -123,6 +123,9 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
                                                     format_size(plan.max_bytes), plan.transport));
   validate_link_plan(plan);
   const std::vector<std::uint64_t> sizes = link_sizes(plan);
+  std::uint64_t work = 0;  // every size's transfers, warm-ups included
+  for (const std::uint64_t bytes : sizes) work += (plan.warmup + plan.iterations) * bytes;
+  step.expect_bytes(work);
 
   // Declaration order is teardown order in reverse: the peer's region goes before the session
   // (its endpoint), the session before the loopback server is joined (so a failing run's server sees

@@ -164,6 +164,9 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
   const std::string name(backend.name());
   const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
   const auto planned = planned_cases(plan, devices);
+  std::uint64_t work = 0;  // every planned case's executions, warm-ups and both directions included
+  for (const auto& p : planned) work += (plan.warmup + plan.executions) * plan.size * (p.bidirectional ? 2 : 1);
+  step.expect_bytes(work);
 
   // Every device used, opened once with its buffers (its source holding its pattern if verifying).
   std::map<int, P2pDevice> open;

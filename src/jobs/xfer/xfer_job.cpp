@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -21,6 +22,15 @@ std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
   }
   const ProgressStep step(ctx.progress,
                           fmt::format("xfer: {} {} over {}…", to_string(plan.op), to_string(plan.mode), plan.transport));
+  // The work, for the line's share done: per block size the warm-up passes, the latency pass and
+  // the timed passes, each of every transfer; per server when it fans out.
+  std::uint64_t work = 0;
+  for (const std::uint64_t block : plan.blocks) {
+    // (The plan is validated later, by the side that runs: a zero block is refused there.)
+    const std::uint64_t pass = block > 0 ? xfer_transfer_count(plan.total, block) * block : 0;
+    work += pass * (plan.warmup + (plan.latency ? 1 : 0) + plan.iters);
+  }
+  step.expect_bytes(work * std::max<std::uint64_t>(plan.servers.size(), 1));
   if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case, ctx.progress);
   XferPlan one = plan;
   if (plan.servers.size() == 1) one.control = plan.servers.front();
