@@ -19,6 +19,11 @@ ForkedMovedBytes::ForkedMovedBytes(ProgressLine* line) {
   line_ = line;
   counter_ = new (map) std::atomic<std::uint64_t>(0);
   relay_ = std::thread([this] { relay_loop(); });
+  // Returns only once the relay runs its loop, where it allocates nothing: the ranks are forked
+  // next, and a fork taken while a starting thread holds the allocator's lock (AddressSanitizer's
+  // does not guard against it) leaves the child's allocator locked for good (cli/progress.cpp).
+  std::unique_lock lock(mutex_);
+  relaying_cv_.wait(lock, [this] { return relaying_; });
 }
 
 ForkedMovedBytes::~ForkedMovedBytes() {
@@ -45,6 +50,8 @@ void ForkedMovedBytes::pass_on() {
 
 void ForkedMovedBytes::relay_loop() {
   std::unique_lock lock(mutex_);
+  relaying_ = true;
+  relaying_cv_.notify_all();
   while (!stop_) {
     wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; });
     pass_on();

@@ -47,6 +47,8 @@ class ForkedMovedBytes final : public ProgressLine {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;
+  bool relaying_ = false;  // the relay has reached its loop (the constructor waits for it)
+  std::condition_variable relaying_cv_;
   std::thread relay_;
 };
 
