@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <new>
+#include <system_error>
 
 namespace xb {
 
@@ -18,7 +19,15 @@ ForkedMovedBytes::ForkedMovedBytes(ProgressLine* line) {
   if (map == MAP_FAILED) return;
   line_ = line;
   counter_ = new (map) std::atomic<std::uint64_t>(0);
-  relay_ = std::thread([this] { relay_loop(); });
+  try {
+    relay_ = std::thread([this] { relay_loop(); });
+  } catch (const std::system_error&) {
+    // No thread to relay with: the mapping goes and the rate is not drawn, as without a mapping.
+    munmap(map, sizeof(std::atomic<std::uint64_t>));
+    counter_ = nullptr;
+    line_ = nullptr;
+    return;
+  }
   // Returns only once the relay runs its loop, where it allocates nothing: the ranks are forked
   // next, and a fork taken while a starting thread holds the allocator's lock (AddressSanitizer's
   // does not guard against it) leaves the child's allocator locked for good (cli/progress.cpp).

@@ -2,17 +2,11 @@
 #include "backends/cuda/cuda_probe.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 
+#include "backends/child_answer.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_nvlink.hpp"
 
@@ -57,61 +51,13 @@ int numa_node_of(const std::string& pci) {
   return -1;
 }
 
-void write_all(int fd, const std::string& s) {
-  std::size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<std::size_t>(n);
-  }
-}
-
 }  // namespace
 
 Probe probe_devices(int timeout_ms) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    return {Support::no(fmt::format("pipe for the CUDA probe failed: {}", std::strerror(errno))), {}};
-  }
-  const pid_t pid = fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return {Support::no(fmt::format("fork of the CUDA probe failed: {}", std::strerror(errno))), {}};
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    write_all(fds[1], encode_probe(probe_in_this_process()));
-    ::_exit(0);  // no atexit handlers or static destructors of the parent's image
-  }
-  ::close(fds[1]);
-  std::string answer;
-  char buf[4096];
-  bool timed_out = false;
-  for (;;) {
-    pollfd pfd{fds[0], POLLIN, 0};
-    const int r = ::poll(&pfd, 1, timeout_ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) {
-      timed_out = true;
-      break;
-    }
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    answer.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) return {Support::no(fmt::format("the CUDA probe did not answer within {} ms", timeout_ms)), {}};
-  if (WIFSIGNALED(status)) {
-    return {Support::no(fmt::format("the CUDA probe process died of signal {}", WTERMSIG(status))), {}};
-  }
-  Probe p = decode_probe(answer);
+  const ChildAnswer answer =
+      answer_from_child([] { return encode_probe(probe_in_this_process()); }, "the CUDA probe", timeout_ms);
+  if (!answer.ok) return {Support::no(answer.text), {}};
+  Probe p = decode_probe(answer.text);
   for (auto& d : p.devices) d.numa_node = numa_node_of(d.pci_address);
   return p;
 }
