@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 
 namespace xb {
@@ -146,28 +147,32 @@ void Progress::draw_locked(bool force) {
   drawn_ = true;
 }
 
-// How much of the step's known work is done and the time left at its pace so far: the share of
-// the bytes moved (the time left assumes the pace holds) or of the seconds run. Nothing before
-// anything moved, when the work is not known, or once the share reaches 100% (the step is ending).
-void Progress::append_done_locked(double ran_seconds) {
+std::optional<DoneAndLeft> done_and_left(std::uint64_t expected_bytes, std::uint64_t moved, double expected_seconds,
+                                         double ran_seconds) {
   double share = 0;
   double left = 0;
-  if (expected_bytes_ > 0) {
-    const std::uint64_t moved = moved_.load(std::memory_order_relaxed);
-    if (moved == 0 || ran_seconds <= 0) return;
-    share = static_cast<double>(moved) / static_cast<double>(expected_bytes_);
+  if (expected_bytes > 0) {
+    if (moved == 0 || ran_seconds <= 0) return std::nullopt;
+    share = static_cast<double>(moved) / static_cast<double>(expected_bytes);
     left = share < 1 ? ran_seconds * (1 - share) / share : 0;
-  } else if (expected_seconds_ > 0) {
-    share = ran_seconds / expected_seconds_;
-    left = expected_seconds_ - ran_seconds;
+  } else if (expected_seconds > 0) {
+    share = ran_seconds / expected_seconds;
+    left = expected_seconds - ran_seconds;
   } else {
-    return;
+    return std::nullopt;
   }
-  if (share >= 1) return;
+  if (share >= 1) return std::nullopt;
+  // Bounded before the conversion: a pace of one byte in an hour would overflow it.
+  return DoneAndLeft{static_cast<long long>(share * 100), static_cast<long long>(std::ceil(std::min(left, 1e9)))};
+}
+
+void Progress::append_done_locked(double ran_seconds) {
+  const auto d = done_and_left(expected_bytes_, moved_.load(std::memory_order_relaxed), expected_seconds_, ran_seconds);
+  if (!d) return;
   char digits[24];
-  auto end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(share * 100)).ptr;
+  auto end = std::to_chars(digits, digits + sizeof digits, d->percent).ptr;
   line_.append(", ").append(digits, end).append("% done, about ");
-  end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(std::ceil(left))).ptr;
+  end = std::to_chars(digits, digits + sizeof digits, d->seconds_left).ptr;
   line_.append(digits, end).append(" s left");
 }
 

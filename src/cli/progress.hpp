@@ -11,12 +11,23 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "core/progress_line.hpp"
 
 namespace xb {
+
+// The share of a step's known work done and the time left at the pace so far: of the bytes it
+// said it would move (the time left assumes the pace holds), else of the seconds it said it runs.
+// None before anything moved, when the work is not known, or once it is all done (the step ends).
+struct DoneAndLeft {
+  long long percent = 0;       // whole per cent done, rounded down
+  long long seconds_left = 0;  // rounded up, at most a billion
+};
+std::optional<DoneAndLeft> done_and_left(std::uint64_t expected_bytes, std::uint64_t moved, double expected_seconds,
+                                         double ran_seconds);
 
 class Progress final : public ProgressLine {
  public:

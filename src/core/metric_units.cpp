@@ -98,7 +98,10 @@ void drop_decimal_twins(ResultDocument& doc) {
 bool is_rate_unit(std::string_view unit) { return unit.size() > 2 && unit.ends_with("/s"); }
 
 bool is_count_unit(std::string_view unit) {
-  return !unit.empty() && unit != "%" && !is_rate_unit(unit) && !time_unit_seconds(unit).has_value();
+  // Not a count: a share ("%"), a ratio or multiple ("ratio", "x median": a fleet threshold of 2 is
+  // still a multiple that may be 1.5), a rate or a time.
+  if (unit.empty() || unit == "%" || unit == "ratio" || unit == "x" || unit.starts_with("x ")) return false;
+  return !is_rate_unit(unit) && !time_unit_seconds(unit).has_value();
 }
 
 namespace {

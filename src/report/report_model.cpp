@@ -195,8 +195,12 @@ void set_matrix_scales(std::vector<MatrixView>& matrices, const std::vector<std:
   for (std::size_t i = 0; i < matrices.size(); ++i) {
     auto& view = matrices[i];
     if (expected[i] && *expected[i] > 0) {
-      view.scale_max = *expected[i];
-      view.scale_basis = "the case's expected figure";
+      // Higher is better: the expected figure is the scale's top (green), half of it its middle.
+      // Lower is better (a time): 0 is the best end, so the scale runs to twice the expected
+      // figure, which then sits in the middle and everything faster than it leans green.
+      const bool higher = view.matrix.higher_is_better;
+      view.scale_max = higher ? *expected[i] : 2 * *expected[i];
+      view.scale_basis = higher ? "the case's expected figure" : "twice the case's expected figure";
       continue;
     }
     double top = 0;
@@ -267,7 +271,9 @@ Labels group_labels(const CaseResult& c, std::optional<std::uint64_t> size) {
 std::string overlay_of(const CaseResult& c) {
   std::string s;
   for (const auto& [k, v] : c.labels) {
-    if (is_overlay_key(k)) s += (s.empty() ? "" : " ") + v;
+    if (!is_overlay_key(k)) continue;
+    // A transport or engine names itself ("tcp"); a server is a number, so it is said as one.
+    s += (s.empty() ? "" : " ") + (k == "server" ? "server " + v : v);
   }
   return s;
 }

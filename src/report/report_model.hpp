@@ -28,8 +28,9 @@ using Labels = std::vector<std::pair<std::string, std::string>>;
 enum class LineBy { host, file };
 
 // Label keys whose values are drawn as lines of one plot rather than plots of their own: the same
-// path over another transport or IO engine is what a reader wants side by side.
-inline constexpr const char* kOverlayLabelKeys[] = {"transport", "engine"};
+// path over another transport or IO engine, or to another server of a fan-out, is what a reader
+// wants side by side.
+inline constexpr const char* kOverlayLabelKeys[] = {"transport", "engine", "server"};
 
 struct SizePoint {
   double size = 0;   // bytes

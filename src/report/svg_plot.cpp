@@ -158,7 +158,8 @@ std::string heat_map_svg(const Matrix& m, double scale_max, std::string_view bas
       "height=\"{1}\" role=\"img\" data-marks=\"{2}\" data-scale-max=\"{3}\">\n",
       num(width), num(height), marks, scale_max);
   const auto place = [&](double v) {
-    const double f = scale_max > 0 ? v / scale_max : 1.0;
+    // A scale of nothing (every value 0) places every value at 0, not at the top.
+    const double f = scale_max > 0 ? v / scale_max : 0.0;
     return m.higher_is_better ? f : 1 - f;
   };
   for (std::size_t c = 0; c < m.cols.size(); ++c) {
@@ -283,8 +284,8 @@ std::string bullet_chart_svg(const std::vector<BulletRow>& rows) {
     s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>\n", num(left + kBarW + 10), num(y + 15),
                      html_escape(texts[i]));
   }
-  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">bar: measured; black tick: expected; each row on its own "
-                   "scale from 0</text>\n",
+  s += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">bar: measured; black tick: expected; rows of one unit share "
+                   "a scale from 0</text>\n",
                    num(left), num(height - 6));
   s += "</svg>\n";
   return s;

@@ -40,6 +40,7 @@ struct IterationTimes {
   double submit_us = 0;  // 0 with submit_time off
   double complete_us = 0;
   double device_us = 0;  // 0 without a timer
+  bool warmup = false;   // a warm-up iteration: not among the samples
 };
 
 struct TimedLoopSamples {
@@ -56,10 +57,11 @@ struct IgnoreTimes {
 // `submit` enqueues one iteration's work without waiting; `complete` waits until it is done.
 // `lineup` (may be null: one rank) lines the ranks up before each iteration; `timer` (may be null)
 // brackets the enqueuing (begin before `submit`, end after it) and is read after `complete`;
-// `on_timed` sees every timed iteration's times as the loop goes.
-template <typename Submit, typename Complete, typename OnTimed = IgnoreTimes>
+// `on_iteration` sees every iteration's times as the loop goes, outside the clock (after its end),
+// warm-ups included and marked: progress counts their bytes, figures take only the timed ones.
+template <typename Submit, typename Complete, typename OnIteration = IgnoreTimes>
 TimedLoopSamples run_timed_loop(const TimedLoopPlan& plan, Runtime* lineup, Submit&& submit, Complete&& complete,
-                                IterationTimer* timer = nullptr, OnTimed&& on_timed = {}) {
+                                IterationTimer* timer = nullptr, OnIteration&& on_iteration = {}) {
   if (plan.max_over_ranks && lineup == nullptr) {
     throw std::invalid_argument("run_timed_loop: the max over ranks needs the ranks' runtime");
   }
@@ -81,19 +83,19 @@ TimedLoopSamples run_timed_loop(const TimedLoopPlan& plan, Runtime* lineup, Subm
     if (timer != nullptr) timer->end();
     complete();
     const std::uint64_t t2 = now_ns();
-    IterationTimes times{ns_to_us(t1 - t0), ns_to_us(t2 - t0), timer != nullptr ? timer->elapsed_us() : 0.0};
+    IterationTimes times{ns_to_us(t1 - t0), ns_to_us(t2 - t0), timer != nullptr ? timer->elapsed_us() : 0.0,
+                         it < plan.warmup};
     // The warm-up's too: every rank makes the same collective calls (lineup was checked above).
     if (plan.max_over_ranks && lineup != nullptr) {
       times.complete_us = lineup->max(times.complete_us);
       if (timer != nullptr) times.device_us = lineup->max(times.device_us);
     }
-    if (it < plan.warmup) continue;
-    if (plan.keep_samples) {
+    if (!times.warmup && plan.keep_samples) {
       if (plan.submit_time) s.submit_us.push_back(times.submit_us);
       s.complete_us.push_back(times.complete_us);
       if (timer != nullptr) s.device_us.push_back(times.device_us);
     }
-    on_timed(times);
+    on_iteration(times);
   }
   return s;
 }

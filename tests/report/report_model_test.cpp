@@ -205,6 +205,29 @@ TEST(ReportModel, TransportsAreLinesOfOnePlot) {
   EXPECT_EQ(overlay_of(cases[0]), "ucx");
 }
 
+// A fan-out's servers (same case name and labels but the server) are lines of one plot, never
+// one point merging their figures as if they were repetitions.
+TEST(ReportModel, ServersOfAFanOutAreLinesOfOnePlot) {
+  std::vector<CaseResult> cases;
+  for (const char* server : {"0", "1"}) {
+    CaseResult c;
+    c.job = "xfer";
+    c.name = "write_h2h_4M_tcp";
+    c.labels = {{"block", "4M"}, {"transport", "tcp"}, {"server", server}};
+    c.config = {{"block", 4194304}};
+    c.metrics = {{"bandwidth", server[0] == '0' ? 10.0 : 2.0, "GB/s", ""}};
+    cases.push_back(c);
+  }
+  const ReportModel m = build_report_model({doc_of("a.json", "n", cases)});
+  ASSERT_EQ(m.bandwidth.size(), 1u);
+  ASSERT_EQ(m.bandwidth[0].lines.size(), 2u);
+  EXPECT_EQ(m.bandwidth[0].lines[0].name, "tcp server 0 · n (xferbench 1.0)");
+  EXPECT_EQ(m.bandwidth[0].lines[1].name, "tcp server 1 · n (xferbench 1.0)");
+  ASSERT_EQ(m.bandwidth[0].lines[1].points.size(), 1u);
+  EXPECT_EQ(m.bandwidth[0].lines[1].points[0].runs.size(), 1u);
+  EXPECT_EQ(m.bandwidth[0].lines[1].points[0].runs[0], 2.0);
+}
+
 TEST(ReportModel, RunsOfACaseAreOnePointWithTheirSpread) {
   // Five runs of one case at 4K (two files, --repetitions), one at 64K; another case at 4K.
   std::vector<CaseResult> first, second;
@@ -271,6 +294,7 @@ TEST(ReportModel, MatricesShareAnAbsoluteScaleOrTakeTheExpectedFigure) {
     mx.rows = mx.cols = {"a", "b"};
     mx.values = {{std::nullopt, top}, {top / 2, std::nullopt}};
     mx.unit = unit;
+    mx.higher_is_better = unit != "us";
     c.config["matrix"] = matrix_to_json(mx);
     return c;
   };
@@ -278,15 +302,23 @@ TEST(ReportModel, MatricesShareAnAbsoluteScaleOrTakeTheExpectedFigure) {
   judged.verdict = CaseVerdict{};
   judged.verdict->unit = "GB/s";
   judged.verdict->expected = 80;
+  // A judged time: 0 is its best end, so the scale runs to twice the expected figure.
+  CaseResult judged_time = with_matrix("judged_time", 6, "us");
+  judged_time.verdict = CaseVerdict{};
+  judged_time.verdict->unit = "us";
+  judged_time.verdict->expected = 5;
   const ReportModel m = build_report_model({doc_of("a.json", "n", {with_matrix("x", 100, "GB/s"),
                                                                   with_matrix("y", 40, "GB/s"),
-                                                                  with_matrix("z", 7, "us"), judged})});
-  ASSERT_EQ(m.matrices.size(), 4u);
+                                                                  with_matrix("z", 7, "us"), judged, judged_time})});
+  ASSERT_EQ(m.matrices.size(), 5u);
+  EXPECT_FALSE(m.matrices[4].matrix.higher_is_better);
+  EXPECT_EQ(m.matrices[4].scale_max, 10);
+  EXPECT_EQ(m.matrices[4].scale_basis, "twice the case's expected figure");
   EXPECT_EQ(m.matrices[0].scale_max, 100);
   EXPECT_EQ(m.matrices[1].scale_max, 100);  // the largest of every GB/s matrix, the judged one's too
   EXPECT_EQ(m.matrices[1].scale_basis, "the largest value of the report's 3 matrices in GB/s");
   EXPECT_EQ(m.matrices[2].scale_max, 7);
-  EXPECT_EQ(m.matrices[2].scale_basis, "the largest value");
+  EXPECT_EQ(m.matrices[2].scale_basis, "the largest value of the report's 2 matrices in us");
   EXPECT_EQ(m.matrices[3].scale_max, 80);
   EXPECT_EQ(m.matrices[3].scale_basis, "the case's expected figure");
 }

@@ -153,6 +153,12 @@ TEST(SvgPlot, HeatMapColoursOnAnAbsoluteScaleWithALegend) {
   svg = heat_map_svg(m, 100, "x");
   EXPECT_EQ(cell_fill(svg, 0, 1), heat_colour(0));
   EXPECT_EQ(cell_fill(svg, 1, 0), heat_colour(0.1));
+  // A scale of nothing: zero bandwidth is the worst colour, zero time the best.
+  m.values = {{std::nullopt, 0.0}, {0.0, std::nullopt}};
+  m.higher_is_better = true;
+  EXPECT_EQ(cell_fill(heat_map_svg(m, 0, "x"), 0, 1), heat_colour(0));
+  m.higher_is_better = false;
+  EXPECT_EQ(cell_fill(heat_map_svg(m, 0, "x"), 0, 1), heat_colour(1));
 }
 
 TEST(SvgPlot, HeatMapMarginsHoldTheLongestNames) {

@@ -276,6 +276,8 @@ TEST(MetricCellText, WholeCountsAreIntegersOtherFiguresKeepTheirDecimals) {
   EXPECT_EQ(metric_cell_text({"bandwidth", 400, "Gb/s", ""}), "400.0");
   EXPECT_EQ(metric_cell_text({"iops", 400, "IO/s", ""}), "400.0");
   EXPECT_EQ(metric_cell_text({"util", 50, "%", ""}), "50.000");
+  EXPECT_EQ(metric_cell_text({"threshold", 2, "x median", ""}), "2.000");  // a multiple, not a count
+  EXPECT_EQ(metric_cell_text({"speedup", 3, "ratio", ""}), "3.000");
 }
 
 }  // namespace

@@ -38,16 +38,25 @@ class RecordingTimer final : public IterationTimer {
 TEST(TimedLoop, WarmUpIsDiscardedAndTheTimerBracketsTheEnqueuing) {
   std::vector<std::string> log;
   RecordingTimer timer(log);
-  int timed = 0;
+  int timed = 0, warmups = 0;
   const TimedLoopSamples s = run_timed_loop(
       {.warmup = 2, .iterations = 3}, nullptr, [&] { log.push_back("submit"); }, [&] { log.push_back("complete"); },
-      &timer, [&](const IterationTimes&) { ++timed; });
+      &timer, [&](const IterationTimes& t) {
+        // Every iteration is seen, the warm-ups first and marked as such.
+        if (t.warmup) {
+          EXPECT_EQ(timed, 0);
+          ++warmups;
+        } else {
+          ++timed;
+        }
+      });
   EXPECT_EQ(s.submit_us.size(), 3u);
   EXPECT_EQ(s.complete_us.size(), 3u);
   // The device's figure of the timed iterations only: reads 3, 4, 5 (the warm-up's were 1, 2).
   EXPECT_EQ(s.device_us, (std::vector<double>{30.0, 40.0, 50.0}));
   EXPECT_EQ(s.device_method, "recording");
   EXPECT_EQ(timed, 3);
+  EXPECT_EQ(warmups, 2);
   ASSERT_EQ(log.size(), 20u);
   for (std::size_t i = 0; i < log.size(); i += 4) {
     EXPECT_EQ((std::vector<std::string>(log.begin() + static_cast<long>(i), log.begin() + static_cast<long>(i) + 4)),
@@ -65,7 +74,9 @@ TEST(TimedLoop, EachIterationLastsUntilTheSlowestRank) {
         [&] {
           if (rt.rank() == 1) std::this_thread::sleep_for(20ms);  // the slow side
         },
-        nullptr, [&](const IterationTimes& t) { streamed.push_back(t.complete_us); });
+        nullptr, [&](const IterationTimes& t) {
+          if (!t.warmup) streamed.push_back(t.complete_us);
+        });
     std::string wrong;
     if (!s.complete_us.empty()) wrong += "samples kept; ";
     if (streamed.size() != 3) wrong += "not 3 streamed; ";

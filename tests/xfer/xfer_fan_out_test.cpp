@@ -5,6 +5,8 @@
 // ending 0. A server that gets fewer clients than it waits for ends with the wait's error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -76,6 +78,11 @@ TEST_P(XferFanOut, OneClientToManyServers) {
     EXPECT_EQ(config.at("servers"), 2);
     EXPECT_EQ(config.at("server_index"), i / 2) << "server order, then block order";
     EXPECT_EQ(config.at("peer"), i / 2 == 0 ? a.control : b.control);
+    // The server is a label too: the report's lines and compare's matching tell them apart by it.
+    const auto& labels = cases[i].at("labels");
+    const auto server = std::find_if(labels.begin(), labels.end(), [](const auto& l) { return l.at("key") == "server"; });
+    ASSERT_NE(server, labels.end()) << labels.dump();
+    EXPECT_EQ(server->at("value"), std::to_string(i / 2));
   }
   for (auto* s : {&a, &b}) {
     const auto served = s->process.wait_for(std::chrono::seconds(30));

@@ -195,9 +195,8 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
       },
       [&] {
         for (auto& s : streams) s->synchronize();
-        moved.add(bytes);
       },
-      clock.get());
+      clock.get(), [&](const IterationTimes&) { moved.add(bytes); });
   moved.flush();
 
   if (plan.verify) {

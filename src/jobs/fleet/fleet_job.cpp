@@ -114,7 +114,7 @@ class LinkMeter {
           },
           nullptr,
           [&](const IterationTimes& t) {
-            if (sending) elapsed.add(t.complete_us);
+            if (sending && !t.warmup) elapsed.add(t.complete_us);
           });
       if (!sending) continue;
       if (plan_.base.verify) {

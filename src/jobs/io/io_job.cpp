@@ -592,11 +592,12 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress) 
 std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress, fmt::format("io: {} {} with {}, {} thread(s)…", to_string(plan.pattern),
                                                     format_size(plan.io_bytes), plan.engine, plan.threads));
-  // The work, for the line's share done: a time bound, or one pass over every thread's region.
+  // The work, for the line's share done: a time bound (counted from the step's start, so laying
+  // out the files is inside it), or one pass over every thread's region in whole IOs.
   if (plan.seconds > 0) {
     step.expect_seconds(static_cast<double>(plan.seconds));
   } else {
-    step.expect_bytes(plan.shared_size ? plan.file_bytes : plan.file_bytes * plan.threads);
+    step.expect_bytes(whole_bytes_per_thread(plan) * plan.threads);
   }
   std::vector<CaseResult> cases;
   cases.push_back(run_io(plan, ctx.backend, ctx.progress));

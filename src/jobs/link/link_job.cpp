@@ -55,10 +55,7 @@ struct Sweep {
           if (staged) src.copy_out(0, local.data(), bytes);
           ep.put(local, 0, *dst.remote, 0, bytes);
         },
-        [&] {
-          ep.flush(plan.wait);
-          moved.add(bytes);
-        });
+        [&] { ep.flush(plan.wait); }, nullptr, [&](const IterationTimes&) { moved.add(bytes); });
     moved.flush();
     if (plan.check) verify_link_data(session, dst, bytes, seed);
     return result(bytes, make_series("transfer", "us", std::move(times.complete_us)));

@@ -164,8 +164,13 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
   const std::string name(backend.name());
   const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
   const auto planned = planned_cases(plan, devices);
-  std::uint64_t work = 0;  // every planned case's executions, warm-ups and both directions included
-  for (const auto& p : planned) work += (plan.warmup + plan.executions) * plan.size * (p.bidirectional ? 2 : 1);
+  // Every planned case's executions, warm-ups and both directions included; a waived pair moves
+  // nothing, so its share leaves the work when it is waived (the time left would never reach 0).
+  const auto case_work = [&plan](bool bidirectional) {
+    return (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1);
+  };
+  std::uint64_t work = 0;
+  for (const auto& p : planned) work += case_work(p.bidirectional);
   step.expect_bytes(work);
 
   // Every device used, opened once with its buffers (its source holding its pattern if verifying).
@@ -189,6 +194,8 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
     const Support reach = connect_p2p(a, b, p.bidirectional);
     if (!reach.ok) {
       cases.push_back(make_p2p_waived_case(plan, from, to, p.bidirectional, reach.reason));
+      work -= case_work(p.bidirectional);
+      step.expect_bytes(work);
     } else {
       const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress);
       if (plan.verify) {

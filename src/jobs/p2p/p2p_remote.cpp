@@ -139,7 +139,9 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
           [&] {
             if (active) endpoint.flush(plan.wait);
           },
-          nullptr, [&](const IterationTimes& t) { elapsed.add(t.complete_us); });
+          nullptr, [&](const IterationTimes& t) {
+            if (!t.warmup) elapsed.add(t.complete_us);
+          });
       if (active && plan.base.verify) {
         if (const auto bad = side.client->verify(side.remote, 0, size, seed)) {
           throw std::runtime_error(fmt::format("verify failed: {} -> {}: byte at offset {} of the destination differs",

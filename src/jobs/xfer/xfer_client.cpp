@@ -48,15 +48,20 @@ class BlockSizeRun {
         [&] {
           if (next < plan_.warmup) {
             mover_.move(block, 0, m.transfers);
-            moved.add(block * m.transfers);
           } else {
             mover_.move(block, next - plan_.warmup, 1);
-            moved.add(block);
           }
           ++next;
         },
         [] {}, nullptr,
-        [&](const IterationTimes& t) { m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5)); });
+        [&](const IterationTimes& t) {
+          if (t.warmup) {
+            moved.add(block * m.transfers);
+          } else {
+            m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5));
+            moved.add(block);
+          }
+        });
     // The pattern is laid down after the untimed passes, so what is checked is what the timed
     // passes moved; the seed differs per block size, so a block size that moved nothing fails.
     const std::uint64_t bytes = block * m.transfers;
@@ -69,11 +74,8 @@ class BlockSizeRun {
     }
     m.time_us = run_timed_loop(
                     {.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
-                    [&] {
-                      mover_.move(block, 0, m.transfers);
-                      moved.add(block * m.transfers);
-                    },
-                    [] {})
+                    [&] { mover_.move(block, 0, m.transfers); }, [] {}, nullptr,
+                    [&](const IterationTimes&) { moved.add(block * m.transfers); })
                     .complete_us;
     moved.flush();
     if (plan_.verify) {

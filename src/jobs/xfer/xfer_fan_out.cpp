@@ -21,6 +21,9 @@ void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
   config.server_index = index;
   config.servers = servers;
   c.config = config;
+  // A label as well when there are several: the cases of two servers differ in nothing else that
+  // identifies them, and the report (its lines) and compare (its matching) go by the labels.
+  if (servers > 1) c.labels.emplace_back("server", std::to_string(index));
 }
 
 }  // namespace
