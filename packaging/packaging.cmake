@@ -2,7 +2,7 @@
 # binary looks for at run time: modules in ../lib/xferbench beside bin/ (core/shared_module.cpp),
 # the dialects' names as links to the binary in bin/.
 #   bin/xferbench, bin/<dialect> -> xferbench
-#   lib/xferbench/libxferbench-{backend-cuda,runtime-mpi,transport-ucx}.so
+#   lib/xferbench/libxferbench-{backend-acl,backend-cuda,runtime-mpi,transport-ucx}.so
 #   share/xferbench/{builtin,sku}_expectations.yaml   (also built into the binary: for reading)
 #   share/xferbench/schemas/*.schema.json
 #   share/man/man1/xferbench.1.gz, xferbench-<command>.1.gz   (help2man over the program's --help)
@@ -13,7 +13,7 @@ install(TARGETS xferbench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(dialect ${XB_DIALECT_LINKS})
   install(CODE "file(CREATE_LINK xferbench \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${dialect}\" SYMBOLIC)")
 endforeach()
-foreach(module xferbench_backend_cuda xferbench_runtime_mpi xferbench_transport_ucx)
+foreach(module xferbench_backend_acl xferbench_backend_cuda xferbench_runtime_mpi xferbench_transport_ucx)
   if(TARGET ${module})
     install(TARGETS ${module} LIBRARY DESTINATION lib/xferbench)
   endif()

@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 6;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 7;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -139,6 +139,10 @@ struct DeviceInfo {
   std::uint64_t memory_bytes = 0; // total device memory (0 where unknown)
   int numa_node = -1;             // NUMA node nearest the device (-1 where unknown)
   std::string pci_address;        // "0000:18:00.0" where known
+  // The card the device is on and its place there, where a card carries several devices joined
+  // die to die (Ascend's two-die cards: ascend-dmi -m card moves both at once); -1 where unknown.
+  int card = -1;
+  int die = -1;
   std::vector<PeerLink> peer_links;  // active links to peers (empty: none, or not read: see the note)
   int peer_links_down = 0;           // links the device has that are not active (trained down, cut)
   // How the peer links were read ("NVML: 18 active NVLinks") or why not ("no NVLink on this

@@ -243,10 +243,11 @@ void render_text(const Inventory& inv, std::ostream& out) {
     out << fmt::format("  engines: {}\n", fmt::join(b.engines, ", "));
     for (const auto& d : b.devices) {
       const auto& i = d.info;
-      out << fmt::format("  {}  {}{}{}{}\n", d.name, i.name,
+      out << fmt::format("  {}  {}{}{}{}{}\n", d.name, i.name,
                          i.memory_bytes ? ", memory " + format_bytes_human(i.memory_bytes) : "",
                          i.numa_node >= 0 ? fmt::format(", NUMA node {}", i.numa_node) : ", NUMA node unknown",
-                         i.pci_address.empty() ? "" : ", PCI " + i.pci_address);
+                         i.pci_address.empty() ? "" : ", PCI " + i.pci_address,
+                         i.card >= 0 && i.die >= 0 ? fmt::format(", card {} die {}", i.card, i.die) : "");
       render_ceiling_of(inv, i.pci_address, out);
       render_peer_links(i, out);
       if (const auto it = inv.device_expectations.find(d.name); it != inv.device_expectations.end()) {
@@ -347,6 +348,7 @@ nlohmann::json to_json(const Inventory& inv) {
     for (const auto& d : b.devices) {
       devices.push_back({{"name", d.name}, {"description", d.info.name}, {"memory_bytes", d.info.memory_bytes},
                          {"numa_node", d.info.numa_node}, {"pci_address", d.info.pci_address},
+                         {"card", d.info.card}, {"die", d.info.die},
                          {"ceiling", ceiling_of(inv, d.info.pci_address)},
                          {"peer_links", peer_links_json(d.info)},
                          {"peer_links_down", d.info.peer_links_down},

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/pageable_allocation.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
-#include "memory/host_buffer.hpp"
 
 namespace xb::cuda {
 namespace {
@@ -45,18 +45,6 @@ class PinnedAllocation final : public Allocation {
   std::size_t size_;
 };
 
-// Pageable memory is the same plain host memory on every backend (memory/host_buffer).
-class PageableAllocation final : public Allocation {
- public:
-  explicit PageableAllocation(std::size_t bytes) : buffer_(make_host_buffer(HostMemoryKind::pageable, bytes)) {}
-  void* data() const override { return buffer_->data(); }
-  std::size_t size() const override { return buffer_->size(); }
-  MemoryPlace place() const override { return MemoryPlace::host_pageable; }
-
- private:
-  std::unique_ptr<HostBuffer> buffer_;
-};
-
 class HostRegistration final : public Registration {
  public:
   HostRegistration(int device, void* data, std::size_t bytes) : data_(data) {
@@ -78,7 +66,7 @@ std::unique_ptr<Allocation> allocate_device(int device, std::size_t bytes) {
 
 std::unique_ptr<Allocation> allocate_host(int device, std::size_t bytes, bool pinned) {
   if (pinned) return std::make_unique<PinnedAllocation>(device, bytes);
-  return std::make_unique<PageableAllocation>(bytes);
+  return make_pageable_allocation(bytes);
 }
 
 std::unique_ptr<Registration> register_host(int device, void* data, std::size_t bytes) {

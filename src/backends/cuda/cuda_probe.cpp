@@ -4,9 +4,9 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "backends/child_answer.hpp"
+#include "backends/pci_numa.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_nvlink.hpp"
 
@@ -44,12 +44,6 @@ Probe probe_in_this_process() {
   return p;
 }
 
-int numa_node_of(const std::string& pci) {
-  std::ifstream f("/sys/bus/pci/devices/" + pci + "/numa_node");
-  int node = -1;
-  if (f >> node) return node;
-  return -1;
-}
 
 }  // namespace
 
@@ -58,7 +52,7 @@ Probe probe_devices(int timeout_ms) {
       answer_from_child([] { return encode_probe(probe_in_this_process()); }, "the CUDA probe", timeout_ms);
   if (!answer.ok) return {Support::no(answer.text), {}};
   Probe p = decode_probe(answer.text);
-  for (auto& d : p.devices) d.numa_node = numa_node_of(d.pci_address);
+  for (auto& d : p.devices) d.numa_node = numa_node_of_pci(d.pci_address);
   return p;
 }
 

@@ -1,0 +1,281 @@
+// The Ascend backend module, loaded by the real binary: without CANN it says in one line which
+// library it looked for and where; against the stand-in runtime (acl_standin.cpp) it finds the
+// NPUs and moves and checks data through every path, and the stand-in's ledger shows the contract
+// kept (no breach, nothing left at aclFinalize, an aclFinalize for every aclInit) and which calls
+// ran (batch copies really batched).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_binary.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using xbtest::RunOptions;
+using xbtest::RunResult;
+using xbtest::run_binary;
+
+// The binary with the stand-in as the machine's CANN, its ledger in `dir`.
+class AclStandIn : public ::testing::Test {
+ protected:
+  RunResult run(const std::vector<std::string>& args, std::vector<std::string> env = {},
+                const char* standin = XB_ACL_STANDIN) {
+    RunOptions o = xbtest::default_options();
+    o.env = {std::string("ASCEND_HOME_PATH=") + standin, "XB_ACL_STANDIN_LEDGER=" + ledger_path()};
+    for (auto& e : env) o.env.push_back(std::move(e));
+    o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
+    return run_binary(XB_BINARY, args, o);
+  }
+  RunResult batch_copy_json(std::vector<std::string> env, const char* standin = XB_ACL_STANDIN);
+  std::string ledger_path() const { return (dir_.path() / "ledger").string(); }
+  std::string ledger() const {
+    std::ifstream f(ledger_path());
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  }
+  static std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  }
+  // The contract kept: every process that ran aclInit finalised, nothing breached or leaked.
+  void expect_contract_kept() const {
+    const std::string l = ledger();
+    EXPECT_GT(count(l, " init\n"), 0u) << l;
+    EXPECT_EQ(count(l, " init\n"), count(l, " finalize calls")) << l;
+    EXPECT_EQ(l.find("breach:"), std::string::npos) << l;
+    EXPECT_EQ(l.find("leak:"), std::string::npos) << l;
+  }
+  // The calls of `name` over every process: a process's finalize line counts its calls so far, so
+  // each process's last one counts.
+  std::uint64_t calls(const std::string& name) const {
+    std::map<std::string, std::uint64_t> last;  // pid -> count
+    std::istringstream in(ledger());
+    const std::regex line_re("^pid ([0-9]+) finalize calls.*");
+    const std::regex call_re(" " + name + "=([0-9]+)");
+    for (std::string line; std::getline(in, line);) {
+      std::smatch pid, n;
+      if (!std::regex_match(line, pid, line_re)) continue;
+      last[pid[1]] = std::regex_search(line, n, call_re) ? std::stoull(n[1]) : 0;
+    }
+    std::uint64_t total = 0;
+    for (const auto& [pid, n] : last) total += n;
+    return total;
+  }
+
+  xb::test::TempDir dir_;
+};
+
+TEST(AclWithoutCann, DevicesNamesTheLibraryAndWhereItLooked) {
+  RunOptions o = xbtest::default_options();
+  o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"};
+  const auto r = run_binary(XB_BINARY, {"devices"}, o);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("backend acl ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("libxferbench-backend-acl.so): not available: CANN's runtime is not installed: neither "
+                       "libascendcl.so nor libacl_rt.so is in "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("/usr/local/Ascend/ascend-toolkit/latest/lib64"), std::string::npos) << r.out;
+}
+
+TEST(AclWithoutCann, AskingForAclIsOneLineAndExitThree) {
+  RunOptions o = xbtest::default_options();
+  o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"};
+  const auto r = run_binary(XB_BINARY, {"copy", "--backend", "acl", "-s", "1M", "-n", "1", "-i", "1"}, o);
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("the acl backend: CANN's runtime is not installed: neither libascendcl.so nor libacl_rt.so"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(AclStandIn, DevicesListsTheNpus) {
+  const auto r = run({"devices", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto doc = nlohmann::json::parse(r.out);
+  const nlohmann::json* acl = nullptr;
+  for (const auto& b : doc.at("backends")) {
+    if (b.at("name") == "acl") acl = &b;
+  }
+  ASSERT_NE(acl, nullptr) << r.out;
+  ASSERT_EQ(acl->at("devices").size(), 2u) << r.out;
+  const auto& d1 = acl->at("devices")[1];
+  EXPECT_EQ(d1.at("name"), "acl::device::1");
+  EXPECT_EQ(d1.at("description"), "Ascend910B3");
+  EXPECT_EQ(d1.at("memory_bytes"), 32ull << 30);
+  EXPECT_EQ(d1.at("card"), 1);  // one die a card: each device its own card
+  EXPECT_EQ(d1.at("die"), 0);
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, TwoDieCardsShowTheirCardAndDie) {
+  const auto r = run({"devices"}, {"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("acl::device::1  Ascend910B3, memory 32.0 GiB, NUMA node unknown, card 0 die 1"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("acl::device::2  Ascend910B3, memory 32.0 GiB, NUMA node unknown, card 1 die 0"),
+            std::string::npos)
+      << r.out;
+  expect_contract_kept();
+}
+
+// Every direction of copy, on both engines, data checked; the batch engine really batched.
+TEST_F(AclStandIn, CopyEveryDirectionAndEngineWithVerify) {
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"host", "device"}, {"device", "host"}, {"pageable", "device"}, {"device", "device"}}) {
+    for (const std::string engine : {"ce", "batch"}) {
+      SCOPED_TRACE(from + " -> " + to + " on " + engine);
+      std::vector<std::string> args{"copy", "--backend", "acl", "--from", from, "--to", to, "--engine", engine,
+                                    "-s", "256K", "-n", "4", "-i", "3", "--warmup", "1", "--verify", "-q"};
+      if (engine == "batch") args.push_back("--batch");
+      const auto r = run(args);
+      ASSERT_EQ(r.exit_code, 0) << r.describe();
+    }
+  }
+  EXPECT_GT(calls("aclrtMemcpyBatchAsync"), 0u);
+  EXPECT_GT(calls("aclrtEventElapsedTime"), 0u);
+  expect_contract_kept();
+}
+
+// A batch copy where the runtime cannot batch: one by one, data checked, and the result says why.
+RunResult AclStandIn::batch_copy_json(std::vector<std::string> env, const char* standin) {
+  return run({"copy", "--backend", "acl", "--from", "host", "--to", "device", "--engine", "batch", "--batch", "-s",
+              "64K", "-n", "4", "-i", "2", "--warmup", "1", "--verify", "--format", "json", "-q"},
+             std::move(env), standin);
+}
+
+TEST_F(AclStandIn, ARuntimeWithoutBatchCopiesGoesOneByOneAndSaysSo) {
+  const auto r = batch_copy_json({}, XB_ACL_STANDIN_OLD);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("loop: this CANN runtime has no aclrtMemcpyBatchAsync"), std::string::npos) << r.out;
+  EXPECT_EQ(calls("aclrtMemcpyBatchAsync"), 0u);
+  EXPECT_GT(calls("aclrtMemcpyAsync"), 0u);
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, ARefusedBatchGoesOneByOneAndSaysSo) {
+  const auto r = batch_copy_json({"XB_ACL_STANDIN_NO_BATCH=1"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("loop: aclrtMemcpyBatchAsync returned 207000"), std::string::npos) << r.out;
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, P2pOneWayBothWaysAndTheMatrix) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--bidirectional"}, std::vector<std::string>{"--all-pairs"}}) {
+    std::vector<std::string> args{"p2p", "--backend", "acl", "-s", "1M", "--times", "4", "--verify", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run(args);
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+  }
+  EXPECT_GT(calls("aclrtDeviceEnablePeerAccess"), 0u);
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, DevicesThatCannotReachEachOtherAreWaived) {
+  const auto r = run({"p2p", "--backend", "acl", "-s", "1M", "--times", "2", "--format", "json", "-q"},
+                     {"XB_ACL_STANDIN_NO_PEER=1"});
+  EXPECT_NE(r.out.find("cannot access device 1 directly"), std::string::npos) << r.describe() << r.out;
+  expect_contract_kept();
+}
+
+// dev-sandbox's eight cases (GQA and MLA, O_DIRECT or not, SDMA batches or copy-engine streams) on
+// the NPUs, every byte checked.
+TEST_F(AclStandIn, DevSandboxEightCasesWithVerify) {
+  for (const std::string model : {"gqa", "mla"}) {
+    for (const std::string iodirect : {"true", "false"}) {
+      for (const std::string sdma : {"true", "false"}) {
+        SCOPED_TRACE(model + " iodirect " + iodirect + " sdma " + sdma);
+        const auto r = run({"dev-sandbox", "--model-type", model, "--iodirect", iodirect, "--sdma", sdma, "-s", "256K",
+                            "-n", "4", "-i", "3", "-d", "2", "-f", "4", "--verify"});
+        ASSERT_EQ(r.exit_code, 0) << r.describe();
+        EXPECT_NE(r.out.find("acl::device::all"), std::string::npos) << r.out;
+      }
+    }
+  }
+  EXPECT_GT(calls("aclrtMemcpyBatchAsync"), 0u);
+  expect_contract_kept();
+}
+
+// Storage into device memory: io's CPU_GPU through a pinned bounce buffer (O_DIRECT wants it
+// page-aligned, which aclrtMallocHost does not promise) and kv load into device memory.
+TEST_F(AclStandIn, IoCpuGpuAndKvLoadIntoDeviceMemoryWithVerify) {
+  const std::string data = (dir_.path() / "io").string(), store = (dir_.path() / "kv").string();
+  std::filesystem::create_directories(data);
+  std::filesystem::create_directories(store);
+  auto r = run({"io", "-D", data, "--xfer", "cpu-gpu", "--backend", "acl", "--rw", "write", "-s", "4M", "-i", "1M",
+                "--keep", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  r = run({"io", "-D", data, "--xfer", "cpu-gpu", "--backend", "acl", "--rw", "read", "-s", "4M", "-i", "1M", "--verify",
+           "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  r = run({"kv", "dump", "--store", store, "-n", "8", "--block", "1M", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  r = run({"kv", "load", "--store", store, "-n", "8", "--block", "1M", "--to", "device", "--backend", "acl", "--verify",
+           "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("acl::device::0"), std::string::npos) << r.out;
+  expect_contract_kept();
+}
+
+// The survey measures the NPUs beside the host: copies all at once and every pair.
+TEST_F(AclStandIn, TheSurveyHasItsAclRows) {
+  const auto r = run({"survey", "--quick", "-o", (dir_.path() / "s.json").string(), "-q"});
+  ASSERT_EQ(r.exit_code == 0 || r.exit_code == 1, true) << r.describe();  // 1: a FAIL verdict (host memory as HBM)
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("H2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("D2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("P2P acl::device::0 -> acl::device::1 +16M +[0-9.]+ +GB/s"))) << r.out;
+  expect_contract_kept();
+}
+
+// An injected failure: one line naming the call, and the exit code of its kind.
+TEST_F(AclStandIn, AFailedAllocationIsOneLineNamingTheCall) {
+  const auto r = run({"copy", "--backend", "acl", "-s", "64K", "-n", "2", "-i", "1", "-d", "1", "-q"},
+                     {"XB_ACL_STANDIN_FAIL=aclrtMalloc"});
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("aclrtMalloc ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("error 507000 (the runtime says: injected failure of aclrtMalloc)"), std::string::npos) << r.err;
+  EXPECT_EQ(ledger().find("leak:"), std::string::npos) << ledger();
+}
+
+TEST_F(AclStandIn, ADeviceThatCannotBeOpenedIsExitThree) {
+  // Only a job's device process asks for the device's context (the probe does not).
+  const auto r = run({"copy", "--backend", "acl", "-s", "64K", "-n", "2", "-i", "1", "-d", "1", "-q"},
+                     {"XB_ACL_STANDIN_FAIL=aclrtGetCurrentContext"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_NE(r.err.find("aclrtGetCurrentContext (acl device 0) failed: error 507000 (the runtime says: injected "
+                       "failure of aclrtGetCurrentContext)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, AProbeThatFailsMakesAclUnavailableWithTheCall) {
+  const auto r = run({"copy", "--backend", "acl", "-s", "64K", "-n", "2", "-i", "1", "-q"},
+                     {"XB_ACL_STANDIN_FAIL=aclrtGetMemInfo"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_NE(r.err.find("aclrtGetMemInfo (HBM of acl device 0) failed: error 507000"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(AclStandIn, ADevicePastTheCountIsBadInput) {
+  const auto r = run({"copy", "--backend", "acl", "-s", "64K", "-n", "2", "-i", "1", "-d", "3", "-q"});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
