@@ -46,4 +46,27 @@ struct CopyRun {
 };
 std::vector<CopyRun> independent_runs(std::span<const CopyOp> ops);
 
+// Copies a stream holds back for one submission (a batch engine): a copy that depends on a held
+// one conflicts, and the caller submits what is held before holding it.
+class HeldCopies {
+ public:
+  bool conflicts(const CopyOp& op) const { return footprint_.conflicts(op); }
+  void hold(const CopyOp& op) {
+    held_.push_back(op);
+    footprint_.add(op);
+  }
+  bool empty() const { return held_.empty(); }
+  // What is held, in order; nothing is held after.
+  std::vector<CopyOp> take() {
+    footprint_.clear();
+    std::vector<CopyOp> ops;
+    ops.swap(held_);
+    return ops;
+  }
+
+ private:
+  std::vector<CopyOp> held_;
+  CopyFootprint footprint_;  // what held_ reads and writes
+};
+
 }  // namespace xb

@@ -69,9 +69,8 @@ class AclStream final : public Stream {
     if (engine_ == "batch" && batch_refused_.empty()) {
       // Held for one submission at the next flush; one that depends on a held copy flushes first
       // (a batch orders nothing within it, and a Stream is an in-order queue).
-      if (held_footprint_.conflicts(op)) flush();
-      held_.push_back(op);
-      held_footprint_.add(op);
+      if (held_.conflicts(op)) flush();
+      held_.hold(op);
       return;
     }
     copy_now(op);
@@ -85,11 +84,7 @@ class AclStream final : public Stream {
   }
 
   void flush() override {
-    if (held_.empty()) return;
-    std::vector<CopyOp> ops;
-    ops.swap(held_);
-    held_footprint_.clear();
-    submit(ops);
+    if (!held_.empty()) submit(held_.take());
   }
   void record(Event& event) override {
     flush();
@@ -193,8 +188,7 @@ class AclStream final : public Stream {
   std::string engine_;
   aclrtStream stream_ = nullptr;
   std::string batch_refused_;  // why batches go one by one ("loop: …"); empty while they batch
-  std::vector<CopyOp> held_;   // the batch engine's copies since the last flush
-  CopyFootprint held_footprint_;
+  HeldCopies held_;            // the batch engine's copies since the last flush
 };
 
 }  // namespace

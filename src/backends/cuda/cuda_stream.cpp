@@ -113,21 +113,15 @@ class BatchStream final : public CeStream {
   using CeStream::CeStream;
   void copy(const CopyOp& op) override {
     // One batch has no order within it: a copy that depends on a held one waits for the next batch.
-    if (held_footprint_.conflicts(op)) flush();
-    held_.push_back(op);
-    held_footprint_.add(op);
+    if (held_.conflicts(op)) flush();
+    held_.hold(op);
   }
   void flush() override {
-    if (held_.empty()) return;
-    std::vector<CopyOp> ops;
-    ops.swap(held_);
-    held_footprint_.clear();
-    submit(ops);
+    if (!held_.empty()) submit(held_.take());
   }
 
  private:
-  std::vector<CopyOp> held_;
-  CopyFootprint held_footprint_;  // what held_ reads and writes
+  HeldCopies held_;
 };
 
 class SmStream final : public CudaStreamBase {
