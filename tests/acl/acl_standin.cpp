@@ -407,7 +407,7 @@ class Runtime {
     return kOk;
   }
   Event* new_event(std::uint32_t flags) {
-    auto e = std::make_unique<Event>();
+    auto e = std::make_shared<Event>();
     e->flags = flags;
     e->device = t_current;
     Event* raw = e.get();
@@ -415,10 +415,12 @@ class Runtime {
     events_.emplace(raw, std::move(e));
     return raw;
   }
-  Event* event(void* e) {
+  // Shared: work queued on a stream keeps its event alive after aclrtDestroyEvent, as the real
+  // runtime releases an event only once what was recorded on it is done.
+  std::shared_ptr<Event> event(void* e) {
     const std::lock_guard lock(m_);
     const auto it = events_.find(static_cast<Event*>(e));
-    return it == events_.end() ? nullptr : it->second.get();
+    return it == events_.end() ? nullptr : it->second;
   }
   aclError destroy_event(void* e) {
     const std::lock_guard lock(m_);
@@ -446,7 +448,7 @@ class Runtime {
   std::set<std::uintptr_t> registered_;
   std::set<std::pair<int, int>> peers_;
   std::map<Stream*, std::unique_ptr<Stream>> streams_;
-  std::map<Event*, std::unique_ptr<Event>> events_;
+  std::map<Event*, std::shared_ptr<Event>> events_;
 };
 
 Runtime& rt() {
@@ -642,7 +644,7 @@ __attribute__((visibility("default"))) aclError aclrtCreateEventWithFlag(void** 
 __attribute__((visibility("default"))) aclError aclrtRecordEvent(void* event, void* stream) {
   XB_ENTER("aclrtRecordEvent");
   if (const aclError e = rt().need_device("aclrtRecordEvent"); e != kOk) return e;
-  Event* ev = rt().event(event);
+  const std::shared_ptr<Event> ev = rt().event(event);
   Stream* s = rt().stream(stream);
   if (ev == nullptr || s == nullptr) return rt().breach(kRtParamInvalid, "aclrtRecordEvent: bad event or stream");
   std::uint64_t generation;
@@ -661,7 +663,7 @@ __attribute__((visibility("default"))) aclError aclrtRecordEvent(void* event, vo
 __attribute__((visibility("default"))) aclError aclrtSynchronizeEvent(void* event) {
   XB_ENTER("aclrtSynchronizeEvent");
   if (const aclError e = rt().need_init("aclrtSynchronizeEvent"); e != kOk) return e;
-  Event* ev = rt().event(event);
+  const std::shared_ptr<Event> ev = rt().event(event);
   if (ev == nullptr) return rt().breach(kRtParamInvalid, "aclrtSynchronizeEvent: not an event");
   std::unique_lock lock(ev->m);
   ev->cv.wait(lock, [ev] { return ev->completed >= ev->recorded; });
@@ -669,7 +671,7 @@ __attribute__((visibility("default"))) aclError aclrtSynchronizeEvent(void* even
 }
 __attribute__((visibility("default"))) aclError aclrtQueryEventStatus(void* event, std::int32_t* status) {
   XB_ENTER("aclrtQueryEventStatus");
-  Event* ev = rt().event(event);
+  const std::shared_ptr<Event> ev = rt().event(event);
   if (ev == nullptr || status == nullptr) return rt().breach(kRtParamInvalid, "aclrtQueryEventStatus: bad event");
   const std::lock_guard lock(ev->m);
   *status = ev->completed >= ev->recorded ? 1 : 0;
@@ -678,12 +680,13 @@ __attribute__((visibility("default"))) aclError aclrtQueryEventStatus(void* even
 __attribute__((visibility("default"))) aclError aclrtEventElapsedTime(float* ms, void* start, void* end) {
   XB_ENTER("aclrtEventElapsedTime");
   if (const aclError e = rt().need_device("aclrtEventElapsedTime"); e != kOk) return e;
-  Event* a = rt().event(start);
-  Event* b = rt().event(end);
+  const std::shared_ptr<Event> a = rt().event(start);
+  const std::shared_ptr<Event> b = rt().event(end);
   if (ms == nullptr || a == nullptr || b == nullptr) return rt().breach(kRtParamInvalid, "aclrtEventElapsedTime: bad event");
   if ((a->flags & kEventTimeLine) == 0 || (b->flags & kEventTimeLine) == 0) {
     return rt().breach(kRtParamInvalid, "aclrtEventElapsedTime: an event without ACL_EVENT_TIME_LINE");
   }
+  if (a == b) return rt().breach(kInvalidParam, "aclrtEventElapsedTime: the same event twice");
   std::scoped_lock lock(a->m, b->m);
   if (a->recorded == 0 || b->recorded == 0 || a->completed < a->recorded || b->completed < b->recorded) {
     return rt().fail(kRtEventNotComplete, "aclrtEventElapsedTime: an event is not complete");
@@ -694,7 +697,7 @@ __attribute__((visibility("default"))) aclError aclrtEventElapsedTime(float* ms,
 __attribute__((visibility("default"))) aclError aclrtStreamWaitEvent(void* stream, void* event) {
   XB_ENTER("aclrtStreamWaitEvent");
   if (const aclError e = rt().need_device("aclrtStreamWaitEvent"); e != kOk) return e;
-  Event* ev = rt().event(event);
+  const std::shared_ptr<Event> ev = rt().event(event);
   Stream* s = rt().stream(stream);
   if (ev == nullptr || s == nullptr) return rt().breach(kRtParamInvalid, "aclrtStreamWaitEvent: bad event or stream");
   if ((ev->flags & kEventSync) == 0) return rt().breach(kRtParamInvalid, "aclrtStreamWaitEvent: event without ACL_EVENT_SYNC");
