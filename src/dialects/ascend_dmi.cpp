@@ -162,7 +162,7 @@ FlagWords ascend_dmi_flag_words() {
       {"copy.size", "-s"}, {"copy.iterations", "--et"}, {"copy.devices", "-d"}, {"copy.first_device", "-d"},
       {"p2p.size", "-s"}, {"p2p.executions", "--et"},
       {"p2p.warmup", "--et"},  // never asked for: the dialect keeps the default warm-up
-      {"p2p.src", "--ds"}, {"p2p.dst", "--dd"}, {"p2p.devices", "-d"}, {"p2p.engine", "-m"},
+      {"p2p.src", "--ds"}, {"p2p.dst", "--dd"}, {"p2p.devices", "-d"}, {"p2p.engine", "-m"}, {"p2p.card", "-m"},
   });
 }
 
@@ -304,23 +304,23 @@ std::string render_ascend_dmi_block(bool bidirectional, const AscendDmiPod& from
   const std::string rule(64, '-');
   return fmt::format(
       "{} Peer to Peer Test\n"
-      "Pod: {} device id: {} {} Pod: {} device id: {}\n"
+      "Pod: {} {} id: {} {} Pod: {} {} id: {}\n"
       "{}\n"
       "  Size(Bytes)  Execute Times  Bandwidth(GB/s)  Elapsed Time(us)\n"
       "{}\n"
       "{:>12}{:>11}{:>20.6f}{:>14.2f}\n"
       "{}\n"
       "\n",
-      bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.id, bidirectional ? "and" : "to", to.pod,
-      to.id, rule, rule, size, times, bandwidth_gbps, elapsed_us, rule);
+      bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.unit, from.id, bidirectional ? "and" : "to",
+      to.pod, to.unit, to.id, rule, rule, size, times, bandwidth_gbps, elapsed_us, rule);
 }
 
 std::string render_ascend_dmi_block(const CaseResult& c, const AscendDmiPod& from, const AscendDmiPod& to) {
   const bool bidirectional = c.label("direction") == "bidirectional";
   if (c.status != CaseStatus::ok) {
-    return fmt::format("{} Peer to Peer Test\nPod: {} device id: {} {} Pod: {} device id: {}: {}: {}\n\n",
-                       bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.id,
-                       bidirectional ? "and" : "to", to.pod, to.id, to_string(c.status), c.status_reason);
+    return fmt::format("{} Peer to Peer Test\nPod: {} {} id: {} {} Pod: {} {} id: {}: {}: {}\n\n",
+                       bidirectional ? "Bidirectional" : "Unidirectional", from.pod, from.unit, from.id,
+                       bidirectional ? "and" : "to", to.pod, to.unit, to.id, to_string(c.status), c.status_reason);
   }
   const auto metric = [&](std::string_view name) {
     const Metric* m = c.find_metric(name);

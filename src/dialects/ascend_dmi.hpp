@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/plan_error.hpp"
@@ -43,7 +44,8 @@ struct AscendDmiRequest {
   std::string shared_dir; // --spp
   int device = 0;         // -d: this node's device in a --sp 0/1 test (default 0)
   // -m card: a card is one device on the cpu and CUDA backends (on the seed's two-die Ascend cards
-  // it spans both dies). Lines say "device id" in both modes, as the seed's card-mode example prints.
+  // it spans both dies). Lines say "card id" only where a card spans several devices: a card of one
+  // device is that device, and prints "device id" as the seed's card-mode example does.
   bool card = false;
   bool quiet = false;     // -q
   // Both directions kinds, --ds -> --dd (local: this node's pair; --sp 2: rank 0's and rank 1's
@@ -71,6 +73,9 @@ std::string ascend_dmi_usage();
 struct AscendDmiPod {
   std::string pod;  // "rank 1", "10.0.0.2", a host name
   int id = 0;
+  // What id names: "device", or "card" where -m card measured a card of several devices (the
+  // seed's Table 2: "device or card is displayed based on the value of mode", docs/acl.md).
+  std::string_view unit = "device";
 };
 
 // One block, exactly as the seed: the title, the Pod line, the dashed rules, the header and the

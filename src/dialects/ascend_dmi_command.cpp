@@ -60,9 +60,44 @@ void notes_after(const AscendDmiRequest& req, const std::string& why_cpu, Comman
   if (req.json_ignored) ctx.err << "ascend-dmi: --fmt json does not apply to the all-devices p2p test (as the tool's)\n";
 }
 
-int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
+// -m card: how many devices a card of `backend` has, from where its devices say they sit. 0 where
+// the backend does not group devices by card (cpu, CUDA: a card is its device, docs/acl.md).
+int devices_per_card(Backend& backend) {
+  if (!backend.availability().ok || backend.device_count() < 1) return 0;
+  const int card = backend.open_device(0)->info().card;
+  if (card < 0) return 0;
+  int dies = 1;
+  while (dies < backend.device_count() && backend.open_device(dies)->info().card == card) ++dies;
+  return dies;
+}
+
+// Within a node: the card's devices all move at once (P2pPlan::card_dies).
+int card_devices(Backend& backend) {
+  const int dies = devices_per_card(backend);
+  if (dies == 1) {
+    throw Unavailable(fmt::format("-m card: every card of the {} backend here is one device (card {} holds only "
+                                  "device 0); use -m device",
+                                  backend.name(), backend.open_device(0)->info().card));
+  }
+  return dies;
+}
+
+// Across nodes each node moves one device; where a card spans several, that is not the card's
+// figure, so it is refused rather than printed as one (docs/acl.md).
+void refuse_card_across_nodes(const AscendDmiRequest& req, Backend& backend) {
+  if (!req.card) return;
+  if (const int dies = devices_per_card(backend); dies > 1) {
+    throw Unavailable(fmt::format("-m card across nodes: a card of the {} backend here is {} devices, and a run across "
+                                  "nodes moves one device a node (not built for whole cards); use -m device",
+                                  backend.name(), dies));
+  }
+}
+
+int run_local(const AscendDmiRequest& req_in, CommandContext& ctx) {
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
+  AscendDmiRequest req = req_in;
+  if (req.card) req.plan.card_dies = card_devices(backend);
   worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
@@ -70,7 +105,8 @@ int run_local(const AscendDmiRequest& req, CommandContext& ctx) {
   JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& c) {
                    if (req.plan.all_pairs) return;  // the matrices, at the end
                    const P2pPair pair = req.plan.pairs.front();
-                   printer.print(c, {pod, pair.src}, {pod, pair.dst});
+                   const std::string_view unit = req.plan.card_dies > 0 ? "card" : "device";
+                   printer.print(c, {pod, pair.src, unit}, {pod, pair.dst, unit});
                  }};
   const std::vector<CaseResult> cases = run(req.plan, job);
   if (req.plan.all_pairs) {
@@ -134,6 +170,7 @@ int run_copies(const AscendDmiRequest& req, CommandContext& ctx) {
 // blocks in the seed's order (rank 1 -> rank 0 first).
 int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
+  refuse_card_across_nodes(req, backend);
   worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   P2pRemotePlan plan;
   plan.base = req.plan;
@@ -174,6 +211,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
 // a fixed port.
 int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   Backend& backend = ctx.registry.preferred();
+  refuse_card_across_nodes(req, backend);
   worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   P2pRemotePlan plan;
   plan.base = req.plan;

@@ -231,6 +231,78 @@ TEST_F(AclStandIn, IoCpuGpuAndKvLoadIntoDeviceMemoryWithVerify) {
   expect_contract_kept();
 }
 
+// ascend-dmi -m card on two-die cards: card 0's two devices move to card 1's at once, as the card.
+TEST_F(AclStandIn, AscendDmiCardModeMovesBothDiesAtOnce) {
+  const auto r = run({"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1", "-s", "4194304", "--et", "4", "-m",
+                      "card"},
+                     {"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("Unidirectional Peer to Peer Test"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Bidirectional Peer to Peer Test"), std::string::npos) << r.out;
+  // The Pod lines name cards, as the seed's Table 2 has it in card mode.
+  EXPECT_NE(r.out.find(" card id: 0 to Pod: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" card id: 0 and Pod: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("device id"), std::string::npos) << r.out;
+  // Device 0 to 2 and 1 to 3, then back for both ways: four peer links enabled (a device pair: two).
+  EXPECT_EQ(calls("aclrtDeviceEnablePeerAccess"), 4u) << ledger();
+  expect_contract_kept();
+}
+
+// The card's figure counts both dies' bytes: twice the size per execution over the card's time,
+// and both dies copy every execution (twice the copies of one device pair on the same plan).
+TEST_F(AclStandIn, AscendDmiCardModeCountsEveryDiesBytes) {
+  const std::vector<std::string> env{"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"};
+  const std::vector<std::string> args{"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1",
+                                      "-s", "1048576", "--et", "3", "--fmt", "json"};
+  auto device = args, card = args;
+  device.insert(device.end(), {"-m", "device"});
+  card.insert(card.end(), {"-m", "card"});
+  const auto d = run(device, env);
+  ASSERT_EQ(d.exit_code, 0) << d.describe();
+  const std::size_t device_copies = calls("aclrtMemcpyAsync");
+  ASSERT_GT(device_copies, 0u) << ledger();
+  const auto c = run(card, env);
+  ASSERT_EQ(c.exit_code, 0) << c.describe();
+  EXPECT_EQ(calls("aclrtMemcpyAsync") - device_copies, 2 * device_copies) << ledger();
+  const auto doc = nlohmann::json::parse(c.out);
+  ASSERT_EQ(doc.at("bandwidths").size(), 2u) << c.out;
+  for (const auto& test : doc.at("bandwidths")) {
+    const bool both_ways = test.at("type").get<std::string>().starts_with("Bidirectional");
+    const auto& row = test.at("results").at(0);
+    const double gbps = std::stod(row.at("bandwidth").get<std::string>());
+    const double us = std::stod(row.at("elapsed_time").get<std::string>());
+    ASSERT_GT(us, 0) << c.out;
+    // GB/s = bytes / µs / 1000, bytes = 1 MiB × 2 dies (× 2 both ways); 6 and 2 decimals printed.
+    const double expected = 1048576.0 * 2 * (both_ways ? 2 : 1) / us / 1000;
+    EXPECT_NEAR(gbps, expected, expected * 0.01 + 1e-6) << c.out;
+  }
+  expect_contract_kept();
+}
+
+TEST_F(AclStandIn, AscendDmiCardModeRefusesCardsOfOneDeviceAndCardsPastTheCount) {
+  auto r = run({"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1", "-s", "4194304", "--et", "2", "-m", "card"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_EQ(r.err, "xferbench ascend-dmi: not available on this machine: -m card: every card of the acl backend here is "
+                   "one device (card 0 holds only device 0); use -m device\n");
+  r = run({"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "2", "-s", "4194304", "--et", "2", "-m", "card"},
+          {"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_EQ(r.err, "xferbench ascend-dmi: --dd 2: expected a card index from 0 to 1 (the acl backend has 2 cards of 2 "
+                   "devices)\n");
+}
+
+// Across nodes each node moves one device: on cards of two dies that is not the card's figure.
+TEST_F(AclStandIn, AscendDmiCardModeAcrossNodesIsRefusedOnCardsOfTwoDies) {
+  const auto r = run({"ascend-dmi", "--bw", "-t", "p2p", "--sp", "0", "--ip", "127.0.0.1", "--hip", "127.0.0.1", "-d",
+                      "0", "-m", "card"},
+                     {"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_EQ(r.err, "xferbench ascend-dmi: not available on this machine: -m card across nodes: a card of the acl "
+                   "backend here is 2 devices, and a run across nodes moves one device a node (not built for whole "
+                   "cards); use -m device\n");
+  expect_contract_kept();
+}
+
 // The survey measures the NPUs beside the host: copies all at once and every pair.
 TEST_F(AclStandIn, TheSurveyHasItsAclRows) {
   const auto r = run({"survey", "--quick", "-o", (dir_.path() / "s.json").string(), "-q"});

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+#include <latch>
 #include <map>
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include "core/matrix.hpp"
 #include "core/size.hpp"
@@ -133,6 +137,7 @@ CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const 
   c.name = fmt::format("p2p_{}", direction_word(bidirectional));
   c.title = fmt::format("p2p {} {} {}, {} per execution and direction, {} executions", from,
                         bidirectional ? "<->" : "->", to, format_size(plan.size), plan.executions);
+  if (plan.card_dies > 0) c.title += fmt::format(", the card's {} devices at once", plan.card_dies);
   c.labels = pair_labels(plan, from, to, bidirectional);
   P2pConfig config = plan_config(plan, backend, bidirectional);
   config.from = from;
@@ -140,7 +145,7 @@ CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const 
   if (!elapsed.timing().empty()) config.timing = elapsed.timing();
   c.config = config;
   c.series = p2p_series(elapsed);
-  c.metrics = p2p_metrics(elapsed, plan.size, bidirectional);
+  c.metrics = p2p_metrics(elapsed, plan.size * static_cast<std::uint64_t>(std::max(plan.card_dies, 1)), bidirectional);
   return c;
 }
 
@@ -156,11 +161,96 @@ CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, co
   return c;
 }
 
+namespace {
+
+// Each execution of a card lasts until its slowest die is done: the card's time per execution.
+ElapsedRecord slowest_die_each_execution(const std::vector<ElapsedRecord>& dies) {
+  ElapsedRecord card(dies.front().timing() + "; the card's dies at once, each execution its slowest die's");
+  const std::size_t n = dies.front().samples_us().size();
+  for (std::size_t i = 0; i < n; ++i) {
+    double slowest = 0;
+    for (const auto& d : dies) slowest = std::max(slowest, d.samples_us().at(i));
+    card.add(slowest);
+  }
+  return card;
+}
+
+// ascend-dmi -m card: every die of the source card to its counterpart on the destination card, all
+// at once (a thread per die, released together), measured as the card.
+std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, JobContext& ctx, const ProgressStep& step) {
+  const std::string name(backend.name());
+  const int dies = plan.card_dies;
+  const P2pPair card = plan.pairs.front();
+  const std::string from = fmt::format("{}::card::{}", name, card.src), to = fmt::format("{}::card::{}", name, card.dst);
+  std::uint64_t work = 0;
+  for (const bool bidirectional : {false, true}) {
+    if (bidirectional ? plan.bidirectional : plan.unidirectional) {
+      work += (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1) * static_cast<std::uint64_t>(dies);
+    }
+  }
+  step.expect_bytes(work);
+  std::vector<P2pDevice> src, dst;
+  for (int k = 0; k < dies; ++k) {
+    src.push_back(P2pDevice::open(backend, card.src * dies + k, plan.size, plan.engine));
+    dst.push_back(P2pDevice::open(backend, card.dst * dies + k, plan.size, plan.engine));
+    if (plan.verify) {
+      fill_p2p_source(src.back(), plan.size, plan.seed + static_cast<std::uint64_t>(src.back().index));
+      fill_p2p_source(dst.back(), plan.size, plan.seed + static_cast<std::uint64_t>(dst.back().index));
+    }
+  }
+  std::vector<CaseResult> cases;
+  for (const bool bidirectional : {false, true}) {
+    if (!(bidirectional ? plan.bidirectional : plan.unidirectional)) continue;
+    Support reach = Support::yes();
+    for (int k = 0; k < dies && reach.ok; ++k) reach = connect_p2p(src[k], dst[k], bidirectional);
+    if (!reach.ok) {
+      cases.push_back(make_p2p_waived_case(plan, from, to, bidirectional, reach.reason));
+      ctx.emit(cases.back());
+      continue;
+    }
+    std::vector<ElapsedRecord> per_die(static_cast<std::size_t>(dies));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(dies));
+    std::latch start(dies);
+    {
+      std::vector<std::jthread> threads;
+      for (int k = 0; k < dies; ++k) {
+        threads.emplace_back([&, k] {
+          const auto i = static_cast<std::size_t>(k);
+          try {
+            start.arrive_and_wait();
+            per_die[i] = run_p2p_executions(src[i], dst[i], plan.size, bidirectional, plan.warmup, plan.executions,
+                                            ctx.progress);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        });
+      }
+    }
+    for (const auto& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    if (plan.verify) {
+      for (int k = 0; k < dies; ++k) {
+        check_p2p_destination(dst[k], src[k], plan.size, plan.seed + static_cast<std::uint64_t>(src[k].index), name);
+        if (bidirectional) {
+          check_p2p_destination(src[k], dst[k], plan.size, plan.seed + static_cast<std::uint64_t>(dst[k].index), name);
+        }
+      }
+    }
+    cases.push_back(make_p2p_case(plan, name, from, to, bidirectional, slowest_die_each_execution(per_die)));
+    ctx.emit(cases.back());
+  }
+  return cases;
+}
+
+}  // namespace
+
 std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
   Backend& backend = ctx.need_backend("p2p");
   const ProgressStep step(ctx.progress, fmt::format("p2p: {} x {}…", format_size(plan_in.size), plan_in.executions));
   P2pPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
+  if (plan.card_dies > 0) return run_card_pair(plan, backend, ctx, step);
   const std::string name(backend.name());
   const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
   const auto planned = planned_cases(plan, devices);

@@ -102,6 +102,23 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
       }
     }
   }
+  if (plan.card_dies > 0) {
+    if (plan.all_pairs || plan.across_nodes || plan.pairs.size() != 1) {
+      throw PlanError(fmt::format("{} card: one pair of cards within a node ({} and {})", flag("p2p.card"),
+                                  flag("p2p.src"), flag("p2p.dst")));
+    }
+    const int cards = backend.device_count() / plan.card_dies;
+    for (const auto& [field, card] : {std::pair{"p2p.src", plan.pairs.front().src}, std::pair{"p2p.dst", plan.pairs.front().dst}}) {
+      if (card >= cards) {
+        throw PlanError(fmt::format("{} {}: expected a card index from 0 to {} (the {} backend has {} cards of {} devices)",
+                                    flag(field), card, cards - 1, backend.name(), cards, plan.card_dies));
+      }
+    }
+    if (plan.executions > kP2pCardMaxExecutions) {
+      throw PlanError(fmt::format("{} {}: at most {} with {} card (each execution's slowest die is kept)",
+                                  flag("p2p.executions"), plan.executions, kP2pCardMaxExecutions, flag("p2p.card")));
+    }
+  }
   if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
     std::string known;
     for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;

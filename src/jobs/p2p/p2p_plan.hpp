@@ -31,6 +31,11 @@ struct P2pPlan {
   bool verify = false;    // pattern in the source, checked in the destination after the run
   // The pair's devices are on two ranks (nodes): one index names two devices, so src == dst is fine.
   bool across_nodes = false;
+  // ascend-dmi -m card on cards of several devices (Ascend's two-die cards): the pair names cards,
+  // card C being devices C*card_dies .. C*card_dies+card_dies-1, and every die moves to its
+  // counterpart at once; the case is the card's (each execution lasts until its slowest die is
+  // done, and moves card_dies times the size a direction). 0: the pair names devices.
+  int card_dies = 0;
   std::uint64_t seed = 0x70327032;  // the verification pattern's seed (+ the source device index)
 };
 
@@ -42,6 +47,8 @@ inline constexpr int kP2pMaxDevices = 1024;
 // (about 130 MB of results at the default 40 executions); 1000 devices would be a million cases
 // and gigabytes before the first figure is printed. Larger fleets are the fleet job's (rounds).
 inline constexpr int kP2pMaxMatrixDevices = 128;
+// Card mode keeps every die's every execution time to take the slowest per execution.
+inline constexpr std::uint64_t kP2pCardMaxExecutions = 100'000;
 
 // PlanError naming the field and the rule: sizes and counts out of range, a device the backend does
 // not have, a pair of one device with itself, an unknown engine; MachineLimit: more memory than this
