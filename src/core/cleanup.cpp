@@ -18,7 +18,7 @@ namespace {
 constexpr int kSlots = 256;
 constexpr std::size_t kNameMax = 512;
 
-enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4, kSweep = 5 };
+enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4, kSweep = 5, kAction = 6 };
 
 struct Slot {
   std::atomic<int> state{kFree};
@@ -26,6 +26,8 @@ struct Slot {
   char name[kNameMax] = {};
   CleanupSweep sweep = nullptr;  // kSweep
   unsigned long long count = 0;  // kSweep
+  CleanupAction action = nullptr;  // kAction
+  void* arg = nullptr;             // kAction
 };
 
 // See the header: the signal handler's table, whether the handler has started, and how many
@@ -47,6 +49,10 @@ constexpr int kCreatingWaitMs = 2000;
 
 void remove_all_owned() {
   const pid_t self = getpid();
+  // What must end before the names go (forked device processes unwinding).
+  for (auto& slot : g_slots) {
+    if (slot.owner == self && slot.state.load(std::memory_order_acquire) == kAction) slot.action(slot.arg);
+  }
   for (auto& slot : g_slots) {
     const int state = slot.state.load(std::memory_order_acquire);
     if (slot.owner != self) continue;
@@ -176,7 +182,8 @@ CreatingNames::~CreatingNames() {
 namespace {
 
 // Takes a free slot for `name` and publishes it in `state` once filled; the slot's index.
-int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned long long count) {
+int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned long long count,
+              CleanupAction action = nullptr, void* arg = nullptr) {
   // The process is ending on a signal: make nothing new that the handler might not see. Inside a
   // CreatingNames bracket the handler is waiting for this very registration (the name may exist
   // already): it goes ahead.
@@ -192,6 +199,8 @@ int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned lon
       g_slots[i].name[name.size()] = '\0';
       g_slots[i].sweep = sweep;
       g_slots[i].count = count;
+      g_slots[i].action = action;
+      g_slots[i].arg = arg;
       g_slots[i].state.store(state, std::memory_order_release);
       return i;
     }
@@ -207,6 +216,8 @@ ScopedCleanup::ScopedCleanup(CleanupKind kind, std::string_view name)
 
 ScopedCleanup::ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned long long count)
     : slot_(take_slot(name, kSweep, sweep, count)) {}
+
+ScopedCleanup::ScopedCleanup(CleanupAction action, void* arg) : slot_(take_slot("", kAction, nullptr, 0, action, arg)) {}
 
 ScopedCleanup::~ScopedCleanup() {
   if (slot_ >= 0) g_slots[slot_].state.store(kFree, std::memory_order_release);

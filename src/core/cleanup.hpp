@@ -21,6 +21,12 @@ enum class CleanupKind { file, shm, directory };
 // directories. It may make async-signal-safe calls only (unlink, rmdir; no allocation, no fmt).
 using CleanupSweep = void (*)(const char* name, unsigned long long count) noexcept;
 
+// Something to end before any name is removed: the device processes a run forked, which must
+// unwind and release their devices before the parent's names go and the parent dies
+// (runtime/fork_launcher). Called with `arg` first thing after the open brackets are waited for,
+// on the handler's or the watcher's thread; async-signal-safe calls only.
+using CleanupAction = void (*)(void* arg) noexcept;
+
 // Installs the SIGINT/SIGTERM handlers (idempotent). main() calls it once.
 void install_cleanup_signal_handlers();
 
@@ -30,6 +36,7 @@ class ScopedCleanup {
  public:
   ScopedCleanup(CleanupKind kind, std::string_view name);
   ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned long long count);
+  ScopedCleanup(CleanupAction action, void* arg);
   ~ScopedCleanup();
   ScopedCleanup(const ScopedCleanup&) = delete;
   ScopedCleanup& operator=(const ScopedCleanup&) = delete;

@@ -1,19 +1,26 @@
 #include "runtime/fork_launcher.hpp"
 
 #include <fmt/format.h>
-#include <pthread.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <climits>
+#include <memory>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
+#include "core/cleanup.hpp"
 #include "core/error.hpp"
 #include "core/unique_fd.hpp"
 
@@ -25,9 +32,41 @@ namespace {
 // kResultLost: the rank ended but could not write its text (errno in SlotHeader::error).
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kFailed = 2, kUnavailable = 3, kResultLost = 4 };
 
+// The ranks' barrier and the word that stops them. Not a pthread barrier: a rank must be able to
+// leave the barrier when the run is stopped (a signal, another rank's failure), so that every rank
+// unwinds and releases what it holds (an NPU's memory, streams and its aclFinalize: the device
+// runtime's contract) instead of being killed while it waits. Process-shared futexes on words of
+// the shared mapping.
 struct SharedHeader {
-  pthread_barrier_t barrier;
+  std::atomic<std::uint32_t> arrived;     // ranks at the barrier of this generation
+  std::atomic<std::uint32_t> generation;  // moves on when the last rank arrives: the others go
+  std::atomic<std::uint32_t> stop;        // not 0: every rank unwinds at its next barrier
 };
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "futex words must be plain 32-bit words");
+
+// FUTEX_WAIT/FUTEX_WAKE without the private flag: the word is shared between processes. Both are
+// async-signal-safe system calls (the child's signal handler wakes the barrier).
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long timeout_ms) {
+  const timespec timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1'000'000};
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT, expected, &timeout, nullptr, 0);
+}
+void futex_wake_all(std::atomic<std::uint32_t>& word) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+// A stopped run, as the rank that saw it at its barrier throws it.
+class RunStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Asks every rank to stop and wakes those at the barrier. Async-signal-safe (an atomic store, a
+// system call): the child's signal handler calls it.
+void request_stop(SharedHeader& h, std::uint32_t why) {
+  std::uint32_t none = 0;
+  h.stop.compare_exchange_strong(none, why);
+  futex_wake_all(h.generation);
+}
 
 // Each rank's part of the collectives' exchange area: what it passes to allgather (and the
 // collectives built on it), read by every rank between two barriers.
@@ -51,11 +90,7 @@ class SharedArea {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_errno("mmap of the fork launcher's shared area");
     base_ = static_cast<std::byte*>(p);
-    pthread_barrierattr_t attr;
-    pthread_barrierattr_init(&attr);
-    pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-    pthread_barrier_init(&header()->barrier, &attr, static_cast<unsigned>(ranks));
-    pthread_barrierattr_destroy(&attr);
+    new (header()) SharedHeader{0, 0, 0};
     for (int r = 0; r < ranks; ++r) {
       // Not value-initialized: the anonymous mapping is zero already, and 64 KiB per rank written
       // here would be memory every run commits whether or not it exchanges anything.
@@ -63,9 +98,7 @@ class SharedArea {
       new (slot(r)) SlotHeader{kPending, 0};
     }
   }
-  // No pthread_barrier_destroy: a rank killed while it waited at the barrier leaves it counted as
-  // in use, and glibc's destroy then waits for that rank for ever. Every rank has exited by now;
-  // unmapping is all the release a process-shared barrier needs.
+  // Every rank has exited by now: unmapping is all the release the shared words need.
   ~SharedArea() { munmap(base_, bytes_); }
   SharedArea(const SharedArea&) = delete;
   SharedArea& operator=(const SharedArea&) = delete;
@@ -122,12 +155,97 @@ class ResultFile {
   UniqueFd fd_;
 };
 
+// The stop word says why: a signal's number, or kStopForFailure when the parent stops the others
+// because one rank failed.
+constexpr std::uint32_t kStopForFailure = 1000;
+// The stop word when the parent ends on a signal (ChildrenOnEnd, below).
+constexpr std::uint32_t kStopForEnd = 1001;
+
+void throw_if_stopped(const SharedHeader& h) {
+  const std::uint32_t why = h.stop.load(std::memory_order_acquire);
+  if (why == 0) return;
+  if (why == kStopForFailure) throw RunStopped("stopped: another device process failed");
+  if (why == kStopForEnd) throw RunStopped("stopped: the run is ending on a signal");
+  throw RunStopped(fmt::format("interrupted by {}", sigabbrev_np(static_cast<int>(why)) != nullptr
+                                                        ? fmt::format("SIG{}", sigabbrev_np(static_cast<int>(why)))
+                                                        : fmt::format("signal {}", why)));
+}
+
+// How long a stopped rank has to unwind before it is killed.
+constexpr auto kForkStopGrace = std::chrono::seconds(10);
+
+// The children of one run, for the parent's end-signal path (core/cleanup calls stop_on_end
+// before it removes the run's names and the process dies): each is asked to stop, and reaped, or
+// killed after the grace period. Async-signal-safe throughout; the pids are atomics because the
+// running job reaps the same children on its own thread. While the handler may be using it, the
+// object must not go: its destructor parks a thread that would destroy it meanwhile.
+class ChildrenOnEnd {
+ public:
+  ChildrenOnEnd(SharedHeader& header, int ranks)
+      : header_(header), pids_(std::make_unique<std::atomic<pid_t>[]>(static_cast<std::size_t>(ranks))), ranks_(ranks),
+        registration_(&ChildrenOnEnd::stop_on_end, this) {}
+  ~ChildrenOnEnd() {
+    if (cleanup_signal_handler_running()) park_until_the_process_ends();
+  }
+  ChildrenOnEnd(const ChildrenOnEnd&) = delete;
+  ChildrenOnEnd& operator=(const ChildrenOnEnd&) = delete;
+  void forked(int rank, pid_t pid) { pids_[static_cast<std::size_t>(rank)].store(pid, std::memory_order_release); }
+
+ private:
+  static void stop_on_end(void* self) noexcept {
+    auto& me = *static_cast<ChildrenOnEnd*>(self);
+    request_stop(me.header_, kStopForEnd);
+    timespec start{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    const timespec pause{0, 2'000'000};
+    for (int r = 0; r < me.ranks_; ++r) {
+      const pid_t pid = me.pids_[static_cast<std::size_t>(r)].load(std::memory_order_acquire);
+      if (pid <= 0) continue;
+      for (;;) {
+        const pid_t done = waitpid(pid, nullptr, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR)) break;  // ended (or reaped by the job)
+        timespec now{};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec >= std::chrono::seconds(kForkStopGrace).count()) {
+          kill(pid, SIGKILL);
+          waitpid(pid, nullptr, 0);
+          break;
+        }
+        nanosleep(&pause, nullptr);
+      }
+    }
+  }
+
+  SharedHeader& header_;
+  std::unique_ptr<std::atomic<pid_t>[]> pids_;
+  int ranks_;
+  ScopedCleanup registration_;  // last: registered once the rest is whole, forgotten first
+};
+
 class ForkRuntime final : public Runtime {
  public:
   ForkRuntime(int rank, int size, const SharedArea& area) : rank_(rank), size_(size), area_(area) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void barrier() override { pthread_barrier_wait(&area_.header()->barrier); }
+  // Throws RunStopped once the run is stopped, whether the rank was waiting or just came.
+  void barrier() override {
+    SharedHeader& h = *area_.header();
+    throw_if_stopped(h);
+    const std::uint32_t generation = h.generation.load(std::memory_order_acquire);
+    if (h.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<std::uint32_t>(size_)) {
+      // The last one: reset the count before moving the generation on, so no rank released by
+      // it can arrive at the next barrier and count into this one.
+      h.arrived.store(0, std::memory_order_relaxed);
+      h.generation.fetch_add(1, std::memory_order_release);
+      futex_wake_all(h.generation);
+      return;
+    }
+    while (h.generation.load(std::memory_order_acquire) == generation) {
+      throw_if_stopped(h);
+      // Woken by the last rank or by a stop; the timeout only bounds a wake that raced the check.
+      futex_wait(h.generation, generation, 200);
+    }
+  }
   // Each rank writes its slot, all meet, each reads every slot, all meet again (so no rank
   // overwrites its slot for the next collective while another still reads it).
   std::vector<std::string> allgather(const std::string& mine) override {
@@ -154,9 +272,40 @@ class ForkRuntime final : public Runtime {
   const SharedArea& area_;
 };
 
+// The child's shared header, for its signal handler: a handler can reach nothing but a global.
+// Set once in each child before the handler is installed; never in the parent. And the signal
+// this process took last (the stop word is every rank's: another rank's Ctrl-C is not this one's).
+std::atomic<SharedHeader*> child_header{nullptr};
+std::atomic<int> child_took_signal{0};
+
+// In a child, SIGINT, SIGTERM and SIGHUP stop the run instead of killing the rank: it unwinds at
+// its next barrier and releases everything it holds. The same signal a second time (Ctrl-C
+// pressed again: the unwinding is stuck) ends it at once. A different one (the parent's death
+// signal after the Ctrl-C that reached the whole group) does not cut the unwinding short.
+extern "C" void stop_run_on_signal(int sig) {
+  SharedHeader* h = child_header.load(std::memory_order_relaxed);
+  if (h == nullptr) return;
+  if (child_took_signal.exchange(sig, std::memory_order_relaxed) == sig) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  request_stop(*h, static_cast<std::uint32_t>(sig));
+}
+
+void stop_run_on_signals(SharedHeader& h) {
+  child_header.store(&h, std::memory_order_relaxed);
+  struct sigaction sa{};
+  sa.sa_handler = stop_run_on_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
 [[noreturn]] void child_main(int rank, int ranks, const SharedArea& area, const ResultFile& out,
                              const Launcher::Body& body, pid_t parent) {
-  // Die with the parent: an orphaned rank would hold memory and wait at the barrier for ever.
+  stop_run_on_signals(*area.header());
+  // Stop with the parent: an orphaned rank would hold memory and wait at the barrier for ever.
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(1);
   SlotState state = kDone;
@@ -197,19 +346,31 @@ ForkLauncher::ForkLauncher(int ranks) : ranks_(ranks) {
 
 std::vector<std::string> ForkLauncher::run(const Body& body) {
   SharedArea area(ranks_);
+  ChildrenOnEnd on_end(*area.header(), ranks_);
   std::vector<ResultFile> results_of;
   results_of.reserve(static_cast<std::size_t>(ranks_));
   for (int r = 0; r < ranks_; ++r) results_of.emplace_back(r);
   std::fflush(nullptr);  // or buffered output would be written once per child too
   const pid_t parent = getpid();
   std::vector<pid_t> children;
-  auto stop_children = [&children] {
-    for (pid_t c : children) {
-      if (c > 0) kill(c, SIGTERM);
-    }
+  // The others would wait at the barrier for ever: they are asked to stop and unwind (releasing
+  // their devices' resources), and killed if they have not ended within kForkStopGrace.
+  auto stop_children = [&children, &area] {
+    request_stop(*area.header(), kStopForFailure);
+    const auto deadline = std::chrono::steady_clock::now() + kForkStopGrace;
     for (pid_t& c : children) {
-      if (c > 0) waitpid(c, nullptr, 0);
-      c = -1;
+      while (c > 0) {
+        const pid_t done = waitpid(c, nullptr, WNOHANG);
+        if (done == c || (done < 0 && errno != EINTR)) {
+          c = -1;
+        } else if (std::chrono::steady_clock::now() >= deadline) {
+          kill(c, SIGKILL);
+          waitpid(c, nullptr, 0);
+          c = -1;
+        } else {
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+      }
     }
   };
   for (int r = 0; r < ranks_; ++r) {
@@ -221,6 +382,7 @@ std::vector<std::string> ForkLauncher::run(const Body& body) {
     }
     if (pid == 0) child_main(r, ranks_, area, results_of[static_cast<std::size_t>(r)], body, parent);
     children.push_back(pid);
+    on_end.forked(r, pid);
   }
 
   std::string failure;

@@ -4,7 +4,9 @@
 // each rank's end state and an exchange slot per rank for the Runtime's collectives; what a rank
 // returns, of any size, comes back through an anonymous memory file of its own. The parent
 // does not take part: it waits, and if any child dies it stops the others (they would wait at the
-// barrier for ever) and reports which one died and how.
+// barrier for ever) and reports which one died and how. Stopping is asked, not forced: a rank
+// leaves the barrier and unwinds, releasing its device's resources, and is killed only if it has
+// not ended within a grace period. SIGINT, SIGTERM and SIGHUP stop a rank the same way.
 #include <cstddef>
 
 #include "runtime/runtime.hpp"

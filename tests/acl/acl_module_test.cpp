@@ -4,8 +4,10 @@
 // kept (no breach, nothing left at aclFinalize, an aclFinalize for every aclInit) and which calls
 // ran (batch copies really batched).
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,6 +19,7 @@
 
 #include "run_binary.hpp"
 #include "support/temp_dir.hpp"
+#include "system_state.hpp"
 
 namespace {
 
@@ -301,6 +304,39 @@ TEST_F(AclStandIn, AscendDmiCardModeAcrossNodesIsRefusedOnCardsOfTwoDies) {
                    "backend here is 2 devices, and a run across nodes moves one device a node (not built for whole "
                    "cards); use -m device\n");
   expect_contract_kept();
+}
+
+// Interrupted mid-run, the device processes unwind: every stream, event and buffer released and
+// aclFinalize called in each (the stand-in's ledger), whether Ctrl-C reached the whole group or a
+// SIGTERM only the parent (its device processes then stop on its way out, before it dies).
+TEST_F(AclStandIn, AnInterruptedCopyReleasesEveryNpuResource) {
+  for (const bool whole_group : {true, false}) {
+    SCOPED_TRACE(whole_group ? "SIGINT to the group" : "SIGTERM to the parent");
+    std::filesystem::remove(ledger_path());
+    RunOptions o = xbtest::default_options();
+    o.env = {std::string("ASCEND_HOME_PATH=") + XB_ACL_STANDIN, "XB_ACL_STANDIN_LEDGER=" + ledger_path()};
+    o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
+    xbtest::Process p = xbtest::start_binary(
+        XB_BINARY, {"copy", "--backend", "acl", "--from", "host", "--to", "device", "-s", "4M", "-n", "4", "-i",
+                    "100000000", "-d", "2", "-q"},
+        o);
+    // The probe's process and both device processes have initialised ACL.
+    const bool started = xbtest::wait_until([&] { return count(ledger(), " init\n") >= 3; }, std::chrono::seconds(30));
+    ASSERT_TRUE(started) << ledger();
+    ASSERT_FALSE(p.wait_for(std::chrono::milliseconds(0)).has_value()) << "the run ended before the signal";
+    if (whole_group) {
+      p.signal_group(SIGINT);
+    } else {
+      p.signal_process(SIGTERM);
+    }
+    const auto r = p.wait_for(std::chrono::seconds(30));
+    ASSERT_TRUE(r.has_value()) << "still running 30 s after the signal";
+    EXPECT_FALSE(r->exited) << r->describe();
+    EXPECT_EQ(r->term_signal, whole_group ? SIGINT : SIGTERM) << r->describe();
+    // Nothing of the run outlives its parent: the device processes were reaped before it died.
+    EXPECT_TRUE(xbtest::live_processes_in_group(p.pid()).empty());
+    expect_contract_kept();
+  }
 }
 
 // The survey measures the NPUs beside the host: copies all at once and every pair.

@@ -213,6 +213,48 @@ TEST(ForkLauncher, ThrowingRankDoesNotHangTheOthersAtTheBarrier) {
   // Reaching this line at all is the point: ranks 1 and 2 were stopped, not left at the barrier.
 }
 
+// The others are stopped, not killed: they leave the barrier and unwind, so what they hold (a
+// device's memory, streams, the runtime's finalize) is released by its destructor.
+TEST(ForkLauncher, RanksStoppedByAFailureUnwind) {
+  SharedMemory<std::atomic<int>> unwound;
+  ForkLauncher launcher(3);
+  const std::string msg = run_error(launcher, [&](Runtime& rt) -> std::string {
+    if (rt.rank() == 0) throw std::runtime_error("rank zero gives up");
+    struct Held {
+      std::atomic<int>& count;
+      ~Held() { count.fetch_add(1); }
+    } held{*unwound};
+    rt.barrier();
+    return "unreachable";
+  });
+  EXPECT_NE(msg.find("rank zero gives up"), std::string::npos) << msg;
+  EXPECT_EQ(unwound->load(), 2);
+}
+
+// A signal to a rank stops the run: every rank unwinds, and the run fails naming the signal. The
+// same signal twice ends the rank at once (Ctrl-C pressed again while the unwinding is stuck).
+TEST(ForkLauncher, ASignalToARankStopsEveryRankAndASecondOneEndsIt) {
+  SharedMemory<std::atomic<int>> unwound;
+  ForkLauncher launcher(2);
+  std::string msg = run_error(launcher, [&](Runtime& rt) -> std::string {
+    struct Held {
+      std::atomic<int>& count;
+      ~Held() { count.fetch_add(1); }
+    } held{*unwound};
+    if (rt.rank() == 1) raise(SIGTERM);
+    for (;;) rt.barrier();  // until stopped
+  });
+  EXPECT_NE(msg.find("interrupted by SIGTERM"), std::string::npos) << msg;
+  EXPECT_EQ(unwound->load(), 2);
+  ForkLauncher one(1);
+  msg = run_error(one, [&](Runtime& rt) -> std::string {
+    raise(SIGINT);
+    raise(SIGINT);
+    for (;;) rt.barrier();
+  });
+  EXPECT_NE(msg.find("device process 0 was killed by signal " + std::to_string(SIGINT)), std::string::npos) << msg;
+}
+
 TEST(ForkLauncher, RankKilledBySignalIsNamedWithTheSignal) {
   ForkLauncher launcher(3);
   const std::string msg = run_error(launcher, [](Runtime& rt) -> std::string {
