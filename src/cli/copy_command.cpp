@@ -105,7 +105,8 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
     PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
+                   .stop = partial.stop_token()};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);

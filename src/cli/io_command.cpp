@@ -133,7 +133,8 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
                       std::chrono::seconds(2));
     partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress};
+    JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress,
+                   .stop = partial.stop_token()};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);

@@ -255,7 +255,8 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
     Progress progress = job_progress(out.quiet, format == OutputFormat::json);
     partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
+                   .stop = partial.stop_token()};
     doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);

@@ -12,12 +12,14 @@
 
 namespace xb {
 
-PartialRun::PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet)
+PartialRun::PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet,
+                       std::chrono::milliseconds unwind_grace)
     : blank_(std::move(blank)),
       deliver_(std::move(deliver)),
       out_(out),
       err_(err),
       quiet_(quiet),
+      unwind_grace_(unwind_grace),
       watch_([this](int sig) { interrupted(sig); }) {}
 
 CaseSink PartialRun::keeper(CaseSink then) {
@@ -55,8 +57,23 @@ void PartialRun::deliver_kept(const std::string& why, const std::string& headlin
   out_.flush();
 }
 
+void PartialRun::job_returned() {
+  {
+    const std::lock_guard lock(mutex_);
+    job_returned_ = true;
+  }
+  returned_.notify_all();
+}
+
 void PartialRun::interrupted(int sig) {
   if (!take(kInterrupted)) return;
+  // The job stops at its next check and unwinds (its devices released) before anything is
+  // delivered; one stuck past the grace period is left to the process's end.
+  stop_.request_stop();
+  {
+    std::unique_lock lock(mutex_);
+    returned_.wait_for(lock, unwind_grace_, [this] { return job_returned_; });
+  }
   const char* name = sigabbrev_np(sig);
   const std::string why = fmt::format("interrupted by SIG{}", name != nullptr ? name : std::to_string(sig));
   deliver_kept(why, why);

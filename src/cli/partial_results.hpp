@@ -6,9 +6,12 @@
 // document marked partial with the reason, before the process ends with the signal's status or the
 // failure's exit code. A run with no case complete delivers nothing (nothing is left behind).
 // Partial cases are not judged: the judge may open devices, and the run is ending.
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <iosfwd>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -24,12 +27,15 @@ namespace xb {
 // through run().
 class PartialRun {
  public:
+  static constexpr std::chrono::milliseconds kUnwindGrace{10'000};
   using Deliver = std::function<void(const ResultDocument&)>;
   // `blank`: the run's document before any case (new_result_document); `deliver`: what the finished
   // run would do with it; `out`: flushed after (the process then dies of the signal: no exit
   // flushes it); `err`: where the one line saying so goes.
   // `quiet` (-q): no note on stderr.
-  PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet = false);
+  // `unwind_grace`: how long an interrupt waits for the job to stop and unwind (tests shorten it).
+  PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet = false,
+             std::chrono::milliseconds unwind_grace = kUnwindGrace);
 
   // Called before a partial result is delivered, on whichever thread delivers it: the command's
   // progress line is silenced there (Progress::silence), so the ticker draws nothing into the table.
@@ -37,6 +43,9 @@ class PartialRun {
 
   // A JobContext's on_case: keeps the case, then passes it to `then` (may be empty).
   CaseSink keeper(CaseSink then = {});
+  // A JobContext's stop: set on an interrupt, which then waits (at most kUnwindGrace) for the job
+  // to stop at its next check and unwind, releasing its devices, before it delivers and dies.
+  std::stop_token stop_token() const { return stop_.get_token(); }
 
   // `job()`'s cases. If it throws, the cases kept are delivered, marked partial with its message,
   // and the exception goes on (the command's exit code is the failure's). Bad input found midway
@@ -45,6 +54,7 @@ class PartialRun {
   std::vector<CaseResult> run(Job&& job) {
     std::vector<CaseResult> cases;
     try {
+      const ReturnedMark mark(*this);  // after job()'s frames are gone, however it ends
       cases = job();
     } catch (const UsageError&) {  // PlanError too: it is one
       finished();
@@ -70,16 +80,33 @@ class PartialRun {
   // `why` goes into the document; `headline` starts the note on stderr.
   void deliver_kept(const std::string& why, const std::string& headline);
 
+  // Tells an interrupt waiting for the job that the job has returned (or unwound).
+  class ReturnedMark {
+   public:
+    explicit ReturnedMark(PartialRun& run) : run_(run) {}
+    ~ReturnedMark() { run_.job_returned(); }
+    ReturnedMark(const ReturnedMark&) = delete;
+    ReturnedMark& operator=(const ReturnedMark&) = delete;
+
+   private:
+    PartialRun& run_;
+  };
+  void job_returned();
+
   enum State { kRunning, kFinished, kInterrupted };
   ResultDocument blank_;
   Deliver deliver_;
   std::ostream& out_;
   std::ostream& err_;
   bool quiet_;
+  std::chrono::milliseconds unwind_grace_;
   std::function<void()> before_delivery_;
   std::mutex mutex_;
   std::vector<CaseResult> kept_;
   int state_ = kRunning;
+  bool job_returned_ = false;
+  std::condition_variable returned_;
+  std::stop_source stop_;
   InterruptWatch watch_;  // last: made once the state it reports to exists, and gone before it
 };
 

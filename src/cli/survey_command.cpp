@@ -112,7 +112,8 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
     PartialRun partial(doc, deliver_survey, ctx.out, ctx.err, a.quiet);
     Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
     partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .on_case = partial.keeper(), .progress = &progress};
+    JobContext job{.registry = &ctx.registry, .on_case = partial.keeper(), .progress = &progress,
+                   .stop = partial.stop_token()};
     doc.cases = partial.run([&] { return run(plan, job); });
   }
   judge_run(doc.cases, layers, ctx.registry, row_metric);

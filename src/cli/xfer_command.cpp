@@ -195,7 +195,8 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
     partial.before_delivery([&] { progress.silence(); });
     XferPlan client = plan;
     client.servers = xfer_peers(a.peer);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress};
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
+                   .stop = partial.stop_token()};
     doc.cases = partial.run([&] { return run(client, job); });
   }
   if (layers) judge_run(doc.cases, *layers, ctx.registry);

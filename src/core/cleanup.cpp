@@ -18,7 +18,7 @@ namespace {
 constexpr int kSlots = 256;
 constexpr std::size_t kNameMax = 512;
 
-enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4, kSweep = 5, kAction = 6 };
+enum SlotState : int { kFree = 0, kWriting = 1, kFile = 2, kShm = 3, kDirectory = 4, kSweep = 5, kAction = 6, kActionRunning = 7 };
 
 struct Slot {
   std::atomic<int> state{kFree};
@@ -50,8 +50,13 @@ constexpr int kCreatingWaitMs = 2000;
 void remove_all_owned() {
   const pid_t self = getpid();
   // What must end before the names go (forked device processes unwinding).
+  // Marked running meanwhile: the owner's ScopedCleanup waits for it before its object goes.
   for (auto& slot : g_slots) {
-    if (slot.owner == self && slot.state.load(std::memory_order_acquire) == kAction) slot.action(slot.arg);
+    int expected = kAction;
+    if (slot.owner == self && slot.state.compare_exchange_strong(expected, kActionRunning, std::memory_order_acq_rel)) {
+      slot.action(slot.arg);
+      slot.state.store(kAction, std::memory_order_release);
+    }
   }
   for (auto& slot : g_slots) {
     const int state = slot.state.load(std::memory_order_acquire);
@@ -220,7 +225,17 @@ ScopedCleanup::ScopedCleanup(CleanupSweep sweep, std::string_view name, unsigned
 ScopedCleanup::ScopedCleanup(CleanupAction action, void* arg) : slot_(take_slot("", kAction, nullptr, 0, action, arg)) {}
 
 ScopedCleanup::~ScopedCleanup() {
-  if (slot_ >= 0) g_slots[slot_].state.store(kFree, std::memory_order_release);
+  if (slot_ < 0) return;
+  std::atomic<int>& state = g_slots[slot_].state;
+  // An action being run (on the signal's thread) still uses what `arg` points to: wait for it.
+  for (int s = state.load(std::memory_order_acquire);; s = state.load(std::memory_order_acquire)) {
+    if (s == kActionRunning) {
+      const timespec moment{0, 1'000'000};
+      nanosleep(&moment, nullptr);
+    } else if (state.compare_exchange_weak(s, kFree, std::memory_order_acq_rel)) {
+      break;
+    }
+  }
 }
 
 bool cleanup_signal_handler_running() { return g_ending.load(std::memory_order_seq_cst); }

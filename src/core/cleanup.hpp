@@ -24,7 +24,8 @@ using CleanupSweep = void (*)(const char* name, unsigned long long count) noexce
 // Something to end before any name is removed: the device processes a run forked, which must
 // unwind and release their devices before the parent's names go and the parent dies
 // (runtime/fork_launcher). Called with `arg` first thing after the open brackets are waited for,
-// on the handler's or the watcher's thread; async-signal-safe calls only.
+// on the handler's or the watcher's thread; async-signal-safe calls only. The ScopedCleanup that
+// registered it waits, when it goes, for a call under way (what `arg` points to must outlive it).
 using CleanupAction = void (*)(void* arg) noexcept;
 
 // Installs the SIGINT/SIGTERM handlers (idempotent). main() calls it once.

@@ -5,7 +5,8 @@
 // lives, those signals are blocked in the thread that made it and so in every thread started after
 // (the job's), and a watcher thread reads them from a signalfd. On one it removes the run's names
 // as the handler would (end_names_for_signal), calls `on_signal(sig)` on the watcher thread, and
-// dies of that signal (the shell sees 130 for Ctrl-C). Nothing is interrupted meanwhile: the job's
+// dies of that signal (the shell sees 130 for Ctrl-C; cli/partial_results' callback first stops the
+// job and waits for it to unwind, docs/method.md). Nothing is interrupted meanwhile: the job's
 // threads keep running, holding no lock the callback might wait on forever. A second signal
 // during the callback ends the process at once (the callback might be stuck on a full pipe).
 //

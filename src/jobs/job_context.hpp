@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 
 #include "backends/registry.hpp"
@@ -46,6 +47,9 @@ struct JobContext {
   // A server: called once its addresses are bound, before it waits for a client (a ready file, the
   // "serving on" line). May be empty.
   std::function<void(const SocketAddress& control, const SocketAddress& data)> on_listening{};
+  // Set when the run must stop (a signal: cli/partial_results): the job stops at its next check
+  // (core/stop.hpp) and unwinds, releasing its devices' resources. Default: never.
+  std::stop_token stop{};
 
   // The backend, for a job that needs one: a missing one is the caller's bug, named with the job.
   Backend& need_backend(const char* job) const {

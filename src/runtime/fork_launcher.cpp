@@ -177,16 +177,14 @@ constexpr auto kForkStopGrace = std::chrono::seconds(10);
 // The children of one run, for the parent's end-signal path (core/cleanup calls stop_on_end
 // before it removes the run's names and the process dies): each is asked to stop, and reaped, or
 // killed after the grace period. Async-signal-safe throughout; the pids are atomics because the
-// running job reaps the same children on its own thread. While the handler may be using it, the
-// object must not go: its destructor parks a thread that would destroy it meanwhile.
+// running job reaps the same children on its own thread. The registration goes first when the
+// object does, waiting for an action under way (core/cleanup).
 class ChildrenOnEnd {
  public:
   ChildrenOnEnd(SharedHeader& header, int ranks)
       : header_(header), pids_(std::make_unique<std::atomic<pid_t>[]>(static_cast<std::size_t>(ranks))), ranks_(ranks),
         registration_(&ChildrenOnEnd::stop_on_end, this) {}
-  ~ChildrenOnEnd() {
-    if (cleanup_signal_handler_running()) park_until_the_process_ends();
-  }
+  ~ChildrenOnEnd() = default;
   ChildrenOnEnd(const ChildrenOnEnd&) = delete;
   ChildrenOnEnd& operator=(const ChildrenOnEnd&) = delete;
   void forked(int rank, pid_t pid) { pids_[static_cast<std::size_t>(rank)].store(pid, std::memory_order_release); }

@@ -13,12 +13,14 @@
 // for no indirect call and no clock read it does not need (submit_time off: one clock read fewer).
 #include <cstdint>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/clock.hpp"
 #include "core/iteration_timer.hpp"
+#include "core/stop.hpp"
 #include "runtime/runtime.hpp"
 
 namespace xb {
@@ -33,6 +35,9 @@ struct TimedLoopPlan {
   bool keep_samples = true;
   // Read the clock between submit and complete (the submit time); off where nobody reports it.
   bool submit_time = true;
+  // Checked before each iteration: set, the loop throws Interrupted (core/stop.hpp) and the job
+  // unwinds. Default: never.
+  std::stop_token stop{};
 };
 
 // One timed iteration's times, as the loop hands them to a callback.
@@ -73,6 +78,7 @@ TimedLoopSamples run_timed_loop(const TimedLoopPlan& plan, Runtime* lineup, Subm
   }
   if (timer != nullptr) s.device_method = timer->method();
   for (std::uint64_t it = 0; it < plan.warmup + plan.iterations; ++it) {
+    stop_here_if_asked(plan.stop);
     if (lineup != nullptr) lineup->barrier();  // every rank starts the iteration together
     if (timer != nullptr) timer->begin();
     const std::uint64_t t0 = now_ns();

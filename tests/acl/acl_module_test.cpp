@@ -26,6 +26,7 @@ namespace {
 using xbtest::RunOptions;
 using xbtest::RunResult;
 using xbtest::run_binary;
+using namespace std::chrono_literals;
 
 // The binary with the stand-in as the machine's CANN, its ledger in `dir`.
 class AclStandIn : public ::testing::Test {
@@ -39,6 +40,7 @@ class AclStandIn : public ::testing::Test {
     return run_binary(XB_BINARY, args, o);
   }
   RunResult batch_copy_json(std::vector<std::string> env, const char* standin = XB_ACL_STANDIN);
+  void expect_interrupts_release_everything(const std::vector<std::string>& args, int inits);
   std::string ledger_path() const { return (dir_.path() / "ledger").string(); }
   std::string ledger() const {
     std::ifstream f(ledger_path());
@@ -306,30 +308,30 @@ TEST_F(AclStandIn, AscendDmiCardModeAcrossNodesIsRefusedOnCardsOfTwoDies) {
   expect_contract_kept();
 }
 
-// Interrupted mid-run, the device processes unwind: every stream, event and buffer released and
-// aclFinalize called in each (the stand-in's ledger), whether Ctrl-C reached the whole group or a
-// SIGTERM only the parent (its device processes then stop on its way out, before it dies).
-TEST_F(AclStandIn, AnInterruptedCopyReleasesEveryNpuResource) {
+// Interrupted mid-run, the NPU's users unwind: every stream, event and buffer released and
+// aclFinalize called in each process (the stand-in's ledger), whether Ctrl-C reached the whole
+// group or a SIGTERM only the parent: forked device processes (copy) stop on their way out before
+// the parent dies; a job using the NPU in the main process stops at its next check and unwinds
+// before the interrupt delivers and the process dies.
+void AclStandIn::expect_interrupts_release_everything(const std::vector<std::string>& args, int inits) {
   for (const bool whole_group : {true, false}) {
-    SCOPED_TRACE(whole_group ? "SIGINT to the group" : "SIGTERM to the parent");
+    SCOPED_TRACE(args.front() + (whole_group ? ": SIGINT to the group" : ": SIGTERM to the parent"));
     std::filesystem::remove(ledger_path());
     RunOptions o = xbtest::default_options();
     o.env = {std::string("ASCEND_HOME_PATH=") + XB_ACL_STANDIN, "XB_ACL_STANDIN_LEDGER=" + ledger_path()};
     o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
-    xbtest::Process p = xbtest::start_binary(
-        XB_BINARY, {"copy", "--backend", "acl", "--from", "host", "--to", "device", "-s", "4M", "-n", "4", "-i",
-                    "100000000", "-d", "2", "-q"},
-        o);
-    // The probe's process and both device processes have initialised ACL.
-    const bool started = xbtest::wait_until([&] { return count(ledger(), " init\n") >= 3; }, std::chrono::seconds(30));
+    xbtest::Process p = xbtest::start_binary(XB_BINARY, args, o);
+    // The probe's process and every process that uses an NPU have initialised ACL.
+    const bool started =
+        xbtest::wait_until([&] { return count(ledger(), " init\n") >= static_cast<std::size_t>(inits); }, 30s);
     ASSERT_TRUE(started) << ledger();
-    ASSERT_FALSE(p.wait_for(std::chrono::milliseconds(0)).has_value()) << "the run ended before the signal";
+    ASSERT_FALSE(p.wait_for(0ms).has_value()) << "the run ended before the signal";
     if (whole_group) {
       p.signal_group(SIGINT);
     } else {
       p.signal_process(SIGTERM);
     }
-    const auto r = p.wait_for(std::chrono::seconds(30));
+    const auto r = p.wait_for(30s);
     ASSERT_TRUE(r.has_value()) << "still running 30 s after the signal";
     EXPECT_FALSE(r->exited) << r->describe();
     EXPECT_EQ(r->term_signal, whole_group ? SIGINT : SIGTERM) << r->describe();
@@ -337,6 +339,29 @@ TEST_F(AclStandIn, AnInterruptedCopyReleasesEveryNpuResource) {
     EXPECT_TRUE(xbtest::live_processes_in_group(p.pid()).empty());
     expect_contract_kept();
   }
+}
+
+TEST_F(AclStandIn, AnInterruptedCopyReleasesEveryNpuResource) {
+  expect_interrupts_release_everything({"copy", "--backend", "acl", "--from", "host", "--to", "device", "-s", "4M", "-n",
+                                        "4", "-i", "100000000", "-d", "2", "-q"},
+                                       3);
+}
+
+TEST_F(AclStandIn, AnInterruptedP2pIoAndKvLoadReleaseEveryNpuResource) {
+  expect_interrupts_release_everything(
+      {"p2p", "--backend", "acl", "-s", "4M", "--times", "100000000", "--bidirectional", "-q"}, 2);
+  const std::string store = (dir_.path() / "io").string();
+  std::filesystem::create_directories(store);
+  expect_interrupts_release_everything({"io", "-D", store, "--xfer", "cpu-gpu", "--backend", "acl", "--rw", "write", "-s",
+                                        "16M", "-i", "1M", "-T", "600", "-q"},
+                                       2);
+  const std::string kv = (dir_.path() / "kv").string();
+  std::filesystem::create_directories(kv);
+  const auto dump = run({"kv", "dump", "--store", kv, "-n", "8", "--block", "1M", "-q"});
+  ASSERT_EQ(dump.exit_code, 0) << dump.describe();
+  expect_interrupts_release_everything({"kv", "load", "--store", kv, "-n", "8", "--block", "1M", "--passes", "1000000",
+                                        "--to", "device", "--backend", "acl", "-q"},
+                                       2);
 }
 
 // The survey measures the NPUs beside the host: copies all at once and every pair.

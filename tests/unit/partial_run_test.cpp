@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <functional>
 #include <iostream>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
 #include "core/interrupt_watch.hpp"
+#include "core/stop.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb {
@@ -74,20 +76,31 @@ std::string describe(int status) {
   return "exit " + std::to_string(WEXITSTATUS(status));
 }
 
-TEST(PartialRun, InterruptDeliversTheCasesCompleteMarkedPartialThenDiesOfTheSignal) {
+TEST(PartialRun, InterruptStopsTheJobThenDeliversTheCasesCompleteMarkedPartialThenDiesOfTheSignal) {
   TempDir dir;
   const fs::path file = dir.path() / "r.json";
+  const fs::path unwound = dir.path() / "unwound";
   const int status = status_of_child([&] {
     PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
     const CaseSink keep = partial.keeper();
+    const std::stop_token stop = partial.stop_token();
     partial.run([&]() -> std::vector<CaseResult> {
+      // What a job holds (an NPU's buffers) is released as it unwinds, before the delivery.
+      struct Held {
+        fs::path marker;
+        ~Held() { std::ofstream(marker) << "released"; }
+      } held{unwound};
       keep(named_case("first"));
       keep(named_case("second"));
       kill(getpid(), SIGINT);  // process-directed, as Ctrl-C's is
-      for (;;) pause();        // the job goes on; the watcher ends the process
+      for (;;) {               // the job goes on until its next check
+        stop_here_if_asked(stop);
+        usleep(1000);
+      }
     });
   });
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << describe(status);
+  EXPECT_TRUE(fs::exists(unwound)) << "the job did not unwind before the process ended";
   std::ifstream in(file);
   ASSERT_TRUE(in) << "nothing delivered";
   const ResultDocument doc = result_from_json(nlohmann::json::parse(in));
@@ -101,7 +114,8 @@ TEST(PartialRun, InterruptWithNothingCompleteDeliversNothing) {
   TempDir dir;
   const fs::path file = dir.path() / "r.json";
   const int status = status_of_child([&] {
-    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr);
+    // A job that never checks: delivered (here nothing) once the grace period is over.
+    PartialRun partial(blank_document(), write_to(file), std::cout, std::cerr, false, std::chrono::milliseconds(100));
     partial.run([&]() -> std::vector<CaseResult> {
       kill(getpid(), SIGTERM);
       for (;;) pause();
@@ -143,7 +157,7 @@ TEST(PartialRun, ASecondSignalDuringTheDeliveryEndsItAndRemovesWhatItMade) {
       kill(getpid(), SIGINT);
       for (;;) pause();
     };
-    PartialRun partial(blank_document(), stuck, std::cout, std::cerr);
+    PartialRun partial(blank_document(), stuck, std::cout, std::cerr, false, std::chrono::milliseconds(100));
     const CaseSink keep = partial.keeper();
     partial.run([&]() -> std::vector<CaseResult> {
       keep(named_case("first"));

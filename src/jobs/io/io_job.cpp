@@ -15,15 +15,16 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "core/plan_error.hpp"
-#include "runtime/thread_team.hpp"
 #include "core/machine.hpp"
 #include "core/numa_binding.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
+#include "core/stop.hpp"
 #include "jobs/io/io_config.hpp"
 #include "jobs/io/io_data_path.hpp"
 #include "jobs/io/io_layout.hpp"
 #include "jobs/io/io_metrics.hpp"
+#include "runtime/thread_team.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
 
@@ -153,7 +154,8 @@ struct Worker {
 struct Shared {
   std::latch& start;
   std::atomic<bool>& stop;
-  ProgressLine* progress;  // the live rate (may be null)
+  ProgressLine* progress;      // the live rate (may be null)
+  std::stop_token interrupt;  // the run is ending on a signal: every worker stops
 };
 
 void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shared) {
@@ -171,7 +173,7 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
   std::uint64_t pass = 0, k = 0;
   // Size-bounded: one pass. Time-bounded: passes until the deadline (each random pass reshuffled).
   const auto more = [&] {
-    if (shared.stop.load(std::memory_order_relaxed)) return false;
+    if (shared.stop.load(std::memory_order_relaxed) || shared.interrupt.stop_requested()) return false;
     return deadline ? now_ns() < deadline : k < blocks;
   };
   std::size_t in_flight = 0;
@@ -472,7 +474,7 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
 
 namespace {
 
-CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress) {
+CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, const std::stop_token& interrupt) {
   validate_io_plan(plan, backend);
   const IoEngineInfo& engine = *find_io_engine(plan.engine);
   // GPUD's IOs are synchronous calls into the direct path (cuFileRead/cuFileWrite), one at a time
@@ -527,8 +529,9 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress) 
   std::atomic<bool> stop{false};
   const rusage before = process_usage();
   run_thread_team(workers.size(), start, stop,
-                  [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop, progress}); });
+                  [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop, progress, interrupt}); });
   const rusage after = process_usage();
+  stop_here_if_asked(interrupt);  // stopped early: no case (and no file set marked whole)
 
   LatencyHistogram latency;
   std::uint64_t bytes = 0, ops = 0, first_start = UINT64_MAX, last_end = 0;
@@ -600,7 +603,7 @@ std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
     step.expect_bytes(whole_bytes_per_thread(plan) * plan.threads);
   }
   std::vector<CaseResult> cases;
-  cases.push_back(run_io(plan, ctx.backend, ctx.progress));
+  cases.push_back(run_io(plan, ctx.backend, ctx.progress, ctx.stop));
   ctx.emit(cases.back());
   return cases;
 }

@@ -16,16 +16,17 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "core/plan_error.hpp"
-#include "runtime/thread_team.hpp"
-#include "core/unique_fd.hpp"
 #include "core/histogram.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
+#include "core/plan_error.hpp"
 #include "core/size.hpp"
+#include "core/stop.hpp"
+#include "core/unique_fd.hpp"
 #include "jobs/kv/kv_config.hpp"
 #include "jobs/kv/kv_metrics.hpp"
 #include "memory/host_buffer.hpp"
+#include "runtime/thread_team.hpp"
 #include "storage/file_set.hpp"
 #include "storage/kv_store.hpp"
 
@@ -122,6 +123,7 @@ struct Shared {
   std::atomic<bool>& stop;
   std::atomic<std::uint64_t>& next;  // the next item of the shared block list
   ProgressLine* progress;             // the live rate (may be null)
+  std::stop_token interrupt;          // the run is ending on a signal: every worker stops
 };
 
 void dump_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
@@ -183,7 +185,7 @@ void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
   shared.start.arrive_and_wait();  // every thread starts together
   w.start_ns = now_ns();
   try {
-    while (!shared.stop.load(std::memory_order_relaxed)) {
+    while (!shared.stop.load(std::memory_order_relaxed) && !shared.interrupt.stop_requested()) {
       const std::uint64_t k = shared.next.fetch_add(1, std::memory_order_relaxed);
       if (k >= items) break;
       const std::uint64_t id = k % plan.blocks;
@@ -340,7 +342,7 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
 
 namespace {
 
-CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress) {
+CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress, const std::stop_token& interrupt) {
   validate_kv_plan(plan, backend);
   const std::uint64_t alignment = plan.buffered ? 0 : direct_io_alignment(plan.store);
 
@@ -370,7 +372,8 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress) 
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> next{0};
   run_thread_team(workers.size(), start, stop,
-                  [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next, progress}); });
+                  [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next, progress, interrupt}); });
+  stop_here_if_asked(interrupt);  // stopped early: no case (and no store marked whole)
 
   LatencyHistogram latency;
   std::uint64_t bytes = 0, blocks = 0, first_start = UINT64_MAX, last_end = 0;
@@ -435,7 +438,7 @@ std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx) {
                           fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
   step.expect_bytes(plan.blocks * plan.block_bytes * plan.passes);  // every block once a pass
   std::vector<CaseResult> cases;
-  cases.push_back(run_kv(plan, ctx.backend, ctx.progress));
+  cases.push_back(run_kv(plan, ctx.backend, ctx.progress, ctx.stop));
   ctx.emit(cases.back());
   return cases;
 }

@@ -8,6 +8,7 @@
 
 #include "backends/device_pattern.hpp"
 #include "core/pattern.hpp"
+#include "core/stop.hpp"
 
 namespace xb {
 namespace {
@@ -90,12 +91,14 @@ Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional) {
 }
 
 ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
-                                 std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress) {
+                                 std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress,
+                                 const std::stop_token& interrupt) {
   MovedBytes moved(progress);
   const std::uint64_t per_execution = bidirectional ? 2 * size : size;
   const std::uint64_t window = std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow);
   WindowEvents ev(*a.device, *b.device, std::max<std::uint64_t>(window, 1), bidirectional);
   for (std::uint64_t done = 0; done < warmup;) {
+    stop_here_if_asked(interrupt);
     const std::uint64_t n = std::min(window, warmup - done);
     run_window(a, b, size, bidirectional, n, ev, nullptr);
     moved.add(n * per_execution);
@@ -103,6 +106,7 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
   }
   ElapsedRecord record(ev.gate ? "device events, gated (the window queued whole first)" : "device events, ungated");
   for (std::uint64_t done = 0; done < executions;) {
+    stop_here_if_asked(interrupt);
     const std::uint64_t n = std::min(window, executions - done);
     run_window(a, b, size, bidirectional, n, ev, &record);
     moved.add(n * per_execution);

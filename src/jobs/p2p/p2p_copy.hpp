@@ -14,6 +14,7 @@
 // event ending execution k is recorded on a's stream after it waited for b's copy k.
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "backends/device.hpp"
@@ -45,7 +46,8 @@ Support connect_p2p(P2pDevice& a, P2pDevice& b, bool bidirectional);
 // Runs `warmup` untimed, then `executions` timed executions; the elapsed time of each. `progress`
 // (may be null) hears the bytes of each window as it ends: the live rate.
 ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional,
-                                 std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress = nullptr);
+                                 std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress = nullptr,
+                                 const std::stop_token& interrupt = {});
 
 // Verification through the device's setup stream (device memory may not be host-readable), staged in
 // chunks by backends/device_pattern: fills a device's source buffer with the pattern of `seed`, and

@@ -219,7 +219,7 @@ std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, Job
           try {
             start.arrive_and_wait();
             per_die[i] = run_p2p_executions(src[i], dst[i], plan.size, bidirectional, plan.warmup, plan.executions,
-                                            ctx.progress);
+                                            ctx.progress, ctx.stop);
           } catch (...) {
             errors[i] = std::current_exception();
           }
@@ -287,7 +287,8 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
       work -= case_work(p.bidirectional);
       step.expect_bytes(work);
     } else {
-      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress);
+      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress,
+                                                           ctx.stop);
       if (plan.verify) {
         check_p2p_destination(b, a, plan.size, plan.seed + static_cast<std::uint64_t>(a.index), name);
         if (p.bidirectional) check_p2p_destination(a, b, plan.size, plan.seed + static_cast<std::uint64_t>(b.index), name);

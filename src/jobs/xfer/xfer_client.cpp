@@ -27,8 +27,14 @@ std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64
 class BlockSizeRun {
  public:
   BlockSizeRun(const XferPlan& plan, XferMover& mover, ClientSession& session, const PeerRegion& region,
-               EndpointMemory& local, ProgressLine* progress)
-      : plan_(plan), mover_(mover), session_(session), region_(region), local_(local), progress_(progress) {}
+               EndpointMemory& local, ProgressLine* progress, std::stop_token interrupt)
+      : plan_(plan),
+        mover_(mover),
+        session_(session),
+        region_(region),
+        local_(local),
+        progress_(progress),
+        interrupt_(std::move(interrupt)) {}
 
   XferMeasurement run(std::uint64_t block, std::uint64_t seed) {
     XferMeasurement m;
@@ -43,7 +49,8 @@ class BlockSizeRun {
         {.warmup = plan_.warmup,
          .iterations = plan_.latency ? m.transfers : 0,
          .keep_samples = false,
-         .submit_time = false},
+         .submit_time = false,
+         .stop = interrupt_},
         nullptr,
         [&] {
           if (next < plan_.warmup) {
@@ -73,7 +80,7 @@ class BlockSizeRun {
       }
     }
     m.time_us = run_timed_loop(
-                    {.warmup = 0, .iterations = plan_.iters, .submit_time = false}, nullptr,
+                    {.warmup = 0, .iterations = plan_.iters, .submit_time = false, .stop = interrupt_}, nullptr,
                     [&] { mover_.move(block, 0, m.transfers); }, [] {}, nullptr,
                     [&](const IterationTimes&) { moved.add(block * m.transfers); })
                     .complete_us;
@@ -98,12 +105,13 @@ class BlockSizeRun {
   const PeerRegion& region_;
   EndpointMemory& local_;
   ProgressLine* progress_;
+  std::stop_token interrupt_;
 };
 
 }  // namespace
 
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case,
-                                        ProgressLine* progress) {
+                                        ProgressLine* progress, const std::stop_token& interrupt) {
   validate_xfer_plan(plan);
   // Everything local is made before the first connection: memory failures never leave a server
   // waiting on a half-started client.
@@ -145,7 +153,7 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   setting.mover = mover->describe();
   if (device_path) setting.device_path = device_path->text;
 
-  BlockSizeRun runner(plan, *mover, session, region, *local, progress);
+  BlockSizeRun runner(plan, *mover, session, region, *local, progress, interrupt);
   std::vector<CaseResult> cases;
   for (std::size_t k = 0; k < plan.blocks.size(); ++k) {
     XferMeasurement m;

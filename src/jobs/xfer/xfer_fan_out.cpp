@@ -29,7 +29,8 @@ void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
 }  // namespace
 
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
-                                         Backend& backend, const CaseSink& on_case, ProgressLine* progress) {
+                                         Backend& backend, const CaseSink& on_case, ProgressLine* progress,
+                                         const std::stop_token& interrupt) {
   validate_xfer_plan(plan);
   if (servers.empty() || servers.size() > kXferMaxFanOut) {
     throw PlanError(
@@ -50,7 +51,7 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
           tag_server(tagged, i, servers.size());
           const std::lock_guard lock(mutex);
           on_case(tagged);
-        }, progress);
+        }, progress, interrupt);
       } catch (...) {
         const std::lock_guard lock(mutex);
         if (!error) error = std::current_exception();

@@ -31,10 +31,10 @@ std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
     work += pass * (plan.warmup + (plan.latency ? 1 : 0) + plan.iters);
   }
   step.expect_bytes(work * std::max<std::uint64_t>(plan.servers.size(), 1));
-  if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case, ctx.progress);
+  if (plan.servers.size() > 1) return run_xfer_clients(plan, plan.servers, backend, ctx.on_case, ctx.progress, ctx.stop);
   XferPlan one = plan;
   if (plan.servers.size() == 1) one.control = plan.servers.front();
-  return run_xfer_client(one, backend, ctx.on_case, ctx.progress);
+  return run_xfer_client(one, backend, ctx.on_case, ctx.progress, ctx.stop);
 }
 
 }  // namespace xb

@@ -3,6 +3,7 @@
 // xfer_job.hpp): the client side, the server side and their one-to-many and many-to-one forms.
 #include <functional>
 #include <iosfwd>
+#include <stop_token>
 #include <vector>
 
 #include "backends/device.hpp"
@@ -21,7 +22,7 @@ namespace xb {
 // size's result as soon as it is complete (the HIXL dialect prints its line then). `progress` (may
 // be null) hears the bytes of each pass as it ends: the live rate.
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
-                                        ProgressLine* progress = nullptr);
+                                        ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
 // Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
 // with the bound addresses (port 0 resolved), serves one client that presents the token and
@@ -47,6 +48,6 @@ std::vector<CaseResult> run_xfer_server_clients(
 // Throws the first error after every thread ended. `progress` hears every thread's bytes.
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend, const CaseSink& on_case = {},
-                                         ProgressLine* progress = nullptr);
+                                         ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
 }  // namespace xb
