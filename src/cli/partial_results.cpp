@@ -71,8 +71,13 @@ void PartialRun::interrupted(int sig) {
   // delivered; one stuck past the grace period is left to the process's end.
   stop_.request_stop();
   {
+    // A thread of the job parked (it would have made a name after the end began) means the job
+    // will never return: stop waiting then too. Parking notifies nobody, hence the short slices.
+    const auto deadline = std::chrono::steady_clock::now() + unwind_grace_;
     std::unique_lock lock(mutex_);
-    returned_.wait_for(lock, unwind_grace_, [this] { return job_returned_; });
+    while (!job_returned_ && cleanup_threads_parked() == 0 && std::chrono::steady_clock::now() < deadline) {
+      returned_.wait_for(lock, std::chrono::milliseconds(5));
+    }
   }
   const char* name = sigabbrev_np(sig);
   const std::string why = fmt::format("interrupted by SIG{}", name != nullptr ? name : std::to_string(sig));

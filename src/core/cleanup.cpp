@@ -121,7 +121,11 @@ void after_fork_in_child() {
   }
 }
 
+// Threads parked so far: a job with one of them will not return (PartialRun stops waiting).
+std::atomic<int> g_parked{0};
+
 [[noreturn]] void park_until_the_handler_ends_the_process() {
+  g_parked.fetch_add(1, std::memory_order_seq_cst);
   for (;;) pause();
 }
 
@@ -239,6 +243,8 @@ ScopedCleanup::~ScopedCleanup() {
 }
 
 bool cleanup_signal_handler_running() { return g_ending.load(std::memory_order_seq_cst); }
+
+int cleanup_threads_parked() { return g_parked.load(std::memory_order_seq_cst); }
 
 int cleanup_entries_for_this_process() {
   int n = 0;

@@ -97,6 +97,9 @@ void set_end_signals_watched(bool watched);
 
 // Whether the signal handler has begun in this process (for tests: another thread sees it run).
 bool cleanup_signal_handler_running();
+// How many threads have parked until the process ends (a name they would have made after the
+// end began): a job with a parked thread will not return, and nobody should wait for it.
+int cleanup_threads_parked();
 
 // How many names are registered by this process now (for tests).
 int cleanup_entries_for_this_process();

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/size.hpp"
+#include "core/stop.hpp"
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
 #include "jobs/link/link_check.hpp"
@@ -39,6 +40,7 @@ struct Sweep {
   PeerRegion& dst;
   std::string peer;  // for the config: the server's address, or what the loopback is
   ProgressLine* progress;  // hears the bytes as they move (the live rate); may be null
+  std::stop_token stop;    // the run is ending on a signal: the loop stops
 
   // One transfer, on the one timed loop: queued put (after staging device memory that the
   // transport cannot register), then a flush that returns once the data is visible at the peer.
@@ -50,7 +52,7 @@ struct Sweep {
     Endpoint& ep = session.endpoint();
     MovedBytes moved(progress);
     TimedLoopSamples times = run_timed_loop(
-        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false}, nullptr,
+        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false, .stop = stop}, nullptr,
         [&] {
           if (staged) src.copy_out(0, local.data(), bytes);
           ep.put(local, 0, *dst.remote, 0, bytes);
@@ -163,7 +165,8 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   ClientSession session(*transport, control, options);
   PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
 
-  Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer, ctx.progress};
+  Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer, ctx.progress,
+              ctx.stop};
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
     results.push_back(sweep.measure(bytes));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 #include "jobs/survey/survey_steps.hpp"
 
 namespace xb {
@@ -47,6 +48,7 @@ std::vector<CaseResult> run(const SurveyPlan& plan, JobContext& ctx) {
   add_transfer_steps(state, steps);
   std::vector<CaseResult> cases;
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    stop_here_if_asked(ctx.stop);  // between steps: each step is short
     const ProgressStep shown(ctx.progress, fmt::format("survey: [{}/{}] {}…", i + 1, steps.size(), steps[i].title));
     for (CaseResult& c : run_step(steps[i])) {
       ctx.emit(c);
