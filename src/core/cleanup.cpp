@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 
 namespace xb {
 namespace {
@@ -129,10 +130,23 @@ std::atomic<int> g_parked{0};
   for (;;) pause();
 }
 
+// Whether the end began on a watcher thread (end_names_for_signal) rather than in the handler: the
+// process then waits for its job to unwind (cli/partial_results) before it dies, so a thread that
+// would make a name throws Interrupted and unwinds with the job (releasing its devices: an NPU's
+// aclFinalize) instead of parking for good. Set before g_ending, so whoever sees one sees both.
+std::atomic<bool> g_ending_unwinds{false};
+
+// A name the process must not make now that its end began: unwind or park (above).
+[[noreturn]] void refuse_new_name() {
+  if (g_ending_unwinds.load(std::memory_order_seq_cst)) throw Interrupted();
+  park_until_the_handler_ends_the_process();
+}
+
 }  // namespace
 
 void end_names_for_signal() {
   t_ending_thread = true;
+  g_ending_unwinds.store(true, std::memory_order_seq_cst);
   end_names();
 }
 
@@ -177,7 +191,9 @@ CreatingNames::CreatingNames(NameRegistered registration) {
   if (++t_creating == 1 && g_ending.load(std::memory_order_seq_cst) && !t_ending_thread) {
     --t_creating;
     g_creating.fetch_sub(1, std::memory_order_seq_cst);
-    park_until_the_handler_ends_the_process();
+    // Unwinding: the constructor throws, so the destructor will not put the mask back.
+    if (masked_) pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+    refuse_new_name();
   }
 }
 
@@ -196,9 +212,7 @@ int take_slot(std::string_view name, int state, CleanupSweep sweep, unsigned lon
   // The process is ending on a signal: make nothing new that the handler might not see. Inside a
   // CreatingNames bracket the handler is waiting for this very registration (the name may exist
   // already): it goes ahead.
-  if (g_ending.load(std::memory_order_seq_cst) && t_creating == 0 && !t_ending_thread) {
-    park_until_the_handler_ends_the_process();
-  }
+  if (g_ending.load(std::memory_order_seq_cst) && t_creating == 0 && !t_ending_thread) refuse_new_name();
   if (name.size() >= kNameMax) throw std::runtime_error("cleanup: name too long: " + std::string(name));
   for (int i = 0; i < kSlots; ++i) {
     int expected = kFree;

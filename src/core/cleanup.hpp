@@ -54,7 +54,9 @@ enum class NameRegistered { before, after };
 // Brackets the system calls that bring a registered name into being (open with O_CREAT, shm_open,
 // mkdir, mkdtemp, the rename that publishes a file) together with the name's registration. The
 // handler waits (at most 2 s) for every bracket open on another thread to close before it removes
-// anything, and a thread that opens one after the handler began is parked until the process dies.
+// anything, and a thread that opens one after the handler began is parked until the process dies
+// (or, where the end is taken on a watcher thread that waits for the job to unwind, throws
+// Interrupted, core/stop.hpp; registering a name outside a bracket then does the same).
 // So a name is never created behind the handler's back, however long a thread was descheduled
 // between registering the name and making it: the race an interrupt test found under load (a
 // block, or a segment, made just after the sweep). With NameRegistered::after the bracket also

@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/stopping_run.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
@@ -102,13 +103,20 @@ int run_local(const AscendDmiRequest& req_in, CommandContext& ctx) {
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
   BlockPrinter printer(req, ctx.out);
-  JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& c) {
-                   if (req.plan.all_pairs) return;  // the matrices, at the end
-                   const P2pPair pair = req.plan.pairs.front();
-                   const std::string_view unit = req.plan.card_dies > 0 ? "card" : "device";
-                   printer.print(c, {pod, pair.src, unit}, {pod, pair.dst, unit});
-                 }};
-  const std::vector<CaseResult> cases = run(req.plan, job);
+  // Ctrl-C stops the devices' work and releases them before the process dies (cli/stopping_run).
+  const std::vector<CaseResult> cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+    JobContext job{.registry = &ctx.registry,
+                   .backend = &backend,
+                   .on_case =
+                       [&](const CaseResult& c) {
+                         if (req.plan.all_pairs) return;  // the matrices, at the end
+                         const P2pPair pair = req.plan.pairs.front();
+                         const std::string_view unit = req.plan.card_dies > 0 ? "card" : "device";
+                         printer.print(c, {pod, pair.src, unit}, {pod, pair.dst, unit});
+                       },
+                   .stop = stop};
+    return run(req.plan, job);
+  });
   if (req.plan.all_pairs) {
     for (const CaseResult& c : cases) {
       // A waived pair has no configuration; the matrices have theirs.

@@ -13,6 +13,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/stopping_run.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "dialects/hixl.hpp"
@@ -74,8 +75,11 @@ int run_hixl_comm_bench(const std::vector<std::string>& args, CommandContext& ct
   }
   XferPlan client = plan;
   client.servers = req.remotes;
-  JobContext job{.registry = &ctx.registry, .backend = &backend};
-  const std::vector<CaseResult> cases = run(client, job);
+  // Ctrl-C stops the passes and releases the devices before the process dies (cli/stopping_run).
+  const std::vector<CaseResult> cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .stop = stop};
+    return run(client, job);
+  });
   std::map<std::size_t, std::vector<CaseResult>> by_remote;
   for (const CaseResult& c : cases) by_remote[c.config.get<XferClientConfig>().server_index.value_or(0)].push_back(c);
   std::vector<std::string> csv, jsonl;

@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/stopping_run.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
@@ -74,11 +75,18 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
   worded_by(hixl_flag_words(), [&] { check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram); });
   if (plan.role == XferRole::client) {
     std::optional<CaseResult> last;
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = [&](const CaseResult& c) {
-                     ctx.out << render_hixl_line(c) << std::flush;
-                     last = c;
-                   }};
-    const std::vector<CaseResult> cases = run(plan, job);
+    // Ctrl-C stops the passes and releases the devices before the process dies (cli/stopping_run).
+    const std::vector<CaseResult> cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+      JobContext job{.registry = &ctx.registry,
+                     .backend = &backend,
+                     .on_case =
+                         [&](const CaseResult& c) {
+                           ctx.out << render_hixl_line(c) << std::flush;
+                           last = c;
+                         },
+                     .stop = stop};
+      return run(plan, job);
+    });
     if (!json_path.empty()) {
       ResultDocument doc = new_result_document(ctx);
       doc.cases = cases;

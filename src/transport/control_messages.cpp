@@ -23,6 +23,7 @@ const char* to_string(ControlType type) {
     case ControlType::ready: return "ready";
     case ControlType::challenge: return "challenge";
     case ControlType::proof: return "proof";
+    case ControlType::stage: return "stage";
   }
   return "unknown";
 }

@@ -14,7 +14,9 @@ namespace xb {
 inline constexpr std::uint32_t kControlMagic = 0x43544258;  // "XBTC" on the wire
 // 2: challenge–response (auth.hpp) instead of a token in the hello.
 // 3: the client's plan in its proof (a server started with a plan of its own refuses another).
-inline constexpr std::uint16_t kControlVersion = 3;
+// 4: staged regions (a flag in `exposed`, and `stage`): device memory the transport cannot reach,
+//    exposed through a registered host window the server copies to and from on the client's word.
+inline constexpr std::uint16_t kControlVersion = 4;
 inline constexpr std::size_t kControlHeaderBytes = 12;
 inline constexpr std::uint32_t kMaxControlPayload = 64 * 1024;
 inline constexpr std::size_t kMaxTokenBytes = 1024;
@@ -37,8 +39,9 @@ enum class ControlType : std::uint16_t {
   ready = 13,    // server → client: the data connection is accepted; the server's description
   challenge = 14,  // server → client: the server's nonce and its proof of the token
   proof = 15,      // client → server: the client's proof of the token, transport name, plan
+  stage = 16,      // client → server: id, offset, bytes, direction (a staged region's copy; `done`)
 };
-inline constexpr std::uint16_t kLastControlType = 15;
+inline constexpr std::uint16_t kLastControlType = 16;
 const char* to_string(ControlType type);
 
 // The peer broke the protocol (bad magic, version, type, length, truncated payload).

@@ -90,6 +90,14 @@ const char* to_string(RegionPlace place) {
   return "unknown";
 }
 
+const char* to_string(StageDirection direction) {
+  return direction == StageDirection::to_memory ? "window to memory" : "memory to window";
+}
+
+void ExposedMemory::stage(StageDirection direction, std::uint64_t /*offset*/, std::uint64_t /*bytes*/) {
+  throw std::logic_error(fmt::format("stage {}: {} is not staged", to_string(direction), description()));
+}
+
 std::string environment_token() {
   const char* env = std::getenv("XFERBENCH_TOKEN");
   if (env != nullptr && *env != '\0') return env;
@@ -429,6 +437,7 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
                        .u64(descriptor.bytes)
                        .bytes(descriptor.key)
                        .text(description)
+                       .u8(regions.back().memory->staged() ? 1 : 0)
                        .take(),
                    reply_deadline());
       return true;
@@ -455,6 +464,34 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
           channel.send(ControlType::verified, PayloadWriter().u8(mismatch ? 1 : 0).u64(mismatch.value_or(0)).take(),
                        reply_deadline());
         }
+      } catch (const ChannelTimeout&) {
+        throw;
+      } catch (const ChannelClosed&) {
+        throw;
+      } catch (const std::exception& e) {
+        failed(FailureKind::other, e.what());
+      }
+      return true;
+    }
+    case ControlType::stage: {
+      const std::uint32_t id = reader.u32();
+      const std::uint64_t offset = reader.u64();
+      const std::uint64_t bytes = reader.u64();
+      const std::uint8_t direction = reader.u8();
+      reader.end();
+      if (direction > static_cast<std::uint8_t>(StageDirection::to_window)) {
+        throw ProtocolError(fmt::format("unknown stage direction {}", direction));
+      }
+      std::string why;
+      ServedRegion* region = find(regions, id, offset, bytes, why);
+      if (region != nullptr && !region->memory->staged()) why = fmt::format("region {} is not staged", id);
+      if (!why.empty()) {
+        failed(FailureKind::other, why);
+        return true;
+      }
+      try {
+        region->memory->stage(static_cast<StageDirection>(direction), offset, bytes);
+        channel.send(ControlType::done, {}, reply_deadline());
       } catch (const ChannelTimeout&) {
         throw;
       } catch (const ChannelClosed&) {
@@ -619,6 +656,7 @@ PeerRegion ClientSession::expose(std::uint64_t bytes, RegionPlace place) {
     descriptor.bytes = reader.u64();
     descriptor.key = reader.bytes();
     region.description = reader.text();
+    region.staged = reader.u8() != 0;
     reader.end();
   } catch (const ProtocolError& e) {
     throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", s.server, e.what()));
@@ -663,6 +701,14 @@ std::optional<std::uint64_t> ClientSession::verify(const PeerRegion& region, std
   } catch (const ProtocolError& e) {
     throw TransportError(fmt::format("xferbench server at {} broke the control protocol: {}", state_->server, e.what()));
   }
+}
+
+void ClientSession::stage(const PeerRegion& region, StageDirection direction, std::uint64_t offset,
+                          std::uint64_t bytes) {
+  check_region_range("stage", region, offset, bytes);
+  state_->call(ControlType::stage,
+               PayloadWriter().u32(region.id).u64(offset).u64(bytes).u8(static_cast<std::uint8_t>(direction)).take(),
+               ControlType::done, fmt::format("stage region {} {}", region.id, to_string(direction)));
 }
 
 void ClientSession::finish() {

@@ -66,6 +66,13 @@ struct SessionOptions {
   std::string plan;
 };
 
+// A staged region's copy between the window the transport reaches and the memory behind it.
+enum class StageDirection : std::uint8_t {
+  to_memory = 0,  // window → memory: after the client wrote the window
+  to_window = 1,  // memory → window: before the client reads the window
+};
+const char* to_string(StageDirection direction);
+
 // Memory the server exposes for one region, made by the job (which knows the backend and device).
 class ExposedMemory {
  public:
@@ -80,6 +87,12 @@ class ExposedMemory {
   // The memory's own registration when the transport allocated it (Transport::allocate_memory):
   // the session exposes that one instead of registering data() a second time. Null by default.
   virtual LocalRegion* registration() const { return nullptr; }
+  // Staged memory (device memory the transport cannot register: an NPU's or a GPU's over TCP):
+  // data() is a registered host window of the same size, and the memory behind it is reached only
+  // by stage(), which the client asks for around each pass (ClientSession::stage). fill and verify
+  // act on the memory behind the window.
+  virtual bool staged() const { return false; }
+  virtual void stage(StageDirection direction, std::uint64_t offset, std::uint64_t bytes);
 };
 using ExposedMemoryFactory = std::function<std::unique_ptr<ExposedMemory>(std::uint64_t bytes, RegionPlace place)>;
 
@@ -140,6 +153,7 @@ struct PeerRegion {
   std::uint32_t id = 0;
   std::unique_ptr<RemoteRegion> remote;
   std::string description;  // the server's ExposedMemory::description()
+  bool staged = false;      // the server's ExposedMemory::staged(): stage() around each pass
 };
 
 class ClientSession {
@@ -159,6 +173,9 @@ class ClientSession {
   void fill(const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed);
   std::optional<std::uint64_t> verify(const PeerRegion& region, std::uint64_t offset, std::uint64_t bytes,
                                       std::uint64_t seed);
+  // A staged region (PeerRegion::staged): the server copies [offset, offset + bytes) between the
+  // window and its memory, and answers once the copy is complete.
+  void stage(const PeerRegion& region, StageDirection direction, std::uint64_t offset, std::uint64_t bytes);
   // Tells the server the session is over; it releases the regions and serve_one() returns.
   void finish();
 

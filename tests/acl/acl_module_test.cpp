@@ -40,7 +40,8 @@ class AclStandIn : public ::testing::Test {
     return run_binary(XB_BINARY, args, o);
   }
   RunResult batch_copy_json(std::vector<std::string> env, const char* standin = XB_ACL_STANDIN);
-  void expect_interrupts_release_everything(const std::vector<std::string>& args, int inits);
+  void expect_interrupts_release_everything(const std::vector<std::string>& args, int inits,
+                                            const std::vector<std::string>& env = {});
   std::string ledger_path() const { return (dir_.path() / "ledger").string(); }
   std::string ledger() const {
     std::ifstream f(ledger_path());
@@ -313,12 +314,14 @@ TEST_F(AclStandIn, AscendDmiCardModeAcrossNodesIsRefusedOnCardsOfTwoDies) {
 // group or a SIGTERM only the parent: forked device processes (copy) stop on their way out before
 // the parent dies; a job using the NPU in the main process stops at its next check and unwinds
 // before the interrupt delivers and the process dies.
-void AclStandIn::expect_interrupts_release_everything(const std::vector<std::string>& args, int inits) {
+void AclStandIn::expect_interrupts_release_everything(const std::vector<std::string>& args, int inits,
+                                                      const std::vector<std::string>& env) {
   for (const bool whole_group : {true, false}) {
     SCOPED_TRACE(args.front() + (whole_group ? ": SIGINT to the group" : ": SIGTERM to the parent"));
     std::filesystem::remove(ledger_path());
     RunOptions o = xbtest::default_options();
     o.env = {std::string("ASCEND_HOME_PATH=") + XB_ACL_STANDIN, "XB_ACL_STANDIN_LEDGER=" + ledger_path()};
+    o.env.insert(o.env.end(), env.begin(), env.end());
     o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
     xbtest::Process p = xbtest::start_binary(XB_BINARY, args, o);
     // The probe's process and every process that uses an NPU have initialised ACL.
@@ -345,6 +348,60 @@ TEST_F(AclStandIn, AnInterruptedCopyReleasesEveryNpuResource) {
   expect_interrupts_release_everything({"copy", "--backend", "acl", "--from", "host", "--to", "device", "-s", "4M", "-n",
                                         "4", "-i", "100000000", "-d", "2", "-q"},
                                        3);
+}
+
+// xfer with NPU memory on both sides over TCP, which reaches host memory only: the client's moves
+// through its staging pool, the server's through its registered window (a staged region): a write
+// lands in the server's device memory and a read starts from it, --verify checking the device
+// memory itself (a pass without the server's copy would leave it as it was: the check fails).
+TEST_F(AclStandIn, XferWithNpuMemoryOnTheServerIsStagedAndVerified) {
+  for (const std::string op : {"write", "read"}) {
+    SCOPED_TRACE(op);
+    std::filesystem::remove(ledger_path());
+    const std::string ready = (dir_.path() / ("ready-" + op)).string();
+    RunOptions o = xbtest::default_options();
+    o.env = {std::string("ASCEND_HOME_PATH=") + XB_ACL_STANDIN, "XB_ACL_STANDIN_LEDGER=" + ledger_path()};
+    o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
+    xbtest::Process server = xbtest::start_binary(
+        XB_BINARY, {"xfer", "server", "--backend", "acl", "--listen", "127.0.0.1:0", "--ready-file", ready, "-q"}, o);
+    std::string control;
+    ASSERT_TRUE(xbtest::wait_until(
+        [&] {
+          std::ifstream f(ready);
+          std::string key, data;
+          return static_cast<bool>(f >> key >> control >> key >> data);
+        },
+        30s))
+        << "no ready file";
+    const auto c = run({"xfer", "client", "--backend", "acl", "--peer", control, "--mode", "d2d", "--op", op, "--block",
+                        "1M,4M", "--total", "8M", "--iters", "3", "--verify", "--format", "json", "-q"});
+    ASSERT_EQ(c.exit_code, 0) << c.describe();
+    const auto doc = nlohmann::json::parse(c.out);
+    ASSERT_EQ(doc.at("cases").size(), 2u) << c.out;
+    for (const auto& one : doc.at("cases")) {
+      const auto& config = one.at("config");
+      EXPECT_EQ(config.at("remote_memory").get<std::string>().rfind("acl::device::0, staged through a host", 0), 0u)
+          << config.dump();
+      EXPECT_TRUE(config.at("mover").contains("server_staging")) << config.dump();
+      EXPECT_EQ(config.at("device_path").get<std::string>().rfind("staged through the pinned pool", 0), 0u)
+          << config.dump();
+    }
+    const auto served = server.wait_for(30s);
+    ASSERT_TRUE(served.has_value()) << "the server did not end after its client";
+    EXPECT_TRUE(served->exited && served->exit_code == 0) << served->describe();
+    expect_contract_kept();
+  }
+}
+
+// The dialects print nothing more when interrupted, as their tools, but a job on the NPU in the
+// process still stops and unwinds (cli/stopping_run): ascend-dmi's p2p within a node, in card mode
+// too (a thread per die).
+TEST_F(AclStandIn, AnInterruptedAscendDmiP2pReleasesEveryNpuResource) {
+  expect_interrupts_release_everything(
+      {"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1", "-s", "4194304", "--et", "100000000", "-q"}, 2);
+  expect_interrupts_release_everything({"ascend-dmi", "--bw", "-t", "p2p", "--ds", "0", "--dd", "1", "-s", "4194304",
+                                        "--et", "100000", "-m", "card", "-q"},
+                                       2, {"XB_ACL_STANDIN_DEVICES=4", "XB_ACL_STANDIN_DIES_PER_CARD=2"});
 }
 
 TEST_F(AclStandIn, AnInterruptedP2pIoAndKvLoadReleaseEveryNpuResource) {

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <span>
 
+#include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "jobs/endpoint/staged_device_memory.hpp"
 #include "transport/tcp/tcp_transport.hpp"
 #include "transport_test_support.hpp"
 
@@ -73,6 +75,64 @@ TEST(Session, ExposeFillPutGetVerifyFinish) {
   EXPECT_EQ(outcome.reports[0].exposed_bytes, kBytes + 4096);
   EXPECT_EQ(outcome.reports[0].client.rfind("127.0.0.1:", 0), 0u);
   EXPECT_EQ(outcome.log, "");
+}
+
+// A staged region (device memory the transport cannot reach, jobs/endpoint/staged_device_memory):
+// the client's puts and gets reach only the window, and the memory behind it (what fill and verify
+// act on) only through stage(), in the direction asked and over the range asked.
+TEST(Session, AStagedRegionReachesItsMemoryOnlyThroughStage) {
+  const std::unique_ptr<Backend> backend = make_cpu_backend();
+  const std::unique_ptr<Device> device = backend->open_device(0);
+  const ExposedMemoryFactory host = test::host_memory_factory();
+  ServerThread server(options(), 1, "127.0.0.1", "127.0.0.1", "",
+                      [&](std::uint64_t bytes, RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+                        if (place == RegionPlace::device) return make_staged_device_memory(*backend, *device, bytes);
+                        return host(bytes, place);
+                      });
+  auto transport = make_tcp_transport();
+  ClientSession session(*transport, server.control(), options());
+  constexpr std::size_t kBytes = 256 * 1024;
+  const PeerRegion staged = session.expose(kBytes, RegionPlace::device);
+  const PeerRegion plain = session.expose(4096, RegionPlace::host);
+  EXPECT_TRUE(staged.staged);
+  EXPECT_FALSE(plain.staged);
+  EXPECT_EQ(staged.description.rfind("cpu::device::0, staged through a host", 0), 0u) << staged.description;
+
+  std::vector<std::byte> local(kBytes);
+  auto region = transport->register_memory(local.data(), local.size());
+  // A write: the put lands in the window; the memory has it only once staged in, and only the range staged.
+  session.fill(staged, 0, kBytes, 1);
+  fill_pattern(std::span(local), 5, 0);
+  session.endpoint().put(*region, 0, *staged.remote, 0, kBytes);
+  session.endpoint().flush(kFlush);
+  EXPECT_TRUE(session.verify(staged, 0, kBytes, 5).has_value()) << "the memory has the put before staging";
+  session.stage(staged, StageDirection::to_memory, 0, kBytes / 2);
+  const auto half = session.verify(staged, 0, kBytes, 5);
+  ASSERT_TRUE(half.has_value()) << "the memory has bytes that were not staged";
+  EXPECT_GE(*half, kBytes / 2);
+  session.stage(staged, StageDirection::to_memory, kBytes / 2, kBytes / 2);
+  EXPECT_EQ(session.verify(staged, 0, kBytes, 5), std::nullopt);
+
+  // A read: the memory's pattern reaches the window (and so a get) only once staged out.
+  session.fill(staged, 0, kBytes, 8);
+  session.endpoint().get(*region, 0, *staged.remote, 0, kBytes);
+  session.endpoint().flush(kFlush);
+  EXPECT_EQ(find_pattern_mismatch(std::span<const std::byte>(local), 5, 0), std::nullopt);  // the window's
+  session.stage(staged, StageDirection::to_window, 0, kBytes);
+  session.endpoint().get(*region, 0, *staged.remote, 0, kBytes);
+  session.endpoint().flush(kFlush);
+  EXPECT_EQ(find_pattern_mismatch(std::span<const std::byte>(local), 8, 0), std::nullopt);
+
+  // Past the region: refused by the client; a region that is not staged: by the server.
+  EXPECT_THROW(session.stage(staged, StageDirection::to_window, kBytes - 8, 16), std::out_of_range);
+  try {
+    session.stage(plain, StageDirection::to_memory, 0, 4096);
+    ADD_FAILURE() << "a region that is not staged was staged";
+  } catch (const TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("region 2 is not staged"), std::string::npos) << e.what();
+  }
+  session.finish();
+  EXPECT_EQ(server.join().error, "");
 }
 
 TEST(Session, WildcardDataListenerAnnouncesTheAddressTheClientUsed) {

@@ -118,16 +118,18 @@ void enter_netns(const std::string& name) {
 }
 
 ServerThread::ServerThread(SessionOptions options, int clients, std::string data_host, std::string control_host,
-                           std::string netns) {
+                           std::string netns, ExposedMemoryFactory factory) {
+  if (!factory) factory = host_memory_factory();
   std::promise<SocketAddress> ready;
   auto started = ready.get_future();
-  thread_ = std::thread([this, options, clients, data_host, control_host, netns, ready = std::move(ready)]() mutable {
+  thread_ = std::thread([this, options, clients, data_host, control_host, netns, factory = std::move(factory),
+                         ready = std::move(ready)]() mutable {
     std::ostringstream log;
     try {
       if (!netns.empty()) enter_netns(netns);
       auto transport = make_tcp_transport();
       SessionServer server(*transport, SocketAddress{control_host, 0}, SocketAddress{data_host, 0}, options,
-                           host_memory_factory(), log);
+                           std::move(factory), log);
       server.set_description("test server");
       ready.set_value(server.control_address());
       for (int i = 0; i < clients; ++i) outcome_.reports.push_back(server.serve_one());

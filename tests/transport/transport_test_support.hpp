@@ -79,8 +79,9 @@ void enter_netns(const std::string& name);
 // transport (ports chosen by the kernel), in the namespace `netns` when one is named.
 class ServerThread {
  public:
+  // `factory`: the server's memory (empty: host_memory_factory()).
   ServerThread(SessionOptions options, int clients = 1, std::string data_host = "127.0.0.1",
-               std::string control_host = "127.0.0.1", std::string netns = "");
+               std::string control_host = "127.0.0.1", std::string netns = "", ExposedMemoryFactory factory = {});
   ~ServerThread();
   const SocketAddress& control() const { return control_; }
   // Joins; the reports of the sessions served and the error that ended serving, if any.

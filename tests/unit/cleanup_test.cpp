@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/cleanup.hpp"
+#include "core/stop.hpp"
 #include "memory/host_buffer.hpp"
 
 #include "support/temp_dir.hpp"
@@ -307,6 +308,47 @@ TEST(CleanupSignal, SignalInsideARegisterAfterBracketWaitsForTheRegistration) {
   }
   ASSERT_NO_FATAL_FAILURE(expect_died_of_sigterm(child));
   EXPECT_FALSE(fs::exists(made)) << "the directory made just before the signal was left";
+}
+
+// Ended on a watcher thread (core/interrupt_watch), the process waits for its job to unwind: a
+// thread that would make a name then throws Interrupted (and unwinds, releasing its devices)
+// instead of parking for good; nothing is registered, and a bracket's mask is put back.
+TEST(CleanupSignal, AfterAWatchedEndANewNameThrowsInterruptedInsteadOfParking) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::thread([] { end_names_for_signal(); }).join();
+    const int entries = cleanup_entries_for_this_process();
+    // Each check a code of its own: a thread that parked instead never exits (the parent's wait
+    // times out through ctest's limit), one that went ahead exits with the code that says which.
+    try {
+      const ScopedCleanup made(CleanupKind::file, "/var/tmp/xferbench-after-the-end");
+      _exit(81);
+    } catch (const Interrupted&) {
+    }
+    if (cleanup_entries_for_this_process() != entries) _exit(82);
+    sigset_t before;
+    pthread_sigmask(SIG_SETMASK, nullptr, &before);
+    try {
+      const CreatingNames bracket(NameRegistered::after);
+      _exit(83);
+    } catch (const Interrupted&) {
+    }
+    sigset_t after;
+    pthread_sigmask(SIG_SETMASK, nullptr, &after);
+    if (sigismember(&after, SIGTERM) != sigismember(&before, SIGTERM)) _exit(84);
+    try {
+      const CreatingNames bracket;
+      _exit(85);
+    } catch (const Interrupted&) {
+    }
+    _exit(cleanup_threads_parked() == 0 ? 0 : 86);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "81/83/85: a name went ahead after the end; 82: one was registered; 84: the "
+                                       "mask was not put back; 86: a thread parked";
 }
 
 }  // namespace

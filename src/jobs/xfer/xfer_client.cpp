@@ -141,6 +141,7 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   std::unique_ptr<XferMover> mover = pool
                                          ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool)
                                          : make_direct_mover(link);
+  if (region.staged) mover = make_staged_server_mover(std::move(mover), session, region, plan.op);
 
   XferSetting setting;
   setting.peer = plan.control.to_string();

@@ -49,6 +49,11 @@ std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 // the pool is allocated by the transport where it can (Transport::allocate_memory: a peer maps it,
 // so a shared-memory put from it is one copy) rather than pinned by the device; the caller passes
 // false where the device's copies need memory its runtime pinned (a GPU's device memory).
+// A staged server region (PeerRegion::staged): `inner`'s moves with the server's copies between its
+// window and its device memory around each (after a write's, before a read's), on `session`.
+std::unique_ptr<XferMover> make_staged_server_mover(std::unique_ptr<XferMover> inner, ClientSession& session,
+                                                    const PeerRegion& region, XferOp op);
+
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
                                            std::uint64_t chunk, std::uint64_t largest_block,
                                            bool transport_pool = true);

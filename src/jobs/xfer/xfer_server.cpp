@@ -12,6 +12,7 @@
 
 #include "jobs/endpoint/device_path.hpp"
 #include "jobs/endpoint/endpoint_memory.hpp"
+#include "jobs/endpoint/staged_device_memory.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"
 #include "transport/session.hpp"
@@ -32,7 +33,14 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
   Transport& tr = *transport;
   const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
                                                             RegionPlace place) -> std::unique_ptr<ExposedMemory> {
-    if (place == RegionPlace::device) require_registrable_device_memory(backend, tr);
+    // Device memory the transport cannot reach is exposed through a host window the server copies
+    // to and from around each of the client's passes (staged_device_memory.hpp).
+    if (place == RegionPlace::device && !choose_device_path({backend.name(),
+                                                             backend.capabilities().device_memory_in_host_ram,
+                                                             tr.name(), tr.device_memory_types()})
+                                             .registered) {
+      return make_staged_device_memory(backend, dev, bytes);
+    }
     return EndpointMemory::make(backend, dev, place, bytes, tr);
   };
   std::unique_ptr<SessionServer> server = make(tr, factory);
