@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/partial_results.hpp"
+#include "core/atomic_file.hpp"
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
 #include "core/interrupt_watch.hpp"
@@ -46,9 +47,10 @@ ResultDocument blank_document() {
   return doc;
 }
 
-// What a delivery writes: the document as JSON, to `path`.
+// What a delivery writes: the document as JSON, to `path`, as the commands write it (through a
+// temporary registered for cleanup: the delivering thread makes a name after the end began).
 PartialRun::Deliver write_to(const fs::path& path) {
-  return [path](const ResultDocument& doc) { std::ofstream(path) << to_json(doc).dump(); };
+  return [path](const ResultDocument& doc) { write_file_atomically(path.string(), to_json(doc).dump()); };
 }
 
 // Forks; the child runs `body` (which must not return: the signal ends it). The child's wait status;
