@@ -428,6 +428,24 @@ TEST_F(AclStandIn, TheSurveyHasItsAclRows) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("H2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("D2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("P2P acl::device::0 -> acl::device::1 +16M +[0-9.]+ +GB/s"))) << r.out;
+  // The shipped SKU rule for host to device copies reaches the devices by their SoC name (seed 000's
+  // 910B3): the row shows its expected figure and a verdict.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("H2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s +16\\.700 +"
+                                                  "(PASS|WARN|FAIL)")))
+      << r.out;
+  expect_contract_kept();
+}
+
+// A SoC no shipped rule names: its rows are measured and unjudged (no verdict borrowed from another
+// card's figures).
+TEST_F(AclStandIn, TheSurveysAclRowsOfAnUnknownSocAreUnjudged) {
+  const auto r = run({"survey", "--quick", "-o", (dir_.path() / "s.json").string(), "-q"},
+                     {"XB_ACL_STANDIN_SOC=AscendStandIn"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("H2D acl \\(2 devices, all at once\\) +4M +[0-9.]+ +GiB/s +- +unjudged")))
+      << r.out;
+  const auto devices = run({"devices"}, {"XB_ACL_STANDIN_SOC=AscendStandIn"});
+  EXPECT_NE(devices.out.find("acl::device::0  AscendStandIn, memory"), std::string::npos) << devices.describe();
   expect_contract_kept();
 }
 

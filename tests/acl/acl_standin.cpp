@@ -14,6 +14,7 @@
 //     completed time-line events (507006); waits only on events made with the sync flag;
 //   - every resource released before aclFinalize: what is left is written to the ledger as a leak.
 // Told by the environment: XB_ACL_STANDIN_DEVICES (2), XB_ACL_STANDIN_DIES_PER_CARD (1 or 2),
+// XB_ACL_STANDIN_SOC (the SoC name, "Ascend910B3": a name no SKU rule matches leaves rows unjudged),
 // XB_ACL_STANDIN_FAIL ("call" or "call:N": the Nth call of it fails), XB_ACL_STANDIN_NO_BATCH=1
 // (batch copies answer 207000, as on a 910 or 310P), XB_ACL_STANDIN_NO_PEER=1 (no device reaches
 // another), XB_ACL_STANDIN_LEDGER (a file: each process appends its init, its finalize with its
@@ -71,6 +72,11 @@ struct MemcpyBatchAttr {
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
+}
+
+std::string env_text(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : fallback;
 }
 
 thread_local std::string t_last_error;   // aclGetRecentErrMsg's text, per thread
@@ -139,6 +145,7 @@ class Runtime {
   Runtime()
       : devices_(std::max(env_int("XB_ACL_STANDIN_DEVICES", 2), 0)),
         dies_(std::clamp(env_int("XB_ACL_STANDIN_DIES_PER_CARD", 1), 1, 2)),
+        soc_(env_text("XB_ACL_STANDIN_SOC", "Ascend910B3")),
         set_count_(static_cast<std::size_t>(devices_), 0),
         contexts_(static_cast<std::size_t>(devices_)) {
     if (const char* f = std::getenv("XB_ACL_STANDIN_FAIL"); f != nullptr && *f != '\0') {
@@ -264,6 +271,7 @@ class Runtime {
 
   int devices() const { return devices_; }
   int dies() const { return dies_; }
+  const std::string& soc() const { return soc_; }
   bool batch_refused() const { return env_int("XB_ACL_STANDIN_NO_BATCH", 0) != 0; }
   bool peers_refused() const { return env_int("XB_ACL_STANDIN_NO_PEER", 0) != 0; }
 
@@ -438,6 +446,7 @@ class Runtime {
   mutable std::mutex m_;
   int devices_;
   int dies_;
+  std::string soc_;
   bool initialised_ = false;
   std::vector<int> set_count_;
   std::vector<int> contexts_;  // a context is the address of its entry, holding its device
@@ -506,7 +515,7 @@ __attribute__((visibility("default"))) aclError aclrtSetCurrentContext(void* ctx
 }
 __attribute__((visibility("default"))) const char* aclrtGetSocName() {
   if (rt().enter("aclrtGetSocName") != kOk || rt().need_init("aclrtGetSocName") != kOk) return nullptr;
-  return "Ascend910B3";
+  return rt().soc().c_str();
 }
 __attribute__((visibility("default"))) aclError aclrtGetMemInfo(std::int32_t attr, std::size_t* free, std::size_t* total) {
   XB_ENTER("aclrtGetMemInfo");
