@@ -11,6 +11,7 @@
 #include "cli/job_progress.hpp"
 #include "cli/output.hpp"
 #include "cli/partial_results.hpp"
+#include "cli/stopping_run.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
@@ -172,21 +173,27 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   ResultDocument doc = new_result_document(ctx);
   if (plan.role == XferRole::server) {
     ReadyFile ready(a.ready_file);
-    JobContext job{.registry = &ctx.registry,
-                   .backend = &backend,
-                   .log = &ctx.err,
-                   .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
-                     ready.write(control, data);
-                     if (!out.quiet) {
-                       ctx.err << fmt::format(
-                                      "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
-                                      control.to_string(), plan.transport, data.to_string(),
-                                      std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
-                                      plan.clients == 1 ? std::string("a client") : fmt::format("{} clients", plan.clients))
-                               << std::flush;
-                     }
-                   }};
-    doc.cases = run(plan, job);
+    // A server keeps no cases until its clients are done; Ctrl-C releases its exposed memory and
+    // device (an NPU's) as the job unwinds, before the process dies (cli/stopping_run).
+    doc.cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+      JobContext job{.registry = &ctx.registry,
+                     .backend = &backend,
+                     .log = &ctx.err,
+                     .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                       ready.write(control, data);
+                       if (!out.quiet) {
+                         ctx.err << fmt::format(
+                                        "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
+                                        control.to_string(), plan.transport, data.to_string(),
+                                        std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
+                                        plan.clients == 1 ? std::string("a client")
+                                                          : fmt::format("{} clients", plan.clients))
+                                 << std::flush;
+                       }
+                     },
+                     .stop = stop};
+      return run(plan, job);
+    });
   } else {
     // The client only: a server already says on stderr that it waits, and then for whom. A client
     // keeps the block sizes measured when the server dies or Ctrl-C comes (PartialRun).

@@ -68,8 +68,11 @@ int run_hixl_comm_bench(const std::vector<std::string>& args, CommandContext& ct
   }
   ctx.out << render_hixl_comm_start(req) << std::flush;
   if (target) {
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .log = &ctx.err};
-    const std::vector<CaseResult> served = run(plan, job);
+    // Ctrl-C releases the target's exposed memory and device before the process dies.
+    const std::vector<CaseResult> served = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+      JobContext job{.registry = &ctx.registry, .backend = &backend, .log = &ctx.err, .stop = stop};
+      return run(plan, job);
+    });
     ctx.out << fmt::format("[INFO] target done: served {} initiator(s)\n", served.size()) << std::flush;
     return kExitOk;
   }

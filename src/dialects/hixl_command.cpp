@@ -96,13 +96,17 @@ int run_hixl(const std::vector<std::string>& args, CommandContext& ctx) {
     if (last) ctx.err << render_hixl_path_note(*last, network_reason) << std::flush;
     return kExitOk;
   }
-  JobContext job{.registry = &ctx.registry,
-                 .backend = &backend,
-                 .log = &ctx.err,
-                 .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
-                   ctx.out << render_hixl_server_ready(control.port, data.to_string()) << std::flush;
-                 }};
-  const std::vector<CaseResult> served = run(plan, job);  // HIXL's server serves one client
+  // HIXL's server serves one client; Ctrl-C releases its exposed memory and device first.
+  const std::vector<CaseResult> served = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+    JobContext job{.registry = &ctx.registry,
+                   .backend = &backend,
+                   .log = &ctx.err,
+                   .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                     ctx.out << render_hixl_server_ready(control.port, data.to_string()) << std::flush;
+                   },
+                   .stop = stop};
+    return run(plan, job);
+  });
   ctx.out << render_hixl_server_done(served.front()) << std::flush;
   return kExitOk;
 }

@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "core/range.hpp"
+#include "core/stop.hpp"
 #include "transport/auth.hpp"
 #include "transport/control_channel.hpp"
 #include "transport/control_messages.hpp"
@@ -37,6 +38,8 @@ milliseconds handshake_timeout(milliseconds wait) { return std::clamp(wait / 4, 
 // How long the serving loop sleeps in the transport's wait before looking at the control socket
 // again: the latency of a control request while no data moves.
 constexpr milliseconds kServeSlice{2};
+// The longest the server sleeps for a client without looking at its stop token.
+constexpr milliseconds kStopSlice{50};
 // Control connections the server reads side by side before one authenticated; a new one past
 // this closes the oldest, so a flood of silent connections cannot hold the real client off.
 constexpr std::size_t kMaxPendingHandshakes = 32;
@@ -216,6 +219,7 @@ SessionReport SessionServer::serve_one() {
     return pending.erase(it);
   };
   for (;;) {
+    stop_here_if_asked(s.options.stop);
     // Past its wait the server takes no new connection and finishes no handshake.
     if (Clock::now() >= deadline) {
       throw TransportError(fmt::format("no xferbench client came to {} within {}{}", s.control_address.to_string(),
@@ -260,7 +264,7 @@ SessionReport SessionServer::serve_one() {
       ++it;
     }
     // Sleep until a connection, a message of a pending handshake, or the nearest deadline.
-    Deadline wake = deadline;
+    Deadline wake = s.options.stop.stop_possible() ? std::min(deadline, deadline_after(kStopSlice)) : deadline;
     std::vector<pollfd> fds;
     if (takes_more()) fds.push_back({s.control_fd.get(), POLLIN, 0});
     for (const PendingHandshake& p : pending) {
@@ -335,6 +339,7 @@ SessionReport SessionServer::State::run(ControlChannel& channel, const AuthSessi
                  reply_deadline());
     auto last_activity = Clock::now();
     for (;;) {
+      stop_here_if_asked(options.stop);
       // Serve the passive side of the client's puts and gets, then look at the control socket;
       // when neither has work, sleep in the transport's wait (its sockets or event fd).
       const bool moved = transport.progress();

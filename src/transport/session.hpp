@@ -18,6 +18,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 
 #include "core/unique_fd.hpp"
@@ -64,6 +65,11 @@ struct SessionOptions {
   // Client: its plan, sent with its proof. Server: the plan it was started with, or empty to
   // serve any; a client with another plan is refused, both named (HIXL's server has a plan).
   std::string plan;
+  // Server: an interrupt (cli's PartialRun, core/stop.hpp). serve_one() looks at it between its
+  // waits (at most kStopSlice apart while waiting for a client, every serving slice in a session)
+  // and throws Interrupted, so the exposed memory is released as the job unwinds (an NPU's
+  // aclrtFree and aclFinalize) before the process dies of the signal.
+  std::stop_token stop;
 };
 
 // A staged region's copy between the window the transport reaches and the memory behind it.

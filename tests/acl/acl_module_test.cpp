@@ -393,6 +393,52 @@ TEST_F(AclStandIn, XferWithNpuMemoryOnTheServerIsStagedAndVerified) {
   }
 }
 
+// An xfer server interrupted releases its NPU memory and device as it unwinds (the session's stop
+// token, cli/stopping_run), whether it was waiting for a client or serving one: its staged device
+// memory freed and aclFinalize called before it dies of the signal; its client then fails and
+// unwinds too.
+TEST_F(AclStandIn, AnInterruptedXferServerReleasesItsNpuMemory) {
+  expect_interrupts_release_everything({"xfer", "server", "--backend", "acl", "--listen", "127.0.0.1:0", "--wait",
+                                        "120", "-q"},
+                                       2);
+  std::filesystem::remove(ledger_path());
+  const std::string ready = (dir_.path() / "ready-serving").string();
+  RunOptions o = xbtest::default_options();
+  o.env = {std::string("ASCEND_HOME_PATH=") + XB_ACL_STANDIN, "XB_ACL_STANDIN_LEDGER=" + ledger_path(),
+           "XB_ACL_STANDIN_TRACE=aclrtMalloc"};
+  o.unset_env = {"LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME"};
+  xbtest::Process server = xbtest::start_binary(
+      XB_BINARY, {"xfer", "server", "--backend", "acl", "--listen", "127.0.0.1:0", "--ready-file", ready, "-q"}, o);
+  std::string control;
+  ASSERT_TRUE(xbtest::wait_until(
+      [&] {
+        std::ifstream f(ready);
+        std::string key, data;
+        return static_cast<bool>(f >> key >> control >> key >> data);
+      },
+      30s))
+      << "no ready file";
+  // The client's memory is host memory: the only device allocation is the server's exposed region.
+  xbtest::Process client = xbtest::start_binary(XB_BINARY,
+                                                {"xfer", "client", "--backend", "acl", "--peer", control, "--mode", "h2d",
+                                                 "--op", "write", "--block", "1M", "--total", "8M", "--iters",
+                                                 "1000000", "--no-latency", "-q"},
+                                                o);
+  ASSERT_TRUE(xbtest::wait_until([&] { return ledger().find(" call aclrtMalloc\n") != std::string::npos; }, 30s))
+      << ledger();
+  ASSERT_FALSE(server.wait_for(0ms).has_value()) << "the server ended before the signal";
+  server.signal_group(SIGINT);
+  const auto s = server.wait_for(30s);
+  ASSERT_TRUE(s.has_value()) << "the server still runs 30 s after the signal";
+  EXPECT_FALSE(s->exited) << s->describe();
+  EXPECT_EQ(s->term_signal, SIGINT) << s->describe();
+  const auto c = client.wait_for(60s);
+  ASSERT_TRUE(c.has_value()) << "the client still runs 60 s after its server died";
+  EXPECT_TRUE(c->exited && c->exit_code != 0) << c->describe();
+  expect_contract_kept();
+  EXPECT_EQ(calls("aclrtFree"), calls("aclrtMalloc")) << ledger();
+}
+
 // The dialects print nothing more when interrupted, as their tools, but a job on the NPU in the
 // process still stops and unwinds (cli/stopping_run): ascend-dmi's p2p within a node, in card mode
 // too (a thread per die).

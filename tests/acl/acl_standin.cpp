@@ -18,7 +18,9 @@
 // XB_ACL_STANDIN_FAIL ("call" or "call:N": the Nth call of it fails), XB_ACL_STANDIN_NO_BATCH=1
 // (batch copies answer 207000, as on a 910 or 310P), XB_ACL_STANDIN_NO_PEER=1 (no device reaches
 // another), XB_ACL_STANDIN_LEDGER (a file: each process appends its init, its finalize with its
-// call counts, every breach and every leak, so tests assert which path ran and that nothing leaked).
+// call counts, every breach and every leak, so tests assert which path ran and that nothing leaked),
+// XB_ACL_STANDIN_TRACE ("call,call": each of those calls written to the ledger as it happens, so a
+// test can wait for a process to reach it).
 //
 // The runtime is process-wide state by nature (one per process, as the real one): it lives in one
 // object here, created on first use.
@@ -146,6 +148,7 @@ class Runtime {
       : devices_(std::max(env_int("XB_ACL_STANDIN_DEVICES", 2), 0)),
         dies_(std::clamp(env_int("XB_ACL_STANDIN_DIES_PER_CARD", 1), 1, 2)),
         soc_(env_text("XB_ACL_STANDIN_SOC", "Ascend910B3")),
+        traced_("," + env_text("XB_ACL_STANDIN_TRACE", "") + ","),
         set_count_(static_cast<std::size_t>(devices_), 0),
         contexts_(static_cast<std::size_t>(devices_)) {
     if (const char* f = std::getenv("XB_ACL_STANDIN_FAIL"); f != nullptr && *f != '\0') {
@@ -164,6 +167,7 @@ class Runtime {
       const std::lock_guard lock(m_);
       n = ++calls_[call];
     }
+    if (traced_.find(std::string(",") + call + ",") != std::string::npos) ledger(std::string("call ") + call);
     if (fail_call_ == call && n == fail_at_) return fail(kRtInternal, std::string("injected failure of ") + call);
     return kOk;
   }
@@ -447,6 +451,7 @@ class Runtime {
   int devices_;
   int dies_;
   std::string soc_;
+  std::string traced_;  // ",call,call,": the calls written to the ledger as they happen
   bool initialised_ = false;
   std::vector<int> set_count_;
   std::vector<int> contexts_;  // a context is the address of its entry, holding its device

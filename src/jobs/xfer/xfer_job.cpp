@@ -16,7 +16,7 @@ std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
   if (plan.role == XferRole::server) {
     std::ostringstream nowhere;  // no log given: refusals are still counted by the session, not shown
     std::ostream& log = ctx.log != nullptr ? *ctx.log : nowhere;
-    std::vector<CaseResult> cases = run_xfer_server_clients(plan, backend, log, ctx.on_listening);
+    std::vector<CaseResult> cases = run_xfer_server_clients(plan, backend, log, ctx.on_listening, ctx.stop);
     for (const CaseResult& c : cases) ctx.emit(c);
     return cases;
   }

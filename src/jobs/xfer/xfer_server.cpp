@@ -20,6 +20,13 @@
 namespace xb {
 namespace {
 
+// The session options of a server: the plan's, with the interrupt that stops it.
+SessionOptions server_options(const XferPlan& plan, const std::stop_token& stop) {
+  SessionOptions o = xfer_session_options(plan);
+  o.stop = stop;
+  return o;
+}
+
 // The SessionServer of one serving thread, made on its transport with its memory factory.
 using ServerMaker = std::function<std::unique_ptr<SessionServer>(Transport&, ExposedMemoryFactory)>;
 
@@ -75,12 +82,13 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
 }  // namespace
 
 CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
+                           const std::stop_token& stop) {
   validate_xfer_plan(plan);
   return serve(
       plan, backend,
       [&](Transport& tr, ExposedMemoryFactory factory) {
-        return std::make_unique<SessionServer>(tr, plan.control, plan.data, xfer_session_options(plan),
+        return std::make_unique<SessionServer>(tr, plan.control, plan.data, server_options(plan, stop),
                                                std::move(factory), log);
       },
       [&](const SessionServer& s) {
@@ -90,9 +98,10 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
 
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
-    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready) {
+    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
+    const std::stop_token& stop) {
   validate_xfer_plan(plan);
-  if (plan.clients == 1) return {run_xfer_server(plan, backend, log, on_ready)};
+  if (plan.clients == 1) return {run_xfer_server(plan, backend, log, on_ready, stop)};
   const SharedControlListener listener(plan.control);
   std::mutex mutex;  // guards everything below it, and `log`
   std::condition_variable listening;
@@ -110,7 +119,7 @@ std::vector<CaseResult> run_xfer_server_clients(
         CaseResult c = serve(
             plan, backend,
             [&](Transport& tr, ExposedMemoryFactory factory) {
-              return std::make_unique<SessionServer>(tr, listener, plan.data, xfer_session_options(plan),
+              return std::make_unique<SessionServer>(tr, listener, plan.data, server_options(plan, stop),
                                                      std::move(factory), logs[i]);
             },
             [&](const SessionServer& s) {

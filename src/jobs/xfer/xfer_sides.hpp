@@ -27,9 +27,11 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
 // Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
 // with the bound addresses (port 0 resolved), serves one client that presents the token and
 // returns once it is done. Refused connections are reported on `log`. Throws TransportError when
-// no client came within plan.wait or the client vanished mid-session.
+// no client came within plan.wait or the client vanished mid-session, Interrupted once `stop` is
+// set (its memory and device released as it unwinds).
 CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
+                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
+                           const std::stop_token& stop = {});
 
 // Many to one: plan.clients clients served at once on the one control address plan.control, each
 // by a thread with its own transport, device and exposed memory (SessionServer beside the others
@@ -38,7 +40,8 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
 // every thread ended.
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
-    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready);
+    const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
+    const std::stop_token& stop = {});
 
 // One to many: the client plan run against every server of `servers` at once, each by a thread
 // with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
