@@ -5,11 +5,15 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <atomic>
 #include <span>
+#include <stop_token>
+#include <thread>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/stop.hpp"
 #include "jobs/endpoint/staged_device_memory.hpp"
 #include "transport/tcp/tcp_transport.hpp"
 #include "transport_test_support.hpp"
@@ -80,6 +84,59 @@ TEST(Session, ExposeFillPutGetVerifyFinish) {
 // A staged region (device memory the transport cannot reach, jobs/endpoint/staged_device_memory):
 // the client's puts and gets reach only the window, and the memory behind it (what fill and verify
 // act on) only through stage(), in the direction asked and over the range asked.
+// An interrupt (SessionOptions::stop) ends a server that waits for a client, and one serving a
+// client, with Interrupted: not at the end of its wait, and with its exposed memory released as it
+// unwinds (the ExposedMemory's destructor ran before serve_one returned).
+TEST(Session, AStopEndsTheServerWaitingOrServingAndReleasesItsMemory) {
+  {
+    std::stop_source stop;
+    SessionOptions o = options("t", milliseconds(60000));
+    o.stop = stop.get_token();
+    auto transport = make_tcp_transport();
+    std::ostringstream log;
+    SessionServer server(*transport, SocketAddress{"127.0.0.1", 0}, SocketAddress{"127.0.0.1", 0}, o,
+                         test::host_memory_factory(), log);
+    std::thread asker([&] { stop.request_stop(); });
+    EXPECT_THROW(server.serve_one(), Interrupted);  // a TransportError (no client) after 60 s without it
+    asker.join();
+  }
+  std::stop_source stop;
+  SessionOptions o = options();
+  o.stop = stop.get_token();
+  auto live = std::make_shared<std::atomic<int>>(0);
+  // Host memory that counts itself, so the test sees it released.
+  struct Counted final : ExposedMemory {
+    Counted(std::unique_ptr<ExposedMemory> m, std::shared_ptr<std::atomic<int>> n) : inner(std::move(m)), live(std::move(n)) {
+      ++*live;
+    }
+    ~Counted() override { --*live; }
+    void* data() const override { return inner->data(); }
+    std::size_t size() const override { return inner->size(); }
+    std::string description() const override { return inner->description(); }
+    void fill(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override { inner->fill(offset, bytes, seed); }
+    std::optional<std::uint64_t> verify(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
+      return inner->verify(offset, bytes, seed);
+    }
+    LocalRegion* registration() const override { return inner->registration(); }
+    std::unique_ptr<ExposedMemory> inner;
+    std::shared_ptr<std::atomic<int>> live;
+  };
+  const ExposedMemoryFactory host = test::host_memory_factory();
+  ServerThread server(o, 1, "127.0.0.1", "127.0.0.1", "",
+                      [&](std::uint64_t bytes, RegionPlace place) -> std::unique_ptr<ExposedMemory> {
+                        return std::make_unique<Counted>(host(bytes, place), live);
+                      });
+  auto transport = make_tcp_transport();
+  ClientSession session(*transport, server.control(), options());
+  const PeerRegion region = session.expose(4096, RegionPlace::host);
+  session.fill(region, 0, 4096, 3);  // answered: the region exists on the server
+  EXPECT_EQ(live->load(), 1);
+  stop.request_stop();
+  EXPECT_EQ(server.join().error, Interrupted().what());
+  EXPECT_EQ(live->load(), 0) << "the exposed memory outlived the interrupted session";
+  EXPECT_THROW(session.fill(region, 0, 4096, 4), TransportError);
+}
+
 TEST(Session, AStagedRegionReachesItsMemoryOnlyThroughStage) {
   const std::unique_ptr<Backend> backend = make_cpu_backend();
   const std::unique_ptr<Device> device = backend->open_device(0);
