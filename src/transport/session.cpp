@@ -539,7 +539,7 @@ ClientSession::ClientSession(Transport& transport, const SocketAddress& control,
   const std::string server = control.to_string();
   const Deadline deadline = deadline_after(options.wait);
   std::string last_error;
-  auto fd = connect_tcp(control, deadline, last_error);
+  auto fd = connect_tcp(control, deadline, last_error, options.stop);
   if (!fd) {
     throw TransportError(fmt::format("no xferbench server at {} after {} ({})", server, seconds_text(options.wait),
                                      last_error));

@@ -65,10 +65,11 @@ struct SessionOptions {
   // Client: its plan, sent with its proof. Server: the plan it was started with, or empty to
   // serve any; a client with another plan is refused, both named (HIXL's server has a plan).
   std::string plan;
-  // Server: an interrupt (cli's PartialRun, core/stop.hpp). serve_one() looks at it between its
+  // An interrupt (cli's PartialRun, core/stop.hpp). A server's serve_one() looks at it between its
   // waits (at most kStopSlice apart while waiting for a client, every serving slice in a session)
   // and throws Interrupted, so the exposed memory is released as the job unwinds (an NPU's
-  // aclrtFree and aclFinalize) before the process dies of the signal.
+  // aclrtFree and aclFinalize) before the process dies of the signal. A client looks at it while
+  // it waits for its server to listen (its device already open).
   std::stop_token stop;
 };
 

@@ -8,11 +8,13 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 
 namespace xb {
 namespace {
@@ -73,16 +75,29 @@ UniqueFd accept_tcp(int listen_fd) {
   }
 }
 
-std::optional<UniqueFd> connect_tcp(const SocketAddress& address, Deadline deadline, std::string& last_error) {
+std::optional<UniqueFd> connect_tcp(const SocketAddress& address, Deadline deadline, std::string& last_error,
+                                    const std::stop_token& stop) {
   sockaddr_storage storage;
   const socklen_t length = address.to_sockaddr(storage);
+  // Waits for the connection in slices when an interrupt may come, looking at it between them.
+  const auto connected = [&](int fd) {
+    if (!stop.stop_possible()) return wait_ready(fd, POLLOUT, deadline);
+    for (;;) {
+      if (wait_ready(fd, POLLOUT, std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)))) {
+        return true;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      stop_here_if_asked(stop);
+    }
+  };
   for (;;) {
+    stop_here_if_asked(stop);
     UniqueFd fd = tcp_socket(storage.ss_family);
     int error = 0;
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&storage), length) != 0) {
       error = errno;
       if (error == EINPROGRESS || error == EINTR) {
-        if (wait_ready(fd.get(), POLLOUT, deadline)) {
+        if (connected(fd.get())) {
           socklen_t size = sizeof error;
           ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &size);
         } else {

@@ -4,6 +4,7 @@
 // of either end. Every failure names the call and the address.
 #include <chrono>
 #include <optional>
+#include <stop_token>
 #include <string>
 
 #include "core/unique_fd.hpp"
@@ -26,8 +27,10 @@ UniqueFd accept_tcp(int listen_fd);
 
 // Connects to `address` (non-blocking socket), retrying a refused or unreachable connection every
 // 50 ms until `deadline` (the peer may start later). nullopt when the deadline passed; the last
-// error's text is left in `last_error`.
-std::optional<UniqueFd> connect_tcp(const SocketAddress& address, Deadline deadline, std::string& last_error);
+// error's text is left in `last_error`. `stop` (an interrupt, core/stop.hpp) is looked at at least
+// every 50 ms meanwhile: set, it throws Interrupted.
+std::optional<UniqueFd> connect_tcp(const SocketAddress& address, Deadline deadline, std::string& last_error,
+                                    const std::stop_token& stop = {});
 
 // Waits until `fd` is ready for `events` (POLLIN/POLLOUT) or the deadline passes; true when ready
 // (including error/hang-up, which the next read or write reports).

@@ -439,6 +439,14 @@ TEST_F(AclStandIn, AnInterruptedXferServerReleasesItsNpuMemory) {
   EXPECT_EQ(calls("aclrtFree"), calls("aclrtMalloc")) << ledger();
 }
 
+// A client started before its server waits for it with its NPU already open (everything local is
+// made first): an interrupt ends the wait and releases the NPU.
+TEST_F(AclStandIn, AnInterruptedXferClientWaitingForItsServerReleasesItsNpu) {
+  expect_interrupts_release_everything({"xfer", "client", "--backend", "acl", "--peer", "127.0.0.1:1", "--mode", "d2d",
+                                        "--op", "write", "--block", "1M", "--total", "4M", "--wait", "120", "-q"},
+                                       2);
+}
+
 // The dialects print nothing more when interrupted, as their tools, but a job on the NPU in the
 // process still stops and unwinds (cli/stopping_run): ascend-dmi's p2p within a node, in card mode
 // too (a thread per die).

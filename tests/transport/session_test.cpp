@@ -137,6 +137,23 @@ TEST(Session, AStopEndsTheServerWaitingOrServingAndReleasesItsMemory) {
   EXPECT_THROW(session.fill(region, 0, 4096, 4), TransportError);
 }
 
+// A client started before its server waits for it (the session's wait); an interrupt ends the wait
+// with Interrupted, not with "no server" at its end.
+TEST(Session, AStopEndsAClientWaitingForItsServer) {
+  SocketAddress nobody;  // a port that was bound and let go: nobody listens there
+  {
+    auto transport = make_tcp_transport();
+    nobody = transport->listen(SocketAddress{"127.0.0.1", 0})->address();
+  }
+  std::stop_source stop;
+  SessionOptions o = options("t", milliseconds(60000));
+  o.stop = stop.get_token();
+  auto transport = make_tcp_transport();
+  std::thread asker([&] { stop.request_stop(); });
+  EXPECT_THROW(ClientSession(*transport, nobody, o), Interrupted);  // a TransportError after 60 s without it
+  asker.join();
+}
+
 TEST(Session, AStagedRegionReachesItsMemoryOnlyThroughStage) {
   const std::unique_ptr<Backend> backend = make_cpu_backend();
   const std::unique_ptr<Device> device = backend->open_device(0);

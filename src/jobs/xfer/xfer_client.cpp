@@ -120,7 +120,9 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   std::unique_ptr<EndpointMemory> local =
       EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
 
-  ClientSession session(*transport, plan.control, xfer_session_options(plan));
+  SessionOptions options = xfer_session_options(plan);
+  options.stop = interrupt;  // a client started before its server waits for it: Ctrl-C ends the wait
+  ClientSession session(*transport, plan.control, options);
   const PeerRegion region = session.expose(plan.total, plan.mode.remote);
   const XferLink link{*transport, session.endpoint(), *region.remote, *local, plan.op, plan.wait};
   const std::uint64_t largest = *std::max_element(plan.blocks.begin(), plan.blocks.end());
