@@ -98,13 +98,15 @@ int run_local(const AscendDmiRequest& req_in, CommandContext& ctx) {
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   AscendDmiRequest req = req_in;
-  if (req.card) req.plan.card_dies = card_devices(backend);
-  worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
   // Within one node both Pods are this machine, named by its host name.
   const std::string pod = host_name();
   BlockPrinter printer(req, ctx.out);
   // Ctrl-C stops the devices' work and releases them before the process dies (cli/stopping_run).
+  // Reading the cards opens devices (the runtime starts, and its own threads), so it is inside the
+  // stopping run too: a signal then is the watcher's, never a handler's that ends the process there.
   const std::vector<CaseResult> cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+    if (req.card) req.plan.card_dies = card_devices(backend);
+    worded_by(ascend_dmi_flag_words(), [&] { validate_p2p_plan(req.plan, backend); });
     JobContext job{.registry = &ctx.registry,
                    .backend = &backend,
                    .on_case =
