@@ -21,7 +21,7 @@
 # files) and gathered into $OUT by the EXIT trap. One overall deadline, GPU_CHECK_DEADLINE_S (480 s
 # by default: well inside one 10-minute device call); each check gets at most 60 s and never more
 # than the deadline leaves; the checks the deadline leaves no time for are reported SKIPPED
-# (deadline). Order by value: devices, the bandwidth-vs-PyTorch block, the verified copy cases,
+# (deadline). Order by value: devices, the GPU tests (the gate), the bandwidth-vs-PyTorch block, the verified copy cases,
 # link, io, GPUD. The exit code is the number of FAILs (128 + the signal when stopped by one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,15 +37,25 @@ make_bundle() {
   [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXB_BUILD_TESTS=OFF >/dev/null
   # The UCX transport is a module too (its libucp is bundled below); MPI's is left behind (no check
   # runs MPI on the GPU machine).
-  ninja -C "$build" xferbench xferbench_backend_cuda xferbench_transport_ucx
+  # The GPU tests (tests/cuda/cuda_gpu_tests: the gate) where the build has tests.
+  local gpu_tests=()
+  ninja -C "$build" -t targets all | grep -q '^cuda_gpu_tests:' && gpu_tests=(cuda_gpu_tests)
+  ninja -C "$build" xferbench xferbench_backend_cuda xferbench_transport_ucx "${gpu_tests[@]}"
   rm -rf "$bundle"
   mkdir -p "$bundle/bin/modules" "$bundle/lib"
   # No dialect links: the check calls `xferbench dev-sandbox ...` (a link may not survive the trip).
   strip -o "$bundle/bin/xferbench" "$build/src/xferbench"
   strip -o "$bundle/bin/modules/libxferbench-backend-cuda.so" "$build/src/modules/libxferbench-backend-cuda.so"
   strip -o "$bundle/bin/modules/libxferbench-transport-ucx.so" "$build/src/modules/libxferbench-transport-ucx.so"
+  local binaries=("$build/src/xferbench")
+  if [ ${#gpu_tests[@]} -gt 0 ]; then
+    strip -o "$bundle/bin/cuda_gpu_tests" "$build/tests/cuda/cuda_gpu_tests"
+    binaries+=("$build/tests/cuda/cuda_gpu_tests")
+  else
+    echo "note: $build has no tests (configured with XB_BUILD_TESTS=OFF): the bundle leaves the GPU tests out" >&2
+  fi
   # Every shared library but the C and C++ runtimes, which the GPU machine has (newer).
-  ldd "$build/src/xferbench" "$build/src/modules/libxferbench-backend-cuda.so" \
+  ldd "${binaries[@]}" "$build/src/modules/libxferbench-backend-cuda.so" \
     "$build/src/modules/libxferbench-transport-ucx.so" | awk '/=> \//{print $3}' | sort -u |
     grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux-x86-64)\.so' |
     while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
@@ -337,6 +347,15 @@ run_checks() {
     else
       report "FAIL devices-reads-nvlinks: no 'peer links:' note under a CUDA device (logs/devices.log)"; fails=$((fails + 1))
     fi
+  fi
+
+  # ---- 1b. the module's runtime parts on the GPU (tests/cuda/cuda_gpu_test.cpp): the gate that
+  # holds p2p's windows until they are queued whole, on one GPU as on many
+  if [ -x "$bundle/bin/cuda_gpu_tests" ]; then
+    check gpu-tests 0 env "LD_LIBRARY_PATH=$lib${host_ld:+:$host_ld}" "$bundle/bin/cuda_gpu_tests"
+    grep -q 'SKIPPED' "$logs/gpu-tests.log" 2>/dev/null && { report "FAIL gpu-tests-ran: a GPU test skipped (logs/gpu-tests.log)"; fails=$((fails + 1)); }
+  else
+    report "NOTE the bundle has no cuda_gpu_tests (built without tests): the gate is not checked"
   fi
 
   # ---- 2. bandwidth: xferbench and PyTorch on the same bytes (16 blocks of 64 MiB), same run

@@ -18,7 +18,7 @@
 
 namespace xb {
 
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 7;
+inline constexpr std::uint32_t kDeviceInterfaceVersion = 8;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.
@@ -72,6 +72,10 @@ class Gate {
   virtual void hold(Stream& stream) = 0;
   virtual void open() = 0;
   virtual void close() = 0;  // for the next window: streams held from now wait for the next open()
+  // Once the held streams have drained: throws where a stream went on before open() (the CUDA
+  // gate's wait gives up after a bound, so that a stream is never held for good), since the
+  // window's device time then includes its enqueuing. Interface version 8.
+  virtual void confirm_held() {}
 };
 
 enum class MemoryPlace { device, host_pinned, host_pageable };

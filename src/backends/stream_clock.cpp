@@ -39,6 +39,7 @@ double StreamClock::elapsed_us() {
     if (i > 0) earliest = std::min(earliest, device_.elapsed_us(*starts_[0], *starts_[i]));
     latest = std::max(latest, device_.elapsed_us(*starts_[0], *ends_[i]));
   }
+  if (gate_) gate_->confirm_held();
   return latest - earliest;
 }
 

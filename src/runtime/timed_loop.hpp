@@ -1,7 +1,8 @@
 #pragma once
-// The one timed loop under the jobs that repeat a transfer (copy, link, xfer, fleet, the cross-node
-// p2p; p2p within a node uses the same gate in its windows): warm-up iterations first, run exactly
-// as timed ones and discarded; every rank lined up before each iteration (the runtime's barrier);
+// The one timed loop under the jobs that repeat a transfer (copy, link, xfer, fleet, p2p across
+// nodes, and p2p within a node, whose iterations are windows of executions timed by their own
+// events): warm-up iterations first, run exactly as timed ones and discarded; every rank lined up
+// before each iteration (the runtime's barrier);
 // per iteration the submit time (first enqueue to the return of the last) and the completion time
 // (first enqueue until all of it is done) on the host's monotonic clock, and, where the work's
 // queues carry events (an IterationTimer), the device's own time of it. Every sample is kept (or,

@@ -215,6 +215,31 @@ TEST(P2pJob, VerificationCopiesThroughTheSetupEngineNotTheOneUnderTest) {
   EXPECT_EQ(a.setup->engine(), setup_engine(backend->capabilities()));
 }
 
+// A device's gate whose wait gave up before the host opened it (the CUDA gate's bound): the
+// window's time would hold its enqueuing, so the executions end in that error, not in a figure.
+TEST(P2pJob, AWindowWhoseGateGaveUpIsAnErrorNotAFigure) {
+  class GaveUp final : public Gate {
+   public:
+    explicit GaveUp(std::unique_ptr<Gate> real) : real_(std::move(real)) {}
+    void hold(Stream& s) override { real_->hold(s); }
+    void open() override { real_->open(); }
+    void close() override { real_->close(); }
+    void confirm_held() override { throw std::runtime_error("the test's gate gave up"); }
+
+   private:
+    std::unique_ptr<Gate> real_;
+  };
+  test::CpuWrap wrap;
+  wrap.gate = [](std::unique_ptr<Gate> real) -> std::unique_ptr<Gate> { return std::make_unique<GaveUp>(std::move(real)); };
+  const auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
+  const std::uint64_t size = 1 << 20;
+  const std::string engine = setup_engine(backend->capabilities());
+  P2pDevice a = P2pDevice::open(*backend, 0, size, engine);
+  P2pDevice b = P2pDevice::open(*backend, 1, size, engine);
+  ASSERT_TRUE(connect_p2p(a, b, true).ok);
+  EXPECT_EQ(error_of([&] { run_p2p_executions(a, b, size, true, 0, 3); }), "the test's gate gave up");
+}
+
 TEST(P2pJob, PlanRulesNameTheirFlag) {
   CpuBackend cpu;
   const auto rejected = [&](P2pPlan p) { return error_of([&] { validate_p2p_plan(p, cpu.get()); }); };

@@ -33,6 +33,7 @@ class WrappedDevice final : public Device {
   }
   std::unique_ptr<Event> create_event() override { return real_->create_event(); }
   double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
+  std::unique_ptr<Gate> create_gate() override { return wrap_.gate ? wrap_.gate(real_->create_gate()) : nullptr; }
   Support peer_access(Device& peer) override { return real_->peer_access(unwrap(peer)); }
   void enable_peer_access(Device& peer) override { real_->enable_peer_access(unwrap(peer)); }
   std::unique_ptr<DirectStorage> open_direct_storage() override {

@@ -43,6 +43,9 @@ struct CpuWrap {
   // Set: device `index`'s info() names this PCI address (a function of a synthetic sysfs tree), so
   // the judge's ceilings can be read for it.
   std::function<std::string(int index)> pci_address;
+  // Set: create_gate() returns what this makes of the real cpu gate (a gate that misbehaves as a
+  // device's might); unset, the device has no gate (as before the hook).
+  std::function<std::unique_ptr<Gate>(std::unique_ptr<Gate> real)> gate;
   // Set: changes device `index`'s info() after the above (its peer links, as the CUDA backend reads
   // NVLinks from NVML), so the judge's peer-link ceilings can be read for it.
   std::function<void(int index, DeviceInfo& info)> info;

@@ -22,12 +22,16 @@ if(CMAKE_CUDA_COMPILER AND NOT XB_NO_CUDA)
     backends/cuda/cuda_cufile_format.cpp backends/cuda/cuda_nvlink.cpp)
   target_include_directories(xb_cuda_plan PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(xb_cuda_plan PUBLIC fmt::fmt ${CMAKE_DL_LIBS})
+  # Streams, memory, the gate and the kernels over the CUDA runtime: the module's parts that the GPU
+  # tests (tests/cuda/cuda_gpu_tests) drive directly, compiled once for both.
+  add_library(xb_cuda_runtime STATIC
+    backends/cuda/cuda_error.cpp backends/cuda/cuda_memory.cpp backends/cuda/cuda_stream.cpp
+    backends/cuda/cuda_batch_submitter.cpp backends/cuda/cuda_gate.cpp
+    backends/cuda/cuda_sm_copy.cu backends/cuda/cuda_gate_kernel.cu)
+  target_link_libraries(xb_cuda_runtime PUBLIC xb_cuda_plan xferbench_lib CUDA::cudart_static)
   add_library(xferbench_backend_cuda MODULE
-    backends/cuda/cuda_backend.cpp backends/cuda/cuda_error.cpp backends/cuda/cuda_probe.cpp
-    backends/cuda/cuda_memory.cpp backends/cuda/cuda_stream.cpp backends/cuda/cuda_batch_submitter.cpp
-    backends/cuda/cuda_cufile.cpp
-    backends/cuda/cuda_sm_copy.cu)
-  target_link_libraries(xferbench_backend_cuda PRIVATE xb_cuda_plan xferbench_lib CUDA::cudart_static ${CMAKE_DL_LIBS})
+    backends/cuda/cuda_backend.cpp backends/cuda/cuda_probe.cpp backends/cuda/cuda_cufile.cpp)
+  target_link_libraries(xferbench_backend_cuda PRIVATE xb_cuda_runtime ${CMAKE_DL_LIBS})
   set_target_properties(xferbench_backend_cuda PROPERTIES
     OUTPUT_NAME xferbench-backend-cuda PREFIX "lib" SUFFIX ".so"
     # <dir of the binary>/modules is one of the places the registry looks (registry.hpp).

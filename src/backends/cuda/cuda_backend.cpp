@@ -7,6 +7,7 @@
 
 #include "backends/cuda/cuda_cufile.hpp"
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/cuda/cuda_gate.hpp"
 #include "backends/cuda/cuda_memory.hpp"
 #include "backends/cuda/cuda_probe.hpp"
 #include "backends/cuda/cuda_stream.hpp"
@@ -47,6 +48,7 @@ class CudaDevice final : public Device {
   }
   std::unique_ptr<Event> create_event() override { return make_event(info_.index); }
   double elapsed_us(Event& start, Event& end) override { return cuda::elapsed_us(start, end); }
+  std::unique_ptr<Gate> create_gate() override { return make_gate(info_.index); }
 
   Support peer_access(Device& peer) override {
     auto* other = dynamic_cast<CudaDevice*>(&peer);

@@ -73,6 +73,10 @@ class CudaStreamBase : public Stream {
   std::string_view engine() const override { return engine_; }
   // Work a stream holds back (the batch engine) goes out before anything that observes the stream.
   void flush() override {}
+  StreamHandle handle() {
+    flush();
+    return {stream_, device_};
+  }
 
  protected:
   std::string where() const { return fmt::format("{} stream on cuda device {}", engine_, device_); }
@@ -170,6 +174,12 @@ std::unique_ptr<Stream> make_stream(int device, std::string_view engine, int sm_
   if (engine == "batch") return std::make_unique<BatchStream>(device, "batch");
   if (engine == "sm") return std::make_unique<SmStream>(device, "sm", sm_count);
   return nullptr;
+}
+
+StreamHandle flushed_handle(Stream& stream) {
+  auto* s = dynamic_cast<CudaStreamBase*>(&stream);
+  if (s == nullptr) throw std::invalid_argument("a CUDA gate was asked to hold a stream of another backend");
+  return s->handle();
 }
 
 std::unique_ptr<Event> make_event(int device) { return std::make_unique<CudaEvent>(device); }

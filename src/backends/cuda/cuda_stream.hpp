@@ -6,6 +6,8 @@
 //          recorded, waited on or synchronized: "many blocks in one submission";
 // - sm:    the copy kernel of cuda_sm_copy (16-byte loads by the multiprocessors); host memory
 //          must be pinned or registered, which the kernel reaches through its mapped address.
+#include <cuda_runtime_api.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +22,15 @@ const std::vector<std::string>& engine_names();
 
 // Null when `engine` is none of engine_names().
 std::unique_ptr<Stream> make_stream(int device, std::string_view engine, int sm_count);
+
+// The CUDA stream under one of this backend's streams, and its device, with what the stream held
+// back (the batch engine) sent first: work queued on the handle comes after every copy given to the
+// stream before. Throws std::invalid_argument for a stream of another backend.
+struct StreamHandle {
+  cudaStream_t stream;
+  int device;
+};
+StreamHandle flushed_handle(Stream& stream);
 
 std::unique_ptr<Event> make_event(int device);
 // Between two completed events of this backend, in microseconds (cudaEventElapsedTime).

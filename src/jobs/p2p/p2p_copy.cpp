@@ -9,6 +9,7 @@
 #include "backends/device_pattern.hpp"
 #include "core/pattern.hpp"
 #include "core/stop.hpp"
+#include "runtime/timed_loop.hpp"
 
 namespace xb {
 namespace {
@@ -32,9 +33,9 @@ struct WindowEvents {
   }
 };
 
-// Queues `n` executions as one window and waits for them; appends their elapsed times when `out`.
-void run_window(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional, std::uint64_t n, WindowEvents& ev,
-                ElapsedRecord* out) {
+// Queues `n` executions as one window: held at the gate until all of them are queued.
+void queue_window(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirectional, std::uint64_t n,
+                  WindowEvents& ev) {
   const CopyOp ab{b.dst->data(), a.src->data(), size};
   const CopyOp ba{a.dst->data(), b.src->data(), size};
   Stream& sa = *a.stream;
@@ -57,8 +58,14 @@ void run_window(P2pDevice& a, P2pDevice& b, std::uint64_t size, bool bidirection
     if (bidirectional) sb.wait(*ev.ends[k]);
   }
   if (ev.gate) ev.gate->open();
-  sa.synchronize();
-  if (bidirectional) sb.synchronize();
+}
+
+// Waits for the window's `n` executions; appends their elapsed times when `out`.
+void drain_window(P2pDevice& a, P2pDevice& b, bool bidirectional, std::uint64_t n, WindowEvents& ev,
+                  ElapsedRecord* out) {
+  a.stream->synchronize();
+  if (bidirectional) b.stream->synchronize();
+  if (ev.gate) ev.gate->confirm_held();
   if (out == nullptr) return;
   for (std::uint64_t k = 0; k < n; ++k) {
     out->add(a.device->elapsed_us(k == 0 ? *ev.start : *ev.ends[k - 1], *ev.ends[k]));
@@ -95,23 +102,30 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
                                  const std::stop_token& interrupt) {
   MovedBytes moved(progress);
   const std::uint64_t per_execution = bidirectional ? 2 * size : size;
-  const std::uint64_t window = std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow);
-  WindowEvents ev(*a.device, *b.device, std::max<std::uint64_t>(window, 1), bidirectional);
-  for (std::uint64_t done = 0; done < warmup;) {
-    stop_here_if_asked(interrupt);
-    const std::uint64_t n = std::min(window, warmup - done);
-    run_window(a, b, size, bidirectional, n, ev, nullptr);
-    moved.add(n * per_execution);
-    done += n;
-  }
+  const std::uint64_t window = std::max<std::uint64_t>(std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow), 1);
+  const auto windows_of = [&](std::uint64_t count) { return (count + window - 1) / window; };
+  WindowEvents ev(*a.device, *b.device, window, bidirectional);
   ElapsedRecord record(ev.gate ? "device events, gated (the window queued whole first)" : "device events, ungated");
-  for (std::uint64_t done = 0; done < executions;) {
-    stop_here_if_asked(interrupt);
-    const std::uint64_t n = std::min(window, executions - done);
-    run_window(a, b, size, bidirectional, n, ev, &record);
-    moved.add(n * per_execution);
-    done += n;
-  }
+  // The one timed loop, an iteration a window: warm-up windows first, then the timed ones. The
+  // windows' own events time the executions; the loop's host clock goes unread.
+  const std::uint64_t warmup_windows = windows_of(warmup);
+  std::uint64_t at = 0;  // the window under way, counted over warm-up and timed ones
+  std::uint64_t n = 0;   // its executions (the last of a phase may be short)
+  run_timed_loop(
+      {.warmup = warmup_windows, .iterations = windows_of(executions), .keep_samples = false, .submit_time = false,
+       .stop = interrupt},
+      nullptr,
+      [&] {
+        const bool warm = at < warmup_windows;
+        const std::uint64_t first = (warm ? at : at - warmup_windows) * window;
+        n = std::min(window, (warm ? warmup : executions) - first);
+        queue_window(a, b, size, bidirectional, n, ev);
+      },
+      [&] { drain_window(a, b, bidirectional, n, ev, at < warmup_windows ? nullptr : &record); }, nullptr,
+      [&](const IterationTimes&) {
+        moved.add(n * per_execution);
+        ++at;
+      });
   return record;
 }
 
