@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <stdexcept>
@@ -52,6 +53,7 @@ class CudaGate final : public Gate {
   void hold(Stream& stream) override {
     const StreamHandle h = flushed_handle(stream);
     check(cudaSetDevice(h.device), "cudaSetDevice", where());
+    preload(h.device);
     check(launch_gate_wait(device_words_ + kPublished, generation_, static_cast<unsigned long long>(bound_.count()),
                            device_words_ + kGaveUp, h.stream),
           "the gate's wait kernel launch", fmt::format("a stream of cuda device {}, {}", h.device, where()));
@@ -98,6 +100,15 @@ class CudaGate final : public Gate {
 
   std::string where() const { return fmt::format("the gate of cuda device {}", device_); }
 
+  // The wait kernel is loaded into a device's context before its first wait there, so a later
+  // wait is never the first launch behind a running one (lazy module loading, cuda_sm_copy.hpp;
+  // the sm engine's streams load their kernel when made). The current device is `device`.
+  void preload(int device) {
+    if (std::find(preloaded_.begin(), preloaded_.end(), device) != preloaded_.end()) return;
+    check(preload_gate_wait(), "cudaFuncGetAttributes", fmt::format("loading the wait kernel, {}", where()));
+    preloaded_.push_back(device);
+  }
+
   int device_;
   std::chrono::nanoseconds bound_;
   std::uint32_t* words_ = nullptr;         // host address
@@ -105,6 +116,7 @@ class CudaGate final : public Gate {
   std::uint32_t published_ = 0;
   std::uint32_t generation_ = 1;  // closed when made: the first waits hold until the first open()
   std::vector<Wait> waits_;
+  std::vector<int> preloaded_;  // devices whose contexts have the kernels loaded
   std::size_t holds_ = 0;  // waits queued since the last close()
 };
 

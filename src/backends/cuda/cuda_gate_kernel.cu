@@ -28,6 +28,11 @@ __global__ void gate_wait_kernel(const volatile std::uint32_t* published, std::u
 
 }  // namespace
 
+cudaError_t preload_gate_wait() {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, gate_wait_kernel);  // loads the function (lazy loading)
+}
+
 cudaError_t launch_gate_wait(const volatile std::uint32_t* published, std::uint32_t generation,
                              unsigned long long bound_ns, std::uint32_t* gave_up, cudaStream_t stream) {
   // Checked with cudaGetLastError: clear what an earlier call left there first (as the sm copy does).

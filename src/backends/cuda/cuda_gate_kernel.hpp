@@ -10,6 +10,10 @@
 
 namespace xb::cuda {
 
+// Loads the wait kernel into the current device's context (see preload_sm_copy: a first launch
+// behind a running wait could otherwise wait for it).
+cudaError_t preload_gate_wait();
+
 // `published` and `gave_up` are device addresses of pinned, mapped host memory.
 cudaError_t launch_gate_wait(const volatile std::uint32_t* published, std::uint32_t generation,
                              unsigned long long bound_ns, std::uint32_t* gave_up, cudaStream_t stream);

@@ -29,6 +29,11 @@ __global__ void sm_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict_
 
 }  // namespace
 
+cudaError_t preload_sm_copy() {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, sm_copy_kernel);  // loads the function (lazy loading)
+}
+
 cudaError_t launch_sm_copy(void* dst, const void* src, unsigned blocks, unsigned threads, std::size_t vector_bytes,
                            std::size_t tail_bytes, cudaStream_t stream) {
   if (vector_bytes + tail_bytes == 0) return cudaSuccess;

@@ -130,7 +130,10 @@ class BatchStream final : public CeStream {
 
 class SmStream final : public CudaStreamBase {
  public:
-  SmStream(int device, std::string engine, int sm_count) : CudaStreamBase(device, std::move(engine)), sm_count_(sm_count) {}
+  SmStream(int device, std::string engine, int sm_count) : CudaStreamBase(device, std::move(engine)), sm_count_(sm_count) {
+    // Loaded now, not at the first copy, which may come while a gate's wait runs (cuda_sm_copy.hpp).
+    check(preload_sm_copy(), "cudaFuncGetAttributes", fmt::format("loading the sm copy kernel, {}", where()));
+  }
   void copy(const CopyOp& op) override {
     if (op.bytes == 0) return;
     // First the device: cudaPointerGetAttributes' devicePointer is the address on the current one.
