@@ -21,8 +21,8 @@
 # files) and gathered into $OUT by the EXIT trap. One overall deadline, GPU_CHECK_DEADLINE_S (480 s
 # by default: well inside one 10-minute device call); each check gets at most 60 s and never more
 # than the deadline leaves; the checks the deadline leaves no time for are reported SKIPPED
-# (deadline). Order by value: devices, the GPU tests (the gate), the bandwidth-vs-PyTorch block, the verified copy cases,
-# link, io, GPUD. The exit code is the number of FAILs (128 + the signal when stopped by one).
+# (deadline). Order by value: devices, the GPU tests (the gate), the bandwidth-vs-PyTorch block,
+# the verified copy cases, link, io, GPUD. The exit code is the number of FAILs (128 + the signal when stopped by one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 self="$PWD/scripts/gpu_check.sh"

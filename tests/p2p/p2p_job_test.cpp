@@ -218,19 +218,10 @@ TEST(P2pJob, VerificationCopiesThroughTheSetupEngineNotTheOneUnderTest) {
 // A device's gate whose wait gave up before the host opened it (the CUDA gate's bound): the
 // window's time would hold its enqueuing, so the executions end in that error, not in a figure.
 TEST(P2pJob, AWindowWhoseGateGaveUpIsAnErrorNotAFigure) {
-  class GaveUp final : public Gate {
-   public:
-    explicit GaveUp(std::unique_ptr<Gate> real) : real_(std::move(real)) {}
-    void hold(Stream& s) override { real_->hold(s); }
-    void open() override { real_->open(); }
-    void close() override { real_->close(); }
-    void confirm_held() override { throw std::runtime_error("the test's gate gave up"); }
-
-   private:
-    std::unique_ptr<Gate> real_;
-  };
   test::CpuWrap wrap;
-  wrap.gate = [](std::unique_ptr<Gate> real) -> std::unique_ptr<Gate> { return std::make_unique<GaveUp>(std::move(real)); };
+  wrap.gate = [](std::unique_ptr<Gate> real) -> std::unique_ptr<Gate> {
+    return std::make_unique<test::GaveUpGate>(std::move(real), "the test's gate gave up");
+  };
   const auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
   const std::uint64_t size = 1 << 20;
   const std::string engine = setup_engine(backend->capabilities());

@@ -5,6 +5,8 @@
 // real cpu backend: real arenas, real worker threads, real copies.
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "backends/device.hpp"
@@ -28,6 +30,21 @@ class ForwardingStream : public Stream {
 
  private:
   std::unique_ptr<Stream> real_;
+};
+
+// A gate that holds and opens as the real one it wraps but whose wait, it says afterwards, gave up
+// before it was opened (the CUDA gate's bound): confirm_held throws `why`.
+class GaveUpGate final : public Gate {
+ public:
+  GaveUpGate(std::unique_ptr<Gate> real, std::string why) : real_(std::move(real)), why_(std::move(why)) {}
+  void hold(Stream& s) override { real_->hold(s); }
+  void open() override { real_->open(); }
+  void close() override { real_->close(); }
+  void confirm_held() override { throw std::runtime_error(why_); }
+
+ private:
+  std::unique_ptr<Gate> real_;
+  std::string why_;
 };
 
 struct CpuWrap {

@@ -13,6 +13,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/stream_clock.hpp"
+#include "support/wrapped_cpu_backend.hpp"
 #include "runtime/thread_launcher.hpp"
 #include "runtime/timed_loop.hpp"
 
@@ -121,42 +122,17 @@ TEST(StreamClock, TheGateHoldsTheStreamUntilEverythingIsQueued) {
 // A gate that went on before it was opened (the CUDA gate's bound) makes the iteration's reading an
 // error: its device time would include the enqueuing the gate is there to leave out.
 TEST(StreamClock, AGateThatGaveUpMakesTheReadingAnError) {
-  class GaveUp final : public Gate {
-   public:
-    explicit GaveUp(std::unique_ptr<Gate> real) : real_(std::move(real)) {}
-    void hold(Stream& s) override { real_->hold(s); }
-    void open() override { real_->open(); }
-    void close() override { real_->close(); }
-    void confirm_held() override { throw std::runtime_error("gave up"); }
-
-   private:
-    std::unique_ptr<Gate> real_;
+  test::CpuWrap wrap;
+  wrap.gate = [](std::unique_ptr<Gate> real) -> std::unique_ptr<Gate> {
+    return std::make_unique<test::GaveUpGate>(std::move(real), "gave up");
   };
-  class GateDevice final : public Device {
-   public:
-    explicit GateDevice(std::unique_ptr<Device> real) : real_(std::move(real)) {}
-    const DeviceInfo& info() const override { return real_->info(); }
-    std::unique_ptr<Allocation> allocate(std::size_t n) override { return real_->allocate(n); }
-    std::unique_ptr<Allocation> allocate_host(std::size_t n, bool pinned) override { return real_->allocate_host(n, pinned); }
-    std::unique_ptr<Registration> register_host(void* p, std::size_t n) override { return real_->register_host(p, n); }
-    std::unique_ptr<Stream> create_stream(std::string_view e) override { return real_->create_stream(e); }
-    std::unique_ptr<Event> create_event() override { return real_->create_event(); }
-    double elapsed_us(Event& a, Event& b) override { return real_->elapsed_us(a, b); }
-    std::unique_ptr<Gate> create_gate() override { return std::make_unique<GaveUp>(real_->create_gate()); }
-    Support peer_access(Device& d) override { return real_->peer_access(d); }
-    void enable_peer_access(Device& d) override { real_->enable_peer_access(d); }
-    std::unique_ptr<DirectStorage> open_direct_storage() override { return real_->open_direct_storage(); }
-
-   private:
-    std::unique_ptr<Device> real_;
-  };
-  auto cpu = make_cpu_backend();
-  GateDevice dev(cpu->open_device(0));
-  auto stream = dev.create_stream("memcpy");
-  auto src = dev.allocate(1 << 16);
-  auto dst = dev.allocate(1 << 16);
+  const auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
+  auto dev = backend->open_device(0);
+  auto stream = dev->create_stream("memcpy");
+  auto src = dev->allocate(1 << 16);
+  auto dst = dev->allocate(1 << 16);
   Stream* streams[] = {stream.get()};
-  StreamClock clock(dev, streams);
+  StreamClock clock(*dev, streams);
   ASSERT_TRUE(clock.gated());
   clock.begin();
   stream->copy({dst->data(), src->data(), 1 << 16});
