@@ -202,7 +202,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   try {
     plan.token = shared_session_token(runtime, given_session_token(a.meet.token));
     JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
-    outcome = run(plan, job);
+    outcome = worded_by(native_flag_words(), [&] { return run(plan, job); });
   } catch (const std::exception& e) {
     // The others wait in a collective: end every rank.
     ctx.err << fmt::format("xferbench fleet: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;

@@ -21,7 +21,7 @@ namespace xb {
 namespace {
 
 struct IoArgs {
-  std::string directory, file, threads = "1", rw = "read", size = "1G", io_size = "1M", engine = "psync", qd = "1",
+  std::string directory, file, threads = "1", rw = "read", size = "1G", io_size = "1M", engine = IoPlan{}.engine, qd = "1",
               seconds, xfer = "cpu", backend, device = "0", offset;
   std::string repetitions = "1";
   bool buffered = false, verify = false, keep = false;
@@ -69,7 +69,7 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--rw", a.rw, "read, write, randread or randwrite (default read)");
   app.add_option("-s,--size", a.size, "bytes per thread (default 1G), rounded down to whole IOs");
   app.add_option("-i,--io-size", a.io_size, "bytes per IO, or a sweep: 4K,64K or 4K:1M[:FACTOR], a case each (default 1M)");
-  app.add_option("--engine", a.engine, fmt::format("{} (default psync)", io_engine_names()));
+  app.add_option("--engine", a.engine, fmt::format("{} (default {})", io_engine_names(), IoPlan{}.engine));
   app.add_option("--qd", a.qd, "IOs in flight per thread, or a sweep: 1,8,32 or 1:64[:FACTOR] (default 1; psync always 1)");
   add_repetitions_option(app, a.repetitions);
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");

@@ -21,6 +21,10 @@ const FlagWords& native_flag_words() {
       // p2p (fleet spells src and dst --device)
       {"p2p.size", "-s"}, {"p2p.executions", "--times"}, {"p2p.warmup", "--warmup"}, {"p2p.src", "--src"},
       {"p2p.dst", "--dst"}, {"p2p.devices", "--devices"}, {"p2p.engine", "--engine"},
+      {"p2p.peer_ip", "--ip"}, {"p2p.host_ip", "--hip"},
+      // fleet (its size and executions are p2p's)
+      {"fleet.max_pairs", "--max-pairs"}, {"fleet.threshold", "--threshold"},
+      {"fleet.matrix_max_ranks", "--matrix-max-ranks"},
       // link
       {"link.size", "-s"}, {"link.step", "--step"}, {"link.iterations", "-i"}, {"link.warmup", "-x"},
       {"link.memory", "-M"}, {"link.check", "--check"}, {"link.transport", "--transport"},

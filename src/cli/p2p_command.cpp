@@ -15,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/expect_flags.hpp"
 #include "cli/job_progress.hpp"
+#include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
 #include "cli/partial_results.hpp"
 #include "cli/token_flags.hpp"
@@ -55,7 +56,7 @@ void check_two_nodes(const P2pArgs& a) {
     throw UsageError("--ip: needs --hip (this node's address: each node listens on its own, and the lower of the two "
                      "is rank 0)");
   }
-  check_p2p_address_pair(a.peer, a.net.host);
+  check_p2p_address_pair(a.peer, a.net.host);  // a PlanError: main words it in the native flags
   parse_count(a.window, "--window", 1, 3600);
   if (!a.shared_dir.empty()) check_shared_dir(a.shared_dir, "--spp");
 }
@@ -147,7 +148,7 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
   meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
   ResultDocument doc = new_result_document(ctx);
   JobContext job{.registry = &ctx.registry, .backend = &backend};
-  doc.cases = run(P2pTwoNodePlan{remote, meet}, job);
+  doc.cases = worded_by(native_flag_words(), [&] { return run(P2pTwoNodePlan{remote, meet}, job); });
   deliver(doc, out, ctx);
   return kExitOk;
 }
@@ -168,7 +169,7 @@ int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, Com
   try {
     remote.token = shared_session_token(runtime, given_session_token(a.net.token));
     JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
-    cases = run(remote, job);
+    cases = worded_by(native_flag_words(), [&] { return run(remote, job); });
   } catch (const std::exception& e) {
     ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     runtime.abort(kExitFailure);

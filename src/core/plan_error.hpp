@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,8 +78,15 @@ class MachineLimit final : public PlanRule<Unavailable> {
   using PlanRule::PlanRule;
 };
 
-// Runs `check` and rethrows a PlanError or MachineLimit from it worded by `words` (the same kind,
-// its message now in the command's flags).
+// The ranks of one run were given plans that differ (each node's command line is its own): found
+// at run time, once the ranks met, so a failed run (exit 1), not bad input; worded by the command
+// as the two above are, so each tool's users read their own flags.
+class PlanMismatch final : public PlanRule<std::runtime_error> {
+  using PlanRule::PlanRule;
+};
+
+// Runs `check` and rethrows a PlanError, MachineLimit or PlanMismatch from it worded by `words` (the
+// same kind, its message now in the command's flags).
 template <typename F>
 decltype(auto) worded_by(const FlagWords& words, F&& check) {
   try {
@@ -87,6 +95,8 @@ decltype(auto) worded_by(const FlagWords& words, F&& check) {
     throw PlanError(e.text().worded(words));
   } catch (const MachineLimit& e) {
     throw MachineLimit(e.text().worded(words));
+  } catch (const PlanMismatch& e) {
+    throw PlanMismatch(e.text().worded(words));
   }
 }
 

@@ -9,8 +9,15 @@ namespace xb {
 namespace {
 
 constexpr std::string_view kPrefixes[] = {"XFERBENCH_", "UCX_"};
-constexpr std::string_view kNames[] = {"CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES",
-                                       "HCCL_INTRA_ROCE_ENABLE"};
+// Besides the prefixes: the devices a run sees, the HIXL dialect's RoCE switch, where the CANN
+// runtime and every other shared library are looked for (which runtime a run measures through), and
+// cuFile's compatibility switch. Not recorded: the MPI launcher's variables (OMPI_*, PMI_*, PMIX_*):
+// the ranks they announce are in the result already.
+constexpr std::string_view kNames[] = {"CUDA_VISIBLE_DEVICES",     "ASCEND_RT_VISIBLE_DEVICES",
+                                       "ASCEND_VISIBLE_DEVICES",   "HCCL_INTRA_ROCE_ENABLE",
+                                       "ASCEND_HOME_PATH",         "ASCEND_TOOLKIT_HOME",
+                                       "LD_LIBRARY_PATH",          "CUFILE_FORCE_COMPAT_MODE",
+                                       "CUFILE_ENV_PATH_JSON"};
 // Values that must never reach a result file (a document is shared; a token opens servers).
 constexpr std::string_view kSecrets[] = {"XFERBENCH_TOKEN"};
 

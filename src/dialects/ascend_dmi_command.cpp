@@ -197,7 +197,7 @@ int run_mpi(const AscendDmiRequest& req, CommandContext& ctx) {
   std::vector<CaseResult> cases;
   try {
     JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
-    cases = run(plan, job);
+    cases = worded_by(ascend_dmi_flag_words(), [&] { return run(plan, job); });
   } catch (const std::exception& e) {
     ctx.err << fmt::format("ascend-dmi: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
     runtime.abort(kExitFailure);
@@ -240,7 +240,8 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   meet.listener = "the other node (--sp 0)";
   BlockPrinter printer(req, ctx.out);
   JobContext job{.registry = &ctx.registry, .backend = &backend};
-  for (const CaseResult& c : run(P2pTwoNodePlan{plan, meet}, job)) {
+  const auto cases = worded_by(ascend_dmi_flag_words(), [&] { return run(P2pTwoNodePlan{plan, meet}, job); });
+  for (const CaseResult& c : cases) {
     printer.print(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }
   printer.finish();

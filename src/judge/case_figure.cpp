@@ -4,6 +4,7 @@
 
 #include "jobs/copy/copy_config.hpp"
 #include "jobs/p2p/p2p_config.hpp"
+#include "jobs/xfer/xfer_config.hpp"
 #include "judge/coll_figure.hpp"
 #include "judge/copy_figure.hpp"
 #include "judge/network_figure.hpp"
@@ -20,7 +21,7 @@ JudgedFigure case_figure(const CaseResult& c, BackendRegistry& registry, const s
   if (c.job == "io") return io_figure(c, sysfs, server);
   if (c.job == "kv") return kv_figure(c, sysfs, server);
   if (c.job == "link") return link_figure(c, sysfs, server);
-  if (c.job == "xfer" && c.config.value("role", "") == "client") return xfer_figure(c, sysfs, server);
+  if (c.job == "xfer" && is_xfer_client_config(c.config)) return xfer_figure(c, sysfs, server);
   if (c.job == "coll") return coll_figure(c, sysfs, server);
   JudgedFigure f;
   f.ceiling.derivation = fmt::format("the {} job's figures are not judged (yet)", c.job);

@@ -126,7 +126,7 @@ void check_written_record(const FileSetSpec& spec) {
       check_written(state, paths[i].string(), spec.seed + i, spec.offset, needed_bytes(spec));
     } catch (const std::exception& e) {
       throw std::runtime_error(
-          fmt::format("read run with --verify: refused: {}; write the files again with a complete write run", e.what()));
+          fmt::format("a read with verification: refused: {}; write the files again with a complete write run", e.what()));
     }
   }
 }

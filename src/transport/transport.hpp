@@ -145,6 +145,8 @@ std::unique_ptr<Transport> make_transport(std::string_view name);
 // Whether `name` is a transport this binary knows, opened here or not: what a plan's validation
 // accepts (a known module that is not here is refused by make_transport, exit 3 with why).
 bool transport_known(std::string_view name);
+// Every transport this binary knows, in the order of preference, whether its module opens here or not.
+std::vector<std::string> known_transport_names();
 // The transport a run uses when none is named: the table's first row, UCX where this build has it
 // (RDMA, shared memory and TCP behind one API), else the plain TCP baseline. Every command and
 // dialect asks here, so the choice is written once.

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/shared_module.hpp"
 #include "transport/tcp/tcp_transport.hpp"
@@ -59,12 +61,15 @@ std::vector<std::string> transport_names() {
 
 std::string default_transport_name() { return transport_names().front(); }
 
+std::vector<std::string> known_transport_names() {
+  std::vector<std::string> names(std::begin(kModuleTransports), std::end(kModuleTransports));
+  names.emplace_back("tcp");
+  return names;
+}
+
 bool transport_known(std::string_view name) {
-  if (name == "tcp") return true;
-  for (const char* known : kModuleTransports) {
-    if (name == known) return true;
-  }
-  return false;
+  const auto known = known_transport_names();
+  return std::find(known.begin(), known.end(), name) != known.end();
 }
 
 std::unique_ptr<Transport> make_transport(std::string_view name) {

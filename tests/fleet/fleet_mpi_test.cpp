@@ -177,6 +177,24 @@ TEST(FleetMpi, OneRankIsNotAFleet) {
   EXPECT_EQ(r.out, "");
 }
 
+// Ranks started with different plans (mpirun's MPMD form: each rank its own command line) refuse
+// to run, and the message names the fleet command's own flags (--times, not another tool's --et).
+TEST(FleetMpi, RanksWithDifferentPlansRefuseInTheirOwnFlags) {
+  if (!test::have_mpirun()) GTEST_SKIP() << "no mpirun (scripts/setup.sh installs openmpi-bin)";
+  const auto r = test::run_mpirun({"-n", "1", XB_BINARY, "fleet", "-s", "4K", "--times", "2", "--max-pairs", "1",
+                                   "--transport", "tcp", "-q", ":", "-n", "1", XB_BINARY, "fleet", "-s", "4K",
+                                   "--times", "3", "--max-pairs", "1", "--transport", "tcp", "-q"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("error: the ranks disagree: rank 0 runs with -s 4096, --times 2, 1 warm-up, verify off, "
+                       "transport tcp, --max-pairs 1, --threshold 0.8"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("rank 1 with -s 4096, --times 3,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--matrix-max-ranks "), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(FleetCli, BadInputIsRefusedBeforeMpiStarts) {
   const struct {
     std::vector<std::string> args;

@@ -231,6 +231,27 @@ TEST(P2pJob, AWindowWhoseGateGaveUpIsAnErrorNotAFigure) {
   EXPECT_EQ(error_of([&] { run_p2p_executions(a, b, size, true, 0, 3); }), "the test's gate gave up");
 }
 
+// A backend whose events measure no time (capability event_timing off): the host clock times each
+// window and its executions share it; every execution still has its sample, and the result says how.
+TEST(P2pJob, WithoutDeviceEventsTheHostClockTimesTheWindows) {
+  test::CpuWrap wrap;
+  wrap.event_timing = false;  // the wrapped device's elapsed_us now throws
+  const auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
+  P2pPlan plan = small_plan(64 << 10, kP2pWindow + 5);
+  plan.bidirectional = true;
+  validate_p2p_plan(plan, *backend);
+  const auto cases = test::run_job(plan, backend.get());
+  ASSERT_EQ(cases.size(), 2u);
+  expect_consistent(cases[0], 64 << 10, kP2pWindow + 5, false);
+  expect_consistent(cases[1], 64 << 10, kP2pWindow + 5, true);
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.config.value("timing", ""), "host clock: each window from its first enqueue until drained, over its executions");
+    // A window's executions share its time: the first window's 128 samples are one value.
+    const auto& s = c.find_series("elapsed")->samples;
+    EXPECT_EQ(std::count(s.begin(), s.begin() + kP2pWindow, s.front()), static_cast<long>(kP2pWindow));
+  }
+}
+
 TEST(P2pJob, PlanRulesNameTheirFlag) {
   CpuBackend cpu;
   const auto rejected = [&](P2pPlan p) { return error_of([&] { validate_p2p_plan(p, cpu.get()); }); };

@@ -144,13 +144,13 @@ TEST(P2pTwoNodes, NodesOnDifferentDevicesRefuseToRun) {
   ASSERT_TRUE(r.has_value()) << "a node hung";
   for (const auto* run : {&r->first, &r->second}) {
     EXPECT_EQ(run->exit_code, 1) << run->describe();
-    EXPECT_NE(run->err.find("the ranks disagree: rank 0 runs with -s 1048576, --et 3, 1 warm-up, verify off, "
+    EXPECT_NE(run->err.find("the ranks disagree: rank 0 runs with -s 1048576, --times 3, 1 warm-up, verify off, "
                             "transport "),
               std::string::npos)
         << run->err;
     EXPECT_NE(run->err.find("device 1 on even ranks and 0 on odd, rank 1 with -s 1048576"), std::string::npos)
         << run->err;
-    EXPECT_NE(run->err.find("device 0 on even ranks and 1 on odd (both nodes must use the same -s, --et and devices)"),
+    EXPECT_NE(run->err.find("device 0 on even ranks and 1 on odd (both nodes must use the same -s, --times and devices)"),
               std::string::npos)
         << run->err;
     EXPECT_EQ(run->out, "");

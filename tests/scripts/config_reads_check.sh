@@ -2,7 +2,7 @@
 # Renderers, dialects and commands read a case's configuration through the job's typed record
 # (`case.config.get<CopyConfig>()`, jobs/*/..._config.hpp), not by string keys (issue 16, item 7):
 # a key spelled in a reader drifts from the job that writes it. This check lists the files under
-# src/report, src/dialects and src/cli that still read `config` by key, and fails on one that is not
+# src/report, src/dialects, src/cli and src/judge that still read `config` by key, and fails on one that is not
 # in the list below, and on one in the list that no longer does (so the list only shrinks).
 # Usage: config_reads_check.sh SRC_DIR
 set -euo pipefail
@@ -15,7 +15,7 @@ allowed=(
 )
 
 mapfile -t found < <(cd "$src" && grep -rlE 'config(\.at|\.value|\.contains|\.find)\(|config\["|= *[a-z_.]*\bconfig;' \
-  report dialects cli --include='*.cpp' | sort)
+  report dialects cli judge --include='*.cpp' | sort)
 bad=0
 for f in "${found[@]}"; do
   case " ${allowed[*]} " in

@@ -5,10 +5,13 @@
 #   - the binary itself links neither (ldd),
 #   - copy, io and kv run and verify,
 #   - p2p --mpi, fleet and `xfer --transport ucx` end with exit 3 saying what is missing and why,
-#   - `devices` lists the MPI runtime and the UCX transport as not here, tcp as the transport.
-# Usage: without_mpi_ucx.sh BINARY   (as root: unshare and mount)
+#   - `devices` lists the MPI runtime and the UCX transport as not here, tcp as the transport,
+#   - with --survey: `survey --quick` measures the loopback link over the default transport, tcp
+#     here, and keeps UCX's row saying why it is not here (the release suite's; ~10 s more).
+# Usage: without_mpi_ucx.sh BINARY [--survey]   (as root: unshare and mount)
 set -uo pipefail
-bin=${1:?usage: without_mpi_ucx.sh BINARY}
+bin=${1:?usage: without_mpi_ucx.sh BINARY [--survey]}
+survey=${2:-}
 fail=0
 check() {  # check NAME CONDITION...: one line per failed expectation
   local name=$1; shift
@@ -73,6 +76,15 @@ check "devices runs (rc $(rc devices))" test "$(rc devices)" -eq 0
 check "devices lists MPI as not here" bash -c "grep -q '^runtime mpi: not here: .*libmpi.so.40' '$work/devices.out'"
 check "devices lists tcp as the only transport" bash -c "grep -q '^transports: tcp\$' '$work/devices.out'"
 check "devices says why UCX is not here" bash -c "grep -q '^  (ucx: not here: .*libucp.so.0' '$work/devices.out'"
+
+if [ "$survey" = --survey ]; then
+  hidden survey "$bin" survey --quick --dir "$work" -q --json "$work/survey.json"
+  check "survey --quick runs without MPI and UCX (rc $(rc survey): $(head -c 300 "$work/survey.err"))" test "$(rc survey)" -eq 0
+  check "the survey measures the link over tcp, the default transport here: $(grep loopback "$work/survey.out")" \
+    bash -c "grep -Eq '^  tcp loopback +8 +[0-9.]+ +us' '$work/survey.out'"
+  check "the survey's ucx row says why UCX is not here: $(grep loopback "$work/survey.out")" \
+    bash -c "grep -q '^  ucx loopback .*not measured: .*needs the ucx transport module, which is not here: .*libucp.so.0' '$work/survey.out'"
+fi
 
 # Outside the namespace the same binary finds both (the check can tell the two apart).
 "$bin" devices >"$work/devices_here.out" 2>&1

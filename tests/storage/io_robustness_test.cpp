@@ -226,7 +226,7 @@ TEST(IoRobustness, WriteRunKilledMidwayLeavesNothingAVerifyAccepts) {
   const Finished after = run_io_command(verify, scratch);
   EXPECT_EQ(after.code, 1) << after.err;
   EXPECT_EQ(lines(after.err), 1) << after.err;
-  EXPECT_NE(after.err.find("--verify: refused: "), std::string::npos) << after.err;
+  EXPECT_NE(after.err.find("a read with verification: refused: "), std::string::npos) << after.err;
   EXPECT_NE(after.err.find(": no record of a complete write run"), std::string::npos) << after.err;
 
   // A complete write run makes the set verifiable again.

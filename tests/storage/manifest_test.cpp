@@ -109,7 +109,7 @@ TEST(Manifest, VerifyWithoutARecordIsRefused) {
   test::run_one(plan(dir.path(), IoPattern::write, 1, 1u << 20));
   std::filesystem::remove_all(state.path() / "io-written");
   const std::string what = error_of([&] { test::run_one(plan(dir.path(), IoPattern::read, 1, 1u << 20)); });
-  EXPECT_NE(what.find("--verify: refused: " + (dir.path() / "xferbench-io.0").string() +
+  EXPECT_NE(what.find("a read with verification: refused: " + (dir.path() / "xferbench-io.0").string() +
                       ": no record of a complete write run"),
             std::string::npos)
       << what;

@@ -80,12 +80,14 @@ TEST(ConfigRecords, XferClientAndServerKeepTheirRoles) {
   c.verified = true;
   c.transport = {"tcp", "1.0", "tcp", ""};
   c.mover = {{"kind", "direct"}};
+  c.timing = "host clock: each pass";
   c.server_index = 1;
   c.servers = 2;
   const XferClientConfig back = through_json(c);
   EXPECT_EQ(back.block, 1u << 20);
   EXPECT_EQ(back.transport.name, "tcp");
   EXPECT_EQ(back.mover, c.mover);
+  EXPECT_EQ(back.timing, "host clock: each pass");
   EXPECT_EQ(back.server_index, 1u);
   EXPECT_FALSE(back.device_path.has_value());
   EXPECT_EQ(nlohmann::json(c).at("role"), "client");

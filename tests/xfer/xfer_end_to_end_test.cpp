@@ -65,6 +65,9 @@ void check_client_result(const Params& p, const xbtest::RunResult& r) {
     EXPECT_EQ(config.at("transport").at("name"), transport);
     EXPECT_FALSE(config.at("transport").at("lanes").get<std::string>().empty());
     EXPECT_FALSE(config.at("server").get<std::string>().empty());
+    // How the passes were timed, recorded in the result (this run asks for --latency too).
+    EXPECT_EQ(config.at("timing").get<std::string>().rfind("host clock: each pass from queueing", 0), 0u) << config;
+    EXPECT_NE(config.at("timing").get<std::string>().find("the latency pass: each transfer"), std::string::npos) << config;
     bool throughput = false, latency = false;
     for (const auto& m : c.at("metrics")) {
       if (m.at("name") == "throughput") throughput = m.at("value").get<double>() > 0;

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "core/machine.hpp"
+#include "core/plan_error.hpp"
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
 #include "jobs/fleet/fleet_config.hpp"
@@ -28,11 +29,12 @@ namespace {
 
 // What every rank must agree on.
 std::string plan_terms(const FleetPlan& plan) {
-  return fmt::format("-s {}, --times {}, {} warm-up, verify {}, transport {}, --max-pairs {}, --threshold {}, "
-                     "confirm {}, schedule {} ({} rounds given), --matrix-max-ranks {}",
-                     plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
-                     plan.transport, plan.max_pairs, plan.threshold, plan.confirm ? "on" : "off", plan.schedule,
-                     plan.rounds.size(), plan.matrix_max_ranks);
+  return fmt::format("{} {}, {} {}, {} warm-up, verify {}, transport {}, {} {}, {} {}, confirm {}, schedule {} ({} "
+                     "rounds given), {} {}",
+                     flag("p2p.size"), plan.base.size, flag("p2p.executions"), plan.base.executions, plan.base.warmup,
+                     plan.base.verify ? "on" : "off", plan.transport, flag("fleet.max_pairs"), plan.max_pairs,
+                     flag("fleet.threshold"), plan.threshold, plan.confirm ? "on" : "off", plan.schedule,
+                     plan.rounds.size(), flag("fleet.matrix_max_ranks"), plan.matrix_max_ranks);
 }
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
@@ -207,7 +209,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   const std::vector<std::string> terms = group.allgather(plan_terms(plan));
   for (std::size_t r = 0; r < terms.size(); ++r) {
     if (terms[r] != terms[0]) {
-      throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}", terms[0], r, terms[r]));
+      throw PlanMismatch(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}", terms[0], r, terms[r]));
     }
   }
   // Every rank as it describes itself: host, address, device, NIC (and its ceiling, for floors).

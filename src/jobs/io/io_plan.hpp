@@ -65,7 +65,7 @@ struct IoPlan {
   // A mixed run (gdsio's -M): this percentage of the IOs read, the others write, drawn per IO.
   std::optional<unsigned> read_percent;
   std::optional<int> numa_node;  // threads and buffers bound to this NUMA node (gdsio's -n)
-  std::string engine = "psync";
+  std::string engine = "psync";  // the native io command's default too (fio's): one IO at a time
   unsigned queue_depth = 1;
   bool buffered = false;   // default O_DIRECT
   bool verify = false;     // read runs: check every byte against the pattern

@@ -82,6 +82,7 @@ P2pDevice P2pDevice::open(Backend& backend, int index, std::uint64_t size, const
   d.dst = d.device->allocate(size);
   d.stream = d.device->create_stream(engine);
   d.setup = d.device->create_stream(setup_engine(backend.capabilities()));
+  d.event_timing = backend.capabilities().event_timing;
   return d;
 }
 
@@ -105,9 +106,13 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
   const std::uint64_t window = std::max<std::uint64_t>(std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow), 1);
   const auto windows_of = [&](std::uint64_t count) { return (count + window - 1) / window; };
   WindowEvents ev(*a.device, *b.device, window, bidirectional);
-  ElapsedRecord record(ev.gate ? "device events, gated (the window queued whole first)" : "device events, ungated");
-  // The one timed loop, an iteration a window: warm-up windows first, then the timed ones. The
-  // windows' own events time the executions; the loop's host clock goes unread.
+  // Device events time the executions where the backend has them; otherwise the host clock times
+  // each window (its first enqueue until it drained) and its executions share that time evenly.
+  const bool events = a.event_timing;
+  ElapsedRecord record(!events ? "host clock: each window from its first enqueue until drained, over its executions"
+                       : ev.gate ? "device events, gated (the window queued whole first)"
+                                 : "device events, ungated");
+  // The one timed loop, an iteration a window: warm-up windows first, then the timed ones.
   const std::uint64_t warmup_windows = windows_of(warmup);
   std::uint64_t at = 0;  // the window under way, counted over warm-up and timed ones
   std::uint64_t n = 0;   // its executions (the last of a phase may be short)
@@ -121,8 +126,11 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
         n = std::min(window, (warm ? warmup : executions) - first);
         queue_window(a, b, size, bidirectional, n, ev);
       },
-      [&] { drain_window(a, b, bidirectional, n, ev, at < warmup_windows ? nullptr : &record); }, nullptr,
-      [&](const IterationTimes&) {
+      [&] { drain_window(a, b, bidirectional, n, ev, events && at >= warmup_windows ? &record : nullptr); }, nullptr,
+      [&](const IterationTimes& t) {
+        if (!events && !t.warmup) {
+          for (std::uint64_t k = 0; k < n; ++k) record.add(t.complete_us / static_cast<double>(n));
+        }
         moved.add(n * per_execution);
         ++at;
       });

@@ -9,7 +9,9 @@
 //
 // Timing is by the device's events (device time, no host round trip per execution): executions are
 // queued back to back in windows of kP2pWindow, an event after each, and execution k's elapsed time
-// is event k-1 to event k (the window's start event for the first). Bidirectionally the two streams
+// is event k-1 to event k (the window's start event for the first). A backend without device
+// events (capability event_timing off) is timed by the host clock instead: each window from its
+// first enqueue until it drained, shared evenly by its executions (the result's `timing` says so). Bidirectionally the two streams
 // run in lockstep: stream b waits for the event that ends execution k-1 before its copy k, and the
 // event ending execution k is recorded on a's stream after it waited for b's copy k.
 #include <cstdint>
@@ -33,6 +35,7 @@ struct P2pDevice {
   std::unique_ptr<Allocation> dst;
   std::unique_ptr<Stream> stream;  // the engine under test
   std::unique_ptr<Stream> setup;   // setup_engine's: fills and checks, so a broken engine cannot hide
+  bool event_timing = false;       // the backend's capability: its events measure elapsed time
 
   // Opens device `index` of `backend`, allocates both buffers, creates a stream with `engine` and
   // one with the backend's setup engine.

@@ -96,8 +96,8 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
       }
       if (p.src == p.dst && !plan.across_nodes) {
         throw PlanError(
-            fmt::format("{} {}: the same device as {} (p2p copies between two devices; `xferbench copy "
-                        "--direction d2d` measures one)",
+            fmt::format("{} {}: the same device as {} (p2p copies between two devices; within one device it is "
+                        "the copy job's d2d)",
                         flag("p2p.dst"), p.dst, flag("p2p.src")));
       }
     }

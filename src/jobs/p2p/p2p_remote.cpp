@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/machine.hpp"
+#include "core/plan_error.hpp"
 #include "jobs/endpoint/put_source.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_job.hpp"
@@ -40,9 +41,9 @@ std::vector<PairCase> pair_cases(int a, int b, bool both_orders) {
 // What both sides of a pair must agree on. The devices too: a rank's device comes from its own
 // command line, and the cases name both ranks' devices from rank 0's.
 std::string plan_terms(const P2pRemotePlan& plan) {
-  return fmt::format("-s {}, --et {}, {} warm-up, verify {}, transport {}, device {} on even ranks and {} on odd",
-                     plan.base.size, plan.base.executions, plan.base.warmup, plan.base.verify ? "on" : "off",
-                     plan.transport, plan.even_device, plan.odd_device);
+  return fmt::format("{} {}, {} {}, {} warm-up, verify {}, transport {}, device {} on even ranks and {} on odd",
+                     flag("p2p.size"), plan.base.size, flag("p2p.executions"), plan.base.executions, plan.base.warmup,
+                     plan.base.verify ? "on" : "off", plan.transport, plan.even_device, plan.odd_device);
 }
 
 // This rank's side of the run: its put source (transport, device memory, registration), its
@@ -92,9 +93,9 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   const std::vector<std::string> terms = group.allgather(plan_terms(plan));
   for (std::size_t r = 0; r < terms.size(); ++r) {
     if (terms[r] != terms[0]) {
-      throw std::runtime_error(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {} (both nodes must "
-                                           "use the same -s, --et and devices)",
-                                           terms[0], r, terms[r]));
+      throw PlanMismatch(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {} (both nodes must use "
+                                     "the same {}, {} and devices)",
+                                     terms[0], r, terms[r], flag("p2p.size"), flag("p2p.executions")));
     }
   }
   // Every rank serves its device memory first, then learns where every other rank serves.

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/plan_error.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "runtime/shared_dir_runtime.hpp"
 #include "runtime/tcp_pair_runtime.hpp"
@@ -39,12 +40,16 @@ void check_p2p_ip(const std::string& value, const std::string& flag) {
 }
 
 void check_p2p_address_pair(const std::string& peer, const std::string& self) {
-  check_p2p_ip(peer, "--ip");
-  check_p2p_ip(self, "--hip");
+  const std::string peer_ip = flag("p2p.peer_ip"), host_ip = flag("p2p.host_ip");
   const RawAddress p = raw_address(peer), h = raw_address(self);
-  if (p.family != h.family) throw UsageError(fmt::format("--ip {}: not the address family of --hip {}", peer, self));
+  if (p.family == 0) throw PlanError(fmt::format("{} {}: not a valid IP address", peer_ip, peer));
+  if (h.family == 0) throw PlanError(fmt::format("{} {}: not a valid IP address", host_ip, self));
+  if (p.family != h.family) {
+    throw PlanError(fmt::format("{} {}: not the address family of {} {}", peer_ip, peer, host_ip, self));
+  }
   if (p.bytes == h.bytes) {
-    throw UsageError(fmt::format("--ip {}: the same address as --hip {} (--ip names the other node)", peer, self));
+    throw PlanError(fmt::format("{} {}: the same address as {} {} ({} names the other node)", peer_ip, peer, host_ip,
+                                self, peer_ip));
   }
 }
 

@@ -1,5 +1,6 @@
-// The survey's transfers: a loopback link over UCX (and in the full survey the plain TCP transport
-// as the baseline), through the link job; and P2P where a backend has several devices, through the p2p job.
+// The survey's transfers: a loopback link over the default transport (UCX where its module loads;
+// in the full survey every other transport too, plain TCP as the baseline), through the link job;
+// and P2P where a backend has several devices, through the p2p job.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,28 +34,31 @@ std::vector<CaseResult> run_link_step(const LinkPlan& plan, BackendRegistry& reg
 
 void add_link_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
   const SurveyBudget& b = st.plan.budget;
-  const auto built = transport_names();
-  std::vector<std::string> wanted{"ucx"};
-  if (b.link_every_transport) wanted.emplace_back("tcp");
+  // The default transport (the one choice, default_transport_name), then in the full survey every
+  // other transport of the build; a transport module that is not here keeps its row in either,
+  // and the row says why (make_transport's Unavailable), so a node without UCX shows it is.
+  std::vector<std::string> wanted{default_transport_name()};
+  const auto add = [&](const std::string& name) {
+    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) wanted.push_back(name);
+  };
+  const auto here = transport_names();
+  for (const std::string& name : known_transport_names()) {
+    const bool absent = std::find(here.begin(), here.end(), name) == here.end();
+    if (absent || b.link_every_transport) add(name);
+  }
   for (const std::string& name : wanted) {
     SurveyStep step{fmt::format("{} loopback {}:{}", name, format_size(b.link_min), format_size(b.link_max)), "link",
                     fmt::format("survey_link_{}", name), SurveyRow{fmt::format("{} loopback", name), 0, ""}, nullptr};
-    if (std::find(built.begin(), built.end(), name) == built.end()) {
-      step.run = [name]() -> std::vector<CaseResult> {
-        throw Unavailable(fmt::format("this build has no {} transport (UCX was not found when it was built)", name));
-      };
-    } else {
-      LinkPlan plan;
-      plan.min_bytes = b.link_min;
-      plan.max_bytes = b.link_max;
-      plan.step = b.link_step;
-      plan.iterations = b.link_iterations;
-      plan.warmup = b.link_warmup;
-      plan.transport = name;
-      plan.token = default_session_token();
-      BackendRegistry* registry = &st.registry;
-      step.run = [plan, registry] { return run_link_step(plan, *registry); };
-    }
+    LinkPlan plan;
+    plan.min_bytes = b.link_min;
+    plan.max_bytes = b.link_max;
+    plan.step = b.link_step;
+    plan.iterations = b.link_iterations;
+    plan.warmup = b.link_warmup;
+    plan.transport = name;
+    plan.token = default_session_token();
+    BackendRegistry* registry = &st.registry;
+    step.run = [plan, registry] { return run_link_step(plan, *registry); };
     steps.push_back(std::move(step));
   }
 }

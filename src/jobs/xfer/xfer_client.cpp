@@ -19,7 +19,7 @@ namespace {
 
 // Where the first wrong byte is, in words a user can act on.
 std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64_t offset, std::string_view where) {
-  return fmt::format("--verify: {} {} with {} blocks: {} differs from the pattern at byte {} (block {}, byte {} in it)",
+  return fmt::format("verify failed: {} {} with {} blocks: {} differs from the pattern at byte {} (block {}, byte {} in it)",
                      to_string(plan.op), to_string(plan.mode), format_size(block), where, offset, offset / block,
                      offset % block);
 }

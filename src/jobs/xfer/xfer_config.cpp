@@ -15,6 +15,10 @@ void require_role(const nlohmann::json& j, const char* role) {
 
 }  // namespace
 
+bool is_xfer_client_config(const nlohmann::json& config) {
+  return config.is_object() && config.value("role", "") == "client";
+}
+
 void to_json(nlohmann::json& j, const XferClientConfig& c) {
   j = {{"role", "client"},
        {"peer", c.peer},
@@ -40,7 +44,8 @@ void to_json(nlohmann::json& j, const XferClientConfig& c) {
        {"device", c.device},
        {"device_name", c.device_name},
        {"pool", c.pool},
-       {"mover", c.mover}};
+       {"mover", c.mover},
+       {"timing", c.timing}};
   put_optional(j, "device_path", c.device_path);
   put_optional(j, "server_index", c.server_index);
   put_optional(j, "servers", c.servers);
@@ -72,6 +77,7 @@ void from_json(const nlohmann::json& j, XferClientConfig& c) {
   j.at("device_name").get_to(c.device_name);
   j.at("pool").get_to(c.pool);
   c.mover = j.at("mover");
+  j.at("timing").get_to(c.timing);
   get_optional(j, "device_path", c.device_path);
   get_optional(j, "server_index", c.server_index);
   get_optional(j, "servers", c.servers);

@@ -24,6 +24,7 @@ struct XferClientConfig {
   std::string server, remote_memory, local_memory, backend, device_name;
   int device = 0;
   nlohmann::json mover;  // how the data moved: its own record (the mover's)
+  std::string timing;    // how the passes were timed, in words
   std::optional<std::string> device_path;  // with client device memory: registered, or why staged
   // With several servers at once (--peer A,B): which one, of how many.
   std::optional<std::size_t> server_index, servers;
@@ -41,6 +42,9 @@ struct XferServerConfig {
 
 // "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
 // fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
+// Whether an xfer case's config is a client's (the role is spelled here only, as to_json writes it).
+bool is_xfer_client_config(const nlohmann::json& config);
+
 void to_json(nlohmann::json& j, const XferClientConfig& c);
 void from_json(const nlohmann::json& j, XferClientConfig& c);
 void to_json(nlohmann::json& j, const XferServerConfig& c);

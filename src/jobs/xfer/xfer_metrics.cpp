@@ -53,6 +53,9 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
   config.device_name = s.device_name;
   config.pool = plan.pool;
   config.mover = s.mover;
+  config.timing = plan.latency ? "host clock: each pass from queueing its first transfer to the completion of all; "
+                                 "the latency pass: each transfer queued and completed alone"
+                               : "host clock: each pass from queueing its first transfer to the completion of all";
   if (!s.device_path.empty()) config.device_path = s.device_path;
   r.config = config;
 
