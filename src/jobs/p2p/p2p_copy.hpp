@@ -9,11 +9,13 @@
 //
 // Timing is by the device's events (device time, no host round trip per execution): executions are
 // queued back to back in windows of kP2pWindow, an event after each, and execution k's elapsed time
-// is event k-1 to event k (the window's start event for the first). A backend without device
-// events (capability event_timing off) is timed by the host clock instead: each window from its
-// first enqueue until it drained, shared evenly by its executions (the result's `timing` says so). Bidirectionally the two streams
+// is event k-1 to event k (the window's start event for the first). Bidirectionally the two streams
 // run in lockstep: stream b waits for the event that ends execution k-1 before its copy k, and the
 // event ending execution k is recorded on a's stream after it waited for b's copy k.
+//
+// A backend without device events (capability event_timing off) is timed by the host clock
+// instead: each window from its first enqueue until it drained, its executions sharing that time
+// evenly (the result's `timing` says so).
 #include <cstdint>
 #include <memory>
 #include <stop_token>

@@ -46,8 +46,8 @@ void check_p2p_ip(const std::string& value, const std::string& flag);
 // The native command's rank rule: the node with the lower address (byte by byte) is rank 0; both
 // nodes compute the same answer from the same two addresses, so neither needs a role flag.
 // check_p2p_address_pair: PlanError naming p2p.peer_ip or p2p.host_ip unless both are literal
-// addresses of one family and different (else both nodes could take the same rank). p2p_rank_by_address expects a
-// checked pair (std::invalid_argument otherwise).
+// addresses of one family and different (else both nodes could take the same rank).
+// p2p_rank_by_address expects a checked pair (std::invalid_argument otherwise).
 void check_p2p_address_pair(const std::string& peer, const std::string& self);
 int p2p_rank_by_address(const std::string& self, const std::string& peer);
 
