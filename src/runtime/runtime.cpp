@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/plan_error.hpp"
+
 namespace xb {
 namespace {
 
@@ -47,6 +49,16 @@ double Runtime::max(double mine) {
     if (v > largest) largest = v;
   }
   return largest;
+}
+
+void require_ranks_agree(Runtime& group, const std::string& terms, const std::string& hint) {
+  const std::vector<std::string> all = group.allgather(terms);
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    if (all[r] != all[0]) {
+      throw PlanMismatch(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}{}", all[0], r, all[r],
+                                     hint.empty() ? "" : " (" + hint + ")"));
+    }
+  }
 }
 
 }  // namespace xb

@@ -33,6 +33,11 @@ class Runtime {
   virtual double max(double mine);
 };
 
+// Every rank's `terms` (what its own command line made of the plan, fields marked with flag()) must
+// be rank 0's: on a difference every rank throws PlanMismatch naming rank 0's terms and the first
+// differing rank's, then `hint` in parentheses when given. Every rank calls it (an allgather).
+void require_ranks_agree(Runtime& group, const std::string& terms, const std::string& hint = {});
+
 class Launcher {
  public:
   // A rank's work; what it returns (a serialized rank result) is gathered to the root. A body

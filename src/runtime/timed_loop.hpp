@@ -4,8 +4,8 @@
 // events): warm-up iterations first, run exactly as timed ones and discarded; every rank lined up
 // before each iteration (the runtime's barrier); per iteration the submit time (first enqueue to
 // the return of the last) and the completion time (first enqueue until all of it is done) on the
-// host's monotonic clock, and, where the work's
-// queues carry events (an IterationTimer), the device's own time of it. Every sample is kept (or,
+// host's monotonic clock, and, where the work's queues carry events (an IterationTimer), the
+// device's own time of it. Every sample is kept (or,
 // for runs of millions of iterations, handed to a callback one by one); the max over ranks is
 // either the loop's (each iteration's completion time is the slowest rank's: a two-sided transfer
 // ends when both sides are done) or the caller's, from every rank's samples.

@@ -206,12 +206,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   const int rank = group.rank();
   const int ranks = group.size();
 
-  const std::vector<std::string> terms = group.allgather(plan_terms(plan));
-  for (std::size_t r = 0; r < terms.size(); ++r) {
-    if (terms[r] != terms[0]) {
-      throw PlanMismatch(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {}", terms[0], r, terms[r]));
-    }
-  }
+  require_ranks_agree(group, plan_terms(plan));
   // Every rank as it describes itself: host, address, device, NIC (and its ceiling, for floors).
   const std::vector<std::string> hosts = group.allgather(host_name());
   const std::vector<std::string> addresses = group.allgather(plan.host);

@@ -90,14 +90,9 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   const std::uint64_t size = plan.base.size;
   const std::uint64_t seed = plan.base.seed + static_cast<std::uint64_t>(rank);
 
-  const std::vector<std::string> terms = group.allgather(plan_terms(plan));
-  for (std::size_t r = 0; r < terms.size(); ++r) {
-    if (terms[r] != terms[0]) {
-      throw PlanMismatch(fmt::format("the ranks disagree: rank 0 runs with {}, rank {} with {} (both nodes must use "
-                                     "the same {}, {} and devices)",
-                                     terms[0], r, terms[r], flag("p2p.size"), flag("p2p.executions")));
-    }
-  }
+  require_ranks_agree(group, plan_terms(plan),
+                      fmt::format("both nodes must use the same {}, {} and devices", flag("p2p.size"),
+                                  flag("p2p.executions")));
   // Every rank serves its device memory first, then learns where every other rank serves.
   P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend, exactly_the_plan(size));
   const std::vector<std::string> addresses = group.allgather(server.control().to_string());

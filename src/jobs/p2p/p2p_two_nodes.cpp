@@ -35,15 +35,15 @@ RawAddress raw_address(const std::string& text) {
 
 }  // namespace
 
-void check_p2p_ip(const std::string& value, const std::string& flag) {
-  if (raw_address(value).family == 0) throw UsageError(fmt::format("{} {}: not a valid IP address", flag, value));
+void check_p2p_ip(const std::string& value, const std::string& flag_name) {
+  if (raw_address(value).family == 0) throw PlanError(fmt::format("{} {}: not a valid IP address", flag_name, value));
 }
 
 void check_p2p_address_pair(const std::string& peer, const std::string& self) {
   const std::string peer_ip = flag("p2p.peer_ip"), host_ip = flag("p2p.host_ip");
+  check_p2p_ip(peer, peer_ip);
+  check_p2p_ip(self, host_ip);
   const RawAddress p = raw_address(peer), h = raw_address(self);
-  if (p.family == 0) throw PlanError(fmt::format("{} {}: not a valid IP address", peer_ip, peer));
-  if (h.family == 0) throw PlanError(fmt::format("{} {}: not a valid IP address", host_ip, self));
   if (p.family != h.family) {
     throw PlanError(fmt::format("{} {}: not the address family of {} {}", peer_ip, peer, host_ip, self));
   }

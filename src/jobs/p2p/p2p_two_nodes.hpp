@@ -40,8 +40,9 @@ struct P2pTwoNodePlan {
 // on rank 0 and odd_device on rank 1). Both nodes return the same cases.
 std::vector<CaseResult> run(const P2pTwoNodePlan& plan, JobContext& ctx);
 
-// UsageError "FLAG VALUE: not a valid IP address" unless `value` is a literal IPv4 or IPv6 address.
-void check_p2p_ip(const std::string& value, const std::string& flag);
+// PlanError "FLAG VALUE: not a valid IP address" unless `value` is a literal IPv4 or IPv6 address;
+// `flag_name` is the caller's flag as its users type it, or a field marked with flag().
+void check_p2p_ip(const std::string& value, const std::string& flag_name);
 
 // The native command's rank rule: the node with the lower address (byte by byte) is rank 0; both
 // nodes compute the same answer from the same two addresses, so neither needs a role flag.

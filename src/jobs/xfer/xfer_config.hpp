@@ -40,11 +40,11 @@ struct XferServerConfig {
   int device = 0;
 };
 
-// "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
-// fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
 // Whether an xfer case's config is a client's (the role is spelled here only, as to_json writes it).
 bool is_xfer_client_config(const nlohmann::json& config);
 
+// "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
+// fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
 void to_json(nlohmann::json& j, const XferClientConfig& c);
 void from_json(const nlohmann::json& j, XferClientConfig& c);
 void to_json(nlohmann::json& j, const XferServerConfig& c);

@@ -53,9 +53,8 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
   config.device_name = s.device_name;
   config.pool = plan.pool;
   config.mover = s.mover;
-  config.timing = plan.latency ? "host clock: each pass from queueing its first transfer to the completion of all; "
-                                 "the latency pass: each transfer queued and completed alone"
-                               : "host clock: each pass from queueing its first transfer to the completion of all";
+  config.timing = "host clock: each pass from queueing its first transfer to the completion of all";
+  if (plan.latency) config.timing += "; the latency pass: each transfer queued and completed alone";
   if (!s.device_path.empty()) config.device_path = s.device_path;
   r.config = config;
 
