@@ -4,16 +4,12 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/job_progress.hpp"
-#include "cli/output.hpp"
-#include "cli/partial_results.hpp"
+#include "cli/job_command.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "core/sweep.hpp"
 #include "jobs/copy/copy_job.hpp"
-#include "judge/case_figure.hpp"
 
 namespace xb {
 namespace {
@@ -66,7 +62,6 @@ CopyPlan to_plan(const CopyArgs& a, Backend& backend) {
 int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Copy blocks between host and device memory and measure submit and completion times", "copy"};
   CopyArgs a;
-  OutputOptions out;
   app.add_option("--backend", a.backend, "cpu, cuda, acl (default: an accelerator if present, else cpu)");
   app.add_option("--from", a.from, "device, host (pinned), pinned, pageable, shm, odirect, hugepage");
   app.add_option("--to", a.to, "device, or a host memory kind as for --from");
@@ -83,13 +78,10 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("-f,--fragments", a.fragments, "split each block into this many copies (default 0: whole)");
   app.add_flag("--verify", a.verify, "check every destination byte after the run");
   app.add_option("--odirect-dir", a.odirect_dir, "directory for O_DIRECT backing files (default /var/tmp)");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
-  // Expectations are read before anything runs (a bad file: exit 2).
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();
 
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
@@ -97,21 +89,10 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
       to_plan(a, backend), parse_size_sweep(a.size, "-s"), [](CopyPlan& p, std::uint64_t s) { p.block_bytes = s; },
       [&](const CopyPlan& p) { validate_copy_plan(p, backend); });
   const std::uint64_t rounds = parse_repetitions(a.repetitions);
-  const OutputFormat format = resolve_output(out);
-  if (!why_cpu.empty() && !out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
-
-  ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
-  }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  flags.resolve();
+  if (!why_cpu.empty() && !flags.out.quiet) ctx.err << "xferbench: running on the cpu backend (" << why_cpu << ")\n";
+  return run_job_command(ctx, flags, &backend,
+                         [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
 
 }  // namespace

@@ -1,20 +1,15 @@
 // `xferbench io`: the native command line of the io job (file IO through psync, libaio, io_uring).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/output.hpp"
-#include "cli/partial_results.hpp"
-#include "cli/progress.hpp"
+#include "cli/job_command.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "core/sweep.hpp"
 #include "jobs/io/io_job.hpp"
-#include "judge/case_figure.hpp"
 #include "storage/io_engine.hpp"
 
 namespace xb {
@@ -62,7 +57,6 @@ IoPlan to_plan(const IoArgs& a) {
 int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Read and write files through an IO engine and measure throughput, IOPS and latency", "io"};
   IoArgs a;
-  OutputOptions out;
   app.add_option("-D,--dir", a.directory, "directory: one file per thread (xferbench-io.N)");
   app.add_option("-f,--file", a.file, "one file; thread t works on its t-th region of -s bytes");
   app.add_option("-w,--threads", a.threads, "threads, each with its own engine (default 1)");
@@ -83,16 +77,13 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
                  "gpu-batch, gpu-batch-stream (cuFile)");
   app.add_option("--backend", a.backend, "device backend of the device transfer types (default: an accelerator, else cpu)");
   app.add_option("--device", a.device, "device index for the device transfer types (default 0)");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
-  // Expectations are read before anything runs (a bad file: exit 2).
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
   // and must not hide a bad --format or -o (exit 2).
-  const OutputFormat format = resolve_output(out);
+  flags.resolve();
 
   const IoPlan plan = to_plan(a);
   // Only the transfer types that involve a device need a backend.
@@ -123,23 +114,10 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
     }
   }
   const std::uint64_t rounds = parse_repetitions(a.repetitions);
-  if (!why_cpu.empty() && is_bounce(plan.transfer) && !out.quiet) {
+  if (!why_cpu.empty() && is_bounce(plan.transfer) && !flags.out.quiet) {
     ctx.err << "xferbench io: device memory is a cpu backend arena (" << why_cpu << ")\n";
   }
-  ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    // A line on a terminal while a run lasts more than two seconds (a shorter one shows nothing).
-    Progress progress(STDERR_FILENO, !out.quiet && format != OutputFormat::json && Progress::is_terminal(STDERR_FILENO),
-                      std::chrono::seconds(2));
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
-  }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  return run_job_command(ctx, flags, backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
 
 }  // namespace

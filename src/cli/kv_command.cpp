@@ -4,16 +4,12 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/job_progress.hpp"
-#include "cli/output.hpp"
-#include "cli/partial_results.hpp"
+#include "cli/job_command.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "core/sweep.hpp"
 #include "jobs/kv/kv_job.hpp"
-#include "judge/case_figure.hpp"
 
 namespace xb {
 namespace {
@@ -60,7 +56,6 @@ KvPlan to_plan(const KvArgs& a) {
 int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Dump KV-cache blocks to a POSIX block store and load them back: blocks/s, bandwidth, latency", "kv"};
   KvArgs a;
-  OutputOptions out;
   app.add_option("op", a.op, "dump or load");
   app.add_option("--store", a.store, "the store's directory (must exist): STORE/ab/cd/<hash of the block id>");
   app.add_option("-n,--blocks", a.blocks, "blocks, ids 0 .. n-1 (default 64)");
@@ -75,16 +70,13 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--engine", a.engine, "load --to device: the backend's copy engine (default its first)");
   app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
   app.add_flag("--verify", a.verify, "load: check every byte against the pattern the dump wrote");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
-  // Expectations are read before anything runs (a bad file: exit 2).
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
   // and must not hide a bad --format or -o (exit 2).
-  const OutputFormat format = resolve_output(out);
+  flags.resolve();
 
   const KvPlan plan = to_plan(a);
   Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
@@ -97,18 +89,7 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
                                                 [](KvPlan& p, std::uint64_t s) { p.block_bytes = s; },
                                                 [&](const KvPlan& p) { validate_kv_plan(p, backend); });
   const std::uint64_t rounds = parse_repetitions(a.repetitions);
-  ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
-  }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  return run_job_command(ctx, flags, backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
 
 }  // namespace

@@ -12,10 +12,8 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/job_progress.hpp"
+#include "cli/job_command.hpp"
 #include "cli/output.hpp"
-#include "cli/partial_results.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
@@ -23,7 +21,6 @@
 #include "core/size.hpp"
 #include "jobs/link/link_job.hpp"
 #include "jobs/link/link_server.hpp"
-#include "judge/case_figure.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -132,7 +129,6 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   CLI::App app{"One link's latency and bandwidth over a message-size sweep: put + flush, one transfer at a time",
                "link"};
   LinkArgs a;
-  OutputOptions out;
   app.add_option("--peer", a.peer, "a `link --listen` server's HOST[:PORT] (default: --loopback)");
   app.add_flag("--loopback", a.loopback, "the peer is a server thread of this process on 127.0.0.1 (the default)");
   app.add_option("--listen", a.listen, "run the server: control address HOST[:PORT] (default 127.0.0.1:20001; port 0: any)")
@@ -152,40 +148,26 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   add_token_file_flag(app, a.token_file);
   app.add_option("--wait", a.wait, "seconds to wait for the peer and for each transfer (default 20)");
   app.add_option("--device", a.device, "device index of cuda memory (default 0)");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
-  // Expectations are read before anything runs (a bad file: exit 2).
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();
 
   if (app.count("--listen") > 0) {
-    resolve_output(out);
-    return serve(a, app, out, ctx);
+    flags.resolve();
+    return serve(a, app, flags.out, ctx);
   }
   const LinkPlan plan = to_plan(a, app);
-  const OutputFormat format = resolve_output(out);
+  flags.resolve();
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);
   check_link_memory(plan, backend.capabilities().device_memory_in_host_ram);
   const bool device_memory = plan.src == RegionPlace::device || plan.dst == RegionPlace::device;
-  if (!why_cpu.empty() && device_memory && !out.quiet) {
+  if (!why_cpu.empty() && device_memory && !flags.out.quiet) {
     ctx.err << fmt::format("xferbench link: cuda memory is a cpu backend arena ({})\n", why_cpu);
   }
-  ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run(plan, job); });
-  }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(plan, job); });
 }
 
 }  // namespace

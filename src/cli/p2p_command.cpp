@@ -13,11 +13,9 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/job_progress.hpp"
+#include "cli/job_command.hpp"
 #include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
-#include "cli/partial_results.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "cli/sweep_runs.hpp"
@@ -27,7 +25,6 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
-#include "judge/case_figure.hpp"
 #include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
 #include "runtime/shared_dir_rendezvous.hpp"
@@ -188,7 +185,6 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
                "over a transport: MPI ranks (--mpi) or two nodes started by hand (--ip PEER --hip SELF)",
                "p2p"};
   P2pArgs a;
-  OutputOptions out;
   app.add_option("--src,--ds", a.src, "source device (default 0)");
   app.add_option("--dst,--dd", a.dst, "destination device (default 1)");
   app.add_flag("--all-pairs", a.all_pairs, "every ordered pair of devices, and the bandwidth matrix");
@@ -217,18 +213,15 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
   add_token_file_flag(app, a.net.token_file);
   app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
   resolve_token_file(a.net.token, a.net.token_file);
-  // Expectations are read before anything runs (a bad file: exit 2).
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();
 
   const P2pPlan plan = to_plan(a, app);
   const std::vector<std::uint64_t> sizes = parse_size_sweep(a.size, "-s");
-  const OutputFormat format = resolve_output(out);
+  flags.resolve();
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
   if (const Support s = backend.availability(); !s.ok) {
@@ -242,27 +235,16 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (across && rounds > 1) throw UsageError("--repetitions: within a node; across nodes run the command again");
   const std::vector<P2pPlan> plans = sweep_plans(plan, sizes, [](P2pPlan& p, std::uint64_t s) { p.size = s; },
                                                  [&](const P2pPlan& p) { validate_p2p_plan(p, backend); });
-  if (across && layers) {
+  if (across && flags.layers) {
     throw UsageError("--judge: p2p within a node only (across nodes the fleet judges; docs/judge.md)");
   }
-  if (!why_cpu.empty() && !out.quiet && !across) {
+  if (!why_cpu.empty() && !flags.out.quiet && !across) {
     ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
   }
-  if (a.mpi) return run_mpi(a, plans.front(), out, ctx, backend);  // one size across nodes (above)
-  if (!a.peer.empty()) return run_two_nodes(a, plans.front(), out, ctx, backend);
-  ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    // Not across nodes (above): MPI ranks share one terminal, and rank 0's table is the output.
-    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run_each(in_rounds(plans, rounds), job); });
-  }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  if (a.mpi) return run_mpi(a, plans.front(), flags.out, ctx, backend);  // one size across nodes (above)
+  if (!a.peer.empty()) return run_two_nodes(a, plans.front(), flags.out, ctx, backend);
+  // Within a node only (above): MPI ranks share one terminal, and rank 0's table is the output.
+  return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // briefly by the job that owns it, one summary table on stdout, the results JSON in a file.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <ostream>
@@ -11,8 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/expect_flags.hpp"
 #include "cli/output.hpp"
-#include "cli/partial_results.hpp"
-#include "cli/progress.hpp"
+#include "cli/job_command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/survey_row.hpp"
@@ -108,14 +106,10 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
     }
   };
   ResultDocument doc = new_result_document(ctx);
-  {
-    PartialRun partial(doc, deliver_survey, ctx.out, ctx.err, a.quiet);
-    Progress progress(STDERR_FILENO, !a.quiet && !json_mode && Progress::is_terminal(STDERR_FILENO));
-    partial.before_delivery([&] { progress.silence(); });
-    JobContext job{.registry = &ctx.registry, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run(plan, job); });
-  }
+  // The survey's steps are shown at once: it is long by design.
+  const KeptRun how{.deliver = deliver_survey, .quiet = a.quiet, .progress = !json_mode,
+                    .progress_after = std::chrono::milliseconds(0)};
+  doc.cases = run_keeping_cases(ctx, doc, how, nullptr, [&](JobContext& job) { return run(plan, job); });
   judge_run(doc.cases, layers, ctx.registry, row_metric);
   deliver_survey(doc);
   const bool failed =

@@ -7,10 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/expect_flags.hpp"
-#include "cli/job_progress.hpp"
-#include "cli/output.hpp"
-#include "cli/partial_results.hpp"
+#include "cli/job_command.hpp"
 #include "cli/stopping_run.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
@@ -18,7 +15,6 @@
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/xfer/xfer_job.hpp"
-#include "judge/case_figure.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -125,7 +121,6 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   CLI::App app{"Move one endpoint's memory into (write) or out of (read) another's over UCX or TCP, per block size",
                "xfer"};
   XferArgs a;
-  OutputOptions out;
   app.add_option("role", a.role, "server or client");
   app.add_option("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
   app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any, announced)");
@@ -149,66 +144,55 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   app.add_option("--warmup", a.warmup, "client: untimed passes before them (default 1)");
   app.add_flag("--no-latency", a.no_latency, "client: skip the per-transfer latency pass");
   app.add_flag("--verify", a.verify, "client: check the data the timed passes moved");
-  JudgeFlags judge;
-  judge.add_to(app);
-  add_output_options(app, out);
-  add_units_option(app, out);
+  JobCommandFlags flags;
+  flags.add_to(app);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
 
   const XferPlan plan = to_plan(a, app);
-  // Expectations are read before anything runs (a bad file: exit 2); a client's flags.
-  const std::optional<ExpectationLayers> layers = judge.load();
+  flags.load_expectations();  // a client's flags
   validate_xfer_plan(plan);
   check_ready_file_path(a.ready_file);
-  const OutputFormat format = resolve_output(out);
+  flags.resolve();
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(plan.backend, &why_cpu);
   check_xfer_memory(plan, backend.capabilities().device_memory_in_host_ram);
   const bool device_memory = plan.role == XferRole::server || plan.mode.local == RegionPlace::device;
-  if (!why_cpu.empty() && device_memory && !out.quiet) {
+  if (!why_cpu.empty() && device_memory && !flags.out.quiet) {
     ctx.err << fmt::format("xferbench xfer: device memory is a cpu backend arena ({})\n", why_cpu);
   }
 
-  ResultDocument doc = new_result_document(ctx);
-  if (plan.role == XferRole::server) {
-    ReadyFile ready(a.ready_file);
-    // A server keeps no cases until its clients are done; Ctrl-C releases its exposed memory and
-    // device (an NPU's) as the job unwinds, before the process dies (cli/stopping_run).
-    doc.cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
-      JobContext job{.registry = &ctx.registry,
-                     .backend = &backend,
-                     .log = &ctx.err,
-                     .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
-                       ready.write(control, data);
-                       if (!out.quiet) {
-                         ctx.err << fmt::format(
-                                        "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
-                                        control.to_string(), plan.transport, data.to_string(),
-                                        std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
-                                        plan.clients == 1 ? std::string("a client")
-                                                          : fmt::format("{} clients", plan.clients))
-                                 << std::flush;
-                       }
-                     },
-                     .stop = stop};
-      return run(plan, job);
-    });
-  } else {
+  if (plan.role == XferRole::client) {
     // The client only: a server already says on stderr that it waits, and then for whom. A client
-    // keeps the block sizes measured when the server dies or Ctrl-C comes (PartialRun).
-    PartialRun partial(doc, [&](const ResultDocument& d) { deliver(d, out, ctx); }, ctx.out, ctx.err, out.quiet);
-    Progress progress = job_progress(out.quiet, format == OutputFormat::json);
-    partial.before_delivery([&] { progress.silence(); });
+    // keeps the block sizes measured when the server dies or Ctrl-C comes.
     XferPlan client = plan;
     client.servers = xfer_peers(a.peer);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .on_case = partial.keeper(), .progress = &progress,
-                   .stop = partial.stop_token()};
-    doc.cases = partial.run([&] { return run(client, job); });
+    return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(client, job); });
   }
-  if (layers) judge_run(doc.cases, *layers, ctx.registry);
-  deliver(doc, out, ctx);
-  return any_failed(doc.cases) ? kExitFailure : kExitOk;
+  ResultDocument doc = new_result_document(ctx);
+  ReadyFile ready(a.ready_file);
+  // A server keeps no cases until its clients are done; Ctrl-C releases its exposed memory and
+  // device (an NPU's) as the job unwinds, before the process dies (cli/stopping_run).
+  doc.cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
+    JobContext job{.registry = &ctx.registry,
+                   .backend = &backend,
+                   .log = &ctx.err,
+                   .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+                     ready.write(control, data);
+                     if (!flags.out.quiet) {
+                       ctx.err << fmt::format(
+                                      "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
+                                      control.to_string(), plan.transport, data.to_string(),
+                                      std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
+                                      plan.clients == 1 ? std::string("a client")
+                                                        : fmt::format("{} clients", plan.clients))
+                               << std::flush;
+                     }
+                   },
+                   .stop = stop};
+    return run(plan, job);
+  });
+  return deliver_job_result(ctx, flags, doc);
 }
 
 }  // namespace

@@ -21,11 +21,11 @@ std::string five_stats(const Summary& s) {
   return fmt::format("{:.0f} / {:.0f} / {:.0f} / {:.0f} / {:.0f}", s.min, s.max, s.avg, s.p50, s.p90);
 }
 
-std::string size_kb(std::uint64_t bytes) {
+}  // namespace
+
+std::string dev_sandbox_size_kb(std::uint64_t bytes) {
   return bytes % 1024 == 0 ? fmt::format("{}", bytes / 1024) : fmt::format("{:.3f}", static_cast<double>(bytes) / 1024.0);
 }
-
-}  // namespace
 
 DevSandboxCase dev_sandbox_case(bool mla, bool iodirect, bool sdma) {
   const std::string from_name = mla ? "one_share_host" : iodirect ? "all_odirect_host" : "all_host";
@@ -150,7 +150,7 @@ std::string render_dev_sandbox(const CaseResult& result, const DevSandboxCase& w
                       "Copy(us)-(Min/Max/Avg/P50/P90)", "BW(GB/s)");
   text += '\n';
   text += fmt::format(kRowFormat, which.from.empty() ? result.label("from") : which.from,
-                      which.to.empty() ? result.label("to") : which.to, which.method, size_kb(block),
+                      which.to.empty() ? result.label("to") : which.to, which.method, dev_sandbox_size_kb(block),
                       result.label("count"), five_stats(submit->summary), five_stats(copy->summary),
                       fmt::format("{:.3f}", bw->value));
   text += '\n';

@@ -37,5 +37,7 @@ DevSandboxCase dev_sandbox_case(bool mla, bool iodirect, bool sdma);
 
 // The seed's output: the "[[ name ]] title" line, the column header and one row.
 std::string render_dev_sandbox(const CaseResult& result, const DevSandboxCase& which);
+// A size as the seed prints it: KiB, whole or to three decimals.
+std::string dev_sandbox_size_kb(std::uint64_t bytes);
 
 }  // namespace xb

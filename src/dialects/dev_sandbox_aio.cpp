@@ -9,20 +9,17 @@
 #include "cli/native_flag_words.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "dialects/dev_sandbox.hpp"
 #include "jobs/kv/kv_config.hpp"
 
 namespace xb {
 namespace {
 
 // The copy summary's widths, with one timing column (per block) instead of Submit and Copy.
-constexpr const char* kRowFormat = "  {:<18}{:<18}{:<10}{:<10}{:<8}{:<40}{}";
+constexpr const char* kAioRowFormat = "  {:<18}{:<18}{:<10}{:<10}{:<8}{:<40}{}";
 
 // The seed does not say how many writers UCM's store uses; four matches the copy path's four streams.
 constexpr const char* kDefaultThreads = "4";
-
-std::string size_kb(std::uint64_t bytes) {
-  return bytes % 1024 == 0 ? fmt::format("{}", bytes / 1024) : fmt::format("{:.3f}", static_cast<double>(bytes) / 1024.0);
-}
 
 double metric(const CaseResult& r, std::string_view name) {
   const Metric* m = r.find_metric(name);
@@ -119,7 +116,7 @@ std::string render_dev_sandbox_aio(const CaseResult& result) {
                        "using {} thread{}\n",
                        c.to.value_or("host"), io, threads, threads == 1 ? "" : "s");
   }
-  text += fmt::format(kRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Block(us)-(Min/Max/Avg/P50/P90)",
+  text += fmt::format(kAioRowFormat, "From", "To", "Method", "Size(KB)", "Count", "Block(us)-(Min/Max/Avg/P50/P90)",
                       "BW(GB/s)");
   text += '\n';
   const std::string stats =
@@ -129,8 +126,8 @@ std::string render_dev_sandbox_aio(const CaseResult& result) {
   // A load into device memory (--device-id) names the device as dev-sandbox's copy table does.
   const std::string loaded_to =
       c.device ? fmt::format("{}::device::{}", c.device->backend, c.device->device) : "host::all";
-  text += fmt::format(kRowFormat, dump ? "host::all" : "posix::store", dump ? "posix::store" : loaded_to, method,
-                      size_kb(c.block_bytes),
+  text += fmt::format(kAioRowFormat, dump ? "host::all" : "posix::store", dump ? "posix::store" : loaded_to, method,
+                      dev_sandbox_size_kb(c.block_bytes),
                       fmt::format("{:.0f}", metric(result, "blocks")), stats,
                       fmt::format("{:.3f}", metric(result, "bandwidth")));
   text += '\n';

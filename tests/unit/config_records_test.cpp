@@ -5,6 +5,8 @@
 // the job's lost or added).
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -17,6 +19,7 @@
 #include "jobs/link/link_config.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/xfer/xfer_config.hpp"
+#include "core/json_record.hpp"
 #include "support/run_job.hpp"
 
 namespace xb {
@@ -256,6 +259,52 @@ TEST(ConfigRecords, ACopyCaseIsItsRecordExactly) {
   EXPECT_EQ(config.block_bytes, 16u * 1024);
   EXPECT_EQ(config.blocks, 4u);
   EXPECT_EQ(nlohmann::json(config), r.config) << r.config.dump();
+}
+
+// The field list's own rules (core/json_record.hpp), on a record made for them: an unset optional
+// is no key, an unset OrNull a null, a Beside record's fields sit beside the owner's and it reads
+// back only where its key is; one that would not write its key is refused, not lost on reading.
+struct SideRecord {
+  std::string name;
+  int side = 0;
+};
+XB_JSON_RECORD(SideRecord, name, side)
+struct KeylessSide {
+  std::string name;
+};
+XB_JSON_RECORD(KeylessSide, name)
+struct OwnerRecord {
+  std::string kind;
+  std::optional<int> maybe;
+  OrNull<int> always;
+  Beside<SideRecord> side;
+  Beside<KeylessSide> keyless;
+};
+XB_JSON_RECORD(OwnerRecord, kind, maybe, always, side, keyless)
+
+TEST(ConfigRecords, AFieldListWritesEachKindOfField) {
+  OwnerRecord r;
+  r.kind = "k";
+  nlohmann::json j = r;
+  EXPECT_EQ(j, nlohmann::json({{"kind", "k"}, {"always", nullptr}})) << j.dump();
+  OwnerRecord back = through_json(r);
+  EXPECT_FALSE(back.maybe.has_value());
+  EXPECT_FALSE(back.always.has_value());
+  EXPECT_FALSE(back.side.has_value());
+  r.maybe = 3;
+  r.always = 4;
+  r.side = SideRecord{"s", 7};
+  j = r;
+  EXPECT_EQ(j, nlohmann::json({{"kind", "k"}, {"maybe", 3}, {"always", 4}, {"name", "s"}, {"side", 7}})) << j.dump();
+  back = through_json(r);
+  EXPECT_EQ(back.maybe, 3);
+  EXPECT_EQ(back.always, 4);
+  ASSERT_TRUE(back.side.has_value());
+  EXPECT_EQ(back.side->name, "s");
+  EXPECT_EQ(back.side->side, 7);
+  EXPECT_NE(missing_key_error(r, "kind").find("'kind'"), std::string::npos);
+  r.keyless = KeylessSide{"n"};
+  EXPECT_THROW((void)nlohmann::json(r), std::logic_error);
 }
 
 }  // namespace

@@ -2,5 +2,5 @@
 # collective mode). The MPI communicators that run them are in the MPI runtime module
 # (runtime/mpi/mpi.cmake).
 target_sources(xferbench_lib PRIVATE
-  jobs/coll/coll_plan.cpp jobs/coll/coll_job.cpp jobs/coll/coll_config.cpp
+  jobs/coll/coll_plan.cpp jobs/coll/coll_job.cpp
   runtime/collectives.cpp)

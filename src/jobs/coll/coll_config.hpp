@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 namespace xb {
 
@@ -28,9 +28,7 @@ struct CollConfig {
   std::optional<std::string> net_device;  // the network device named for the run (-d), where one was
 };
 
-// Absent optional fields are absent keys; from_json throws nlohmann's type or out_of_range error
-// naming the key when a required one is missing.
-void to_json(nlohmann::json& j, const CollConfig& c);
-void from_json(const nlohmann::json& j, CollConfig& c);
+XB_JSON_RECORD(CollConfig, collective, size, block_bytes, count, datatype, ranks, group, iterations, warmup, line_up,
+               path, outstanding, root, checked, net_device)
 
 }  // namespace xb

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 namespace xb {
 
@@ -31,11 +31,8 @@ struct CopyConfig {
   CopyTiming timing;
 };
 
-void to_json(nlohmann::json& j, const CopyTiming& t);
-void from_json(const nlohmann::json& j, CopyTiming& t);
-// Absent optional fields are absent keys; a missing required key throws nlohmann's out_of_range
-// naming it.
-void to_json(nlohmann::json& j, const CopyConfig& c);
-void from_json(const nlohmann::json& j, CopyConfig& c);
+XB_JSON_RECORD(CopyTiming, submit, copy, device)
+XB_JSON_RECORD(CopyConfig, backend, direction, host_memory, topology, engine, batch, streams, block_bytes, blocks,
+               iterations, warmup, devices, first_device, fragments, verify, seed, launcher, timing, submission)
 
 }  // namespace xb

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 namespace xb {
 
@@ -37,19 +37,22 @@ struct IoConfig {
   bool verify = false;
   std::uint64_t seconds = 0, seed = 0;
   // Written as null when unset (the keys have always been there).
-  std::optional<std::uint64_t> order_seed;
-  std::optional<unsigned> read_percent;
-  std::optional<int> numa_node;
+  OrNull<std::uint64_t> order_seed;
+  OrNull<unsigned> read_percent;
+  OrNull<int> numa_node;
   std::string buffers;  // where the data lived, in words
   std::string transfer = "cpu";
-  std::optional<IoDeviceConfig> device;  // its fields sit beside the others, not in a sub-object
+  Beside<IoDeviceConfig> device;
 
   // Sizes were drawn from a range (io_size_min below io_size): lines show the mean size moved.
   bool sizes_drawn() const { return io_size_min != io_size; }
 };
 
-// A missing required key throws nlohmann's out_of_range naming it.
-void to_json(nlohmann::json& j, const IoConfig& c);
-void from_json(const nlohmann::json& j, IoConfig& c);
+XB_JSON_RECORD(IoDeviceConfig, backend, device, device_name, direct_storage, direct_storage_mode, registered_buffers,
+               bounce_buffers_per_thread)
+XB_JSON_RECORD(IoConfig, directory, file, files, threads, rw, size_per_thread_requested, size_per_thread,
+               data_set_requested, shared_size, offset, io_size, engine, engine_features, queue_depth_requested,
+               queue_depth, direct, direct_alignment, verify, seconds, seed, io_size_min, io_size_step,
+               random_alignment, buffers, transfer, order_seed, read_percent, numa_node, device)
 
 }  // namespace xb

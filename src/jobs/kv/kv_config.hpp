@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 namespace xb {
 
@@ -33,13 +33,13 @@ struct KvConfig {
   // A load: where to ("host", "device"), whether checked, and the device when there.
   std::optional<std::string> to;
   std::optional<bool> verify;
-  std::optional<KvDeviceConfig> device;  // its fields sit beside the others, not in a sub-object
+  Beside<KvDeviceConfig> device;
 
   bool dump() const { return op == "dump"; }
 };
 
-// A missing required key throws nlohmann's out_of_range naming it.
-void to_json(nlohmann::json& j, const KvConfig& c);
-void from_json(const nlohmann::json& j, KvConfig& c);
+XB_JSON_RECORD(KvDeviceConfig, backend, device, engine, device_memory)
+XB_JSON_RECORD(KvConfig, op, store, layout, blocks, block_bytes, threads, passes, io, direct, direct_alignment, seed,
+               latency_span, sync, publish, to, verify, device)
 
 }  // namespace xb

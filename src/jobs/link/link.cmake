@@ -2,6 +2,6 @@
 # job (xfer, link, p2p) moves data between.
 target_sources(xferbench_lib PRIVATE
   jobs/endpoint/endpoint_memory.cpp jobs/endpoint/device_endpoint_memory.cpp jobs/endpoint/device_path.cpp jobs/endpoint/put_source.cpp
-  jobs/link/link_plan.cpp jobs/link/link_config.cpp jobs/link/link_check.cpp jobs/link/link_server.cpp jobs/link/link_job.cpp
+  jobs/link/link_plan.cpp jobs/link/link_check.cpp jobs/link/link_server.cpp jobs/link/link_job.cpp
   cli/link_command.cpp
   dialects/sharp_coll_test.cpp dialects/sharp_coll_test_command.cpp)

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 #include "transport/transport_info_json.hpp"
 
@@ -38,8 +38,9 @@ struct LinkConfig {
   std::optional<std::string> check_method;  // with check: how the data was checked
 };
 
-// A missing required key throws nlohmann's out_of_range naming it.
-void to_json(nlohmann::json& j, const LinkConfig& c);
-void from_json(const nlohmann::json& j, LinkConfig& c);
+XB_JSON_RECORD(LinkSweepConfig, min, max, step)
+XB_JSON_RECORD(LinkEndConfig, memory, description)
+XB_JSON_RECORD(LinkConfig, size, sweep, iterations, warmup, memory, src, dst, cuda, backend, device, peer, server,
+               transport, transfer, timing, check, device_path, check_method)
 
 }  // namespace xb

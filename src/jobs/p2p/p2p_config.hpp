@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 namespace xb {
 
@@ -35,14 +35,15 @@ struct P2pConfig {
   std::optional<int> device;
 };
 
-// Absent optional fields are absent keys; a missing required key throws nlohmann's out_of_range
-// naming it.
-void to_json(nlohmann::json& j, const P2pConfig& c);
-void from_json(const nlohmann::json& j, P2pConfig& c);
+XB_JSON_RECORD(P2pConfig, backend, direction, size_bytes, executions, warmup, engine, verify, seed, timing, scope, from,
+               to, devices, matrix, launcher, transport, from_rank, to_rank, from_device, to_device, from_node, to_node,
+               device)
 
 // The two ranks of an across-nodes or fleet case, read without the whole record (the fleet sorts
 // and matches its links by them many times over); throws nlohmann's out_of_range naming a
 // missing key.
-std::pair<int, int> p2p_ranks_of(const nlohmann::json& config);
+inline std::pair<int, int> p2p_ranks_of(const nlohmann::json& config) {
+  return {config.at("from_rank").get<int>(), config.at("to_rank").get<int>()};
+}
 
 }  // namespace xb

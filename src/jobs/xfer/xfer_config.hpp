@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "core/json_record.hpp"
 
 #include "transport/transport_info_json.hpp"
 
@@ -43,8 +43,12 @@ struct XferServerConfig {
 // Whether an xfer case's config is a client's (the role is spelled here only, as to_json writes it).
 bool is_xfer_client_config(const nlohmann::json& config);
 
-// "role" is written by to_json ("client", "server") and checked by from_json. Absent optional
-// fields are absent keys; a missing required key throws nlohmann's out_of_range naming it.
+XB_JSON_FIELDS(XferClientConfig, peer, op, mode, local_place, remote_place, block, total, transfers, iters, warmup,
+               latency_pass, verify, verified, seed, wait_ms, transport, server, remote_memory, local_memory, backend,
+               device, device_name, pool, mover, timing, device_path, server_index, servers)
+XB_JSON_FIELDS(XferServerConfig, listen, data, client, clients, wait_ms, transport, backend, device, device_name)
+
+// Each its fields and "role" ("client", "server"), which from_json checks.
 void to_json(nlohmann::json& j, const XferClientConfig& c);
 void from_json(const nlohmann::json& j, XferClientConfig& c);
 void to_json(nlohmann::json& j, const XferServerConfig& c);
