@@ -27,6 +27,7 @@
 #include "judge/server_model.hpp"
 #include "runtime/mpi_library.hpp"
 #include "runtime/session_token.hpp"
+#include "transport/net_devices.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -179,7 +180,7 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
   plan.floor_gbps = floor.gbps;
   plan.floor_share = floor.share;
   plan.floor_rule = floor.rule;
-  const NicCeiling nic = nic_holding("/sys", plan.host.empty() ? p2p_default_host() : plan.host);
+  const NicCeiling nic = nic_holding("/sys", plan.host.empty() ? default_host_address() : plan.host);
   if (nic.ceiling.bytes_per_second) plan.nic_gbps = *nic.ceiling.bytes_per_second / 1e9;
   plan.nic = nic.ceiling.derivation;
   resolve_output(out);

@@ -107,7 +107,7 @@ std::string serving_host(const SharpCollTestRequest& req) {
     if (auto ip = interface_ipv4(req.net_devices)) return *ip;
     throw Unavailable(fmt::format("-d {}: the interface has no IPv4 address to serve the far end on", req.ib_device));
   }
-  return p2p_default_host();
+  return default_host_address();
 }
 
 // Under mpirun: ranks in pairs, 0 -> 1, 2 -> 3, …, every pair at once (each even rank's HCA puts
@@ -125,7 +125,7 @@ int run_sharp_link_ranks(SharpCollTestRequest req, Backend& backend, const std::
   try {
     req.plan.token = shared_session_token(world, given_session_token(""));
     const bool serves = rank % 2 == 1;
-    std::optional<LinkServerThread> server;
+    std::optional<PeerServerThread> server;
     if (serves) {
       server.emplace(serving_host(req), req.plan.transport, req.plan.token, req.plan.wait, req.plan.device, backend,
                      exactly_the_plan(req.plan.max_bytes));

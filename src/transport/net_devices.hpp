@@ -18,5 +18,8 @@ bool rdma_devices_here();
 // The first IPv4 address of the network interface `name` (getifaddrs), none where it has none:
 // where a rank serves the far end of a link on the interface sharp_coll_test's -d names.
 std::optional<std::string> interface_ipv4(std::string_view name);
+// The first non-loopback IPv4 address of an interface that is up, else 127.0.0.1: where a rank
+// listens when no --hip names it (one per network namespace in the tests).
+std::string default_host_address();
 
 }  // namespace xb

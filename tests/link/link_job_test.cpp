@@ -165,7 +165,7 @@ TEST(LinkCheck, ReportsDataThatDiffersFromWhatWasPut) {
     const std::uint64_t bytes = 100003;
     auto src = EndpointMemory::make(*backend, *device, RegionPlace::host, bytes);
     auto local = client->register_memory(src->data(), src->size());
-    LoopbackLinkServer server(transport, "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
+    PeerServerThread server("127.0.0.1", transport, "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
     {
       SessionOptions options;
       options.token = "t";
@@ -196,7 +196,7 @@ TEST(LinkServerThread, HoldsItsClientToThePlansOneRegion) {
   SessionOptions options;
   options.token = "t";
   {
-    LoopbackLinkServer server("tcp", "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
+    PeerServerThread server("127.0.0.1", "tcp", "t", std::chrono::seconds(20), 0, *backend, exactly_the_plan(bytes));
     auto client = make_transport("tcp");
     ClientSession session(*client, server.control(), options);
     const std::string bigger = error_of([&] { session.expose(bytes + 1, RegionPlace::device); });

@@ -13,16 +13,14 @@
 
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
-#include "jobs/endpoint/put_source.hpp"
+#include "jobs/endpoint/paired_put.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
 #include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
-#include "jobs/p2p/p2p_peer_server.hpp"
 #include "runtime/rank_values.hpp"
-#include "runtime/timed_loop.hpp"
-#include "transport/session.hpp"
+#include "transport/net_devices.hpp"
 
 namespace xb {
 namespace {
@@ -51,8 +49,6 @@ class LinkMeter {
         ranks_(std::move(ranks)),
         source_(backend, plan.device, plan.base.size, plan.transport) {
     if (plan.base.verify) source_.memory().fill(0, plan.base.size, rank_seed(plan, group.rank()));
-    options_.token = plan.token;
-    options_.wait = plan.wait;
   }
 
   // Measures the links of `wanted` (every link of the steps when null) in `steps`; every rank calls
@@ -75,21 +71,17 @@ class LinkMeter {
   void measure_step(const FleetStep& step, const LinkSet* wanted, std::vector<CaseResult>& mine) {
     const int rank = group_.rank();
     const int partner = fleet_partner(step, rank);
-    const std::uint64_t size = plan_.base.size;
     // A session server per step: it serves one client, the partner's, then ends.
-    std::optional<P2pPeerServer> server;
-    if (partner >= 0) {
-      server.emplace(plan_.host, plan_.transport, plan_.token, plan_.wait, plan_.device, backend_, exactly_the_plan(size));
-    }
-    const std::vector<std::string> controls = group_.allgather(server ? server->control().to_string() : "");
-    std::unique_ptr<ClientSession> client;
-    PeerRegion remote;
-    if (partner >= 0) {
-      const SocketAddress peer = parse_address(controls.at(static_cast<std::size_t>(partner)),
-                                               fmt::format("rank {}'s address", partner), true);
-      client = std::make_unique<ClientSession>(source_.transport(), peer, options_);
-      remote = client->expose(size, RegionPlace::device);
-    }
+    PairedPut pair(group_, backend_, source_,
+                   {.host = plan_.host,
+                    .transport = plan_.transport,
+                    .token = plan_.token,
+                    .wait = plan_.wait,
+                    .device = plan_.device,
+                    .size = plan_.base.size,
+                    .warmup = plan_.base.warmup,
+                    .executions = plan_.base.executions},
+                   partner, fmt::format("rank {}'s address", partner));
     const auto is_wanted = [&](int from, int to) { return wanted == nullptr || wanted->count({from, to}) > 0; };
     // The lower rank of each pair sends first, then the higher: one direction at a time per pair.
     for (const bool lower_sends : {true, false}) {
@@ -100,27 +92,14 @@ class LinkMeter {
       if (!any) continue;
       const bool sending = partner >= 0 && (rank < partner) == lower_sends && is_wanted(rank, partner);
       ElapsedRecord elapsed("host clock: put until the flush returns, timed by the sender");
-      // Every pair of the step starts its execution together (the loop's line-up); each link is
-      // its sender's own figure (no max over ranks: the pairs are separate links).
-      run_timed_loop(
-          {.warmup = plan_.base.warmup,
-           .iterations = plan_.base.executions,
-           .keep_samples = false,
-           .submit_time = false},
-          &group_,
-          [&] {
-            if (sending) client->endpoint().put(source_.region(), 0, *remote.remote, 0, size);
-          },
-          [&] {
-            if (sending) client->endpoint().flush(plan_.wait);
-          },
-          nullptr,
-          [&](const IterationTimes& t) {
-            if (sending && !t.warmup) elapsed.add(t.complete_us);
-          });
+      // Every pair of the step starts its execution together; each link is its sender's own figure
+      // (no max over ranks: the pairs are separate links).
+      pair.measure(sending, false, [&](double us) {
+        if (sending) elapsed.add(us);
+      });
       if (!sending) continue;
       if (plan_.base.verify) {
-        if (const auto bad = client->verify(remote, 0, size, rank_seed(plan_, rank))) {
+        if (const auto bad = pair.verify(rank_seed(plan_, rank))) {
           throw std::runtime_error(fmt::format("verify failed: rank {} -> rank {}: byte at offset {} of the "
                                                "destination differs",
                                                rank, partner, *bad));
@@ -128,11 +107,7 @@ class LinkMeter {
       }
       mine.push_back(fleet_link_case(plan_, std::string(backend_.name()), rank, partner, ranks_, elapsed));
     }
-    if (client) {
-      client->finish();
-      client.reset();
-      server->join();
-    }
+    pair.finish();
   }
 
   const FleetPlan& plan_;
@@ -140,7 +115,6 @@ class LinkMeter {
   Runtime& group_;
   const std::vector<FleetRank> ranks_;
   PutSource source_;
-  SessionOptions options_;
 };
 
 // The rounds of the plan's schedule for these ranks (by their hosts, for topology); a tournament's
@@ -202,7 +176,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   Runtime& group = ctx.need_runtime("fleet");
   FleetPlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
-  if (plan.host.empty()) plan.host = p2p_default_host();
+  if (plan.host.empty()) plan.host = default_host_address();
   const int rank = group.rank();
   const int ranks = group.size();
 

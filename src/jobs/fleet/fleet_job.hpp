@@ -4,7 +4,7 @@
 //
 // Pairs meet in the steps of a schedule (fleet_schedule.hpp; round-robin by default, every link):
 // the pairs of a step run at once (capped by max_pairs), each rank in at most one. In a step each paired rank serves its device
-// memory (a session server on a thread, P2pPeerServer) and connects a client to its partner's; the
+// memory (a session server on a thread, PeerServerThread) and connects a client to its partner's; the
 // lower rank puts into the higher one, then the higher into the lower. Every execution starts with
 // a barrier of all ranks, so the pairs of a step run side by side; the source rank times its own
 // put + flush (host clock).
@@ -40,7 +40,7 @@ struct FleetPlan {
   double threshold = 0.8;     // a link below threshold x the median link is flagged (0: none)
   bool confirm = true;        // measure a slow link again, alone, before naming it
   std::string transport;      // "" = default_transport_name()
-  std::string host;           // this rank's address (listen and announce); "" = p2p_default_host()
+  std::string host;           // this rank's address (listen and announce); "" = default_host_address()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
   // The absolute floor (issue 17), resolved by the caller from the expectation layers: a figure for

@@ -148,14 +148,14 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   std::unique_ptr<LocalRegion> owned =
       wire.registration() != nullptr ? nullptr : transport->register_memory(wire.data(), wire.size());
   LocalRegion& local = owned ? *owned : *wire.registration();
-  std::optional<LoopbackLinkServer> loopback;
+  std::optional<PeerServerThread> loopback;
   SocketAddress control;
   std::string peer;
   if (plan.peer) {
     control = *plan.peer;
     peer = plan.peer->to_string();
   } else {
-    loopback.emplace(plan.transport, plan.token, plan.wait, plan.device, backend, exactly_the_plan(plan.max_bytes));
+    loopback.emplace("127.0.0.1", plan.transport, plan.token, plan.wait, plan.device, backend, exactly_the_plan(plan.max_bytes));
     control = loopback->control();
     peer = fmt::format("loopback: a server thread of this process on {}", control.to_string());
   }

@@ -1,10 +1,6 @@
 #include "jobs/p2p/p2p_remote.hpp"
 
 #include <fmt/format.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,15 +9,14 @@
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
-#include "jobs/endpoint/put_source.hpp"
+#include "jobs/endpoint/paired_put.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
-#include "jobs/p2p/p2p_peer_server.hpp"
 #include "runtime/rank_values.hpp"
-#include "runtime/timed_loop.hpp"
 #include "transport/auth.hpp"
 #include "transport/session.hpp"
+#include "transport/net_devices.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
@@ -46,40 +41,16 @@ std::string plan_terms(const P2pRemotePlan& plan) {
                      plan.base.verify ? "on" : "off", plan.transport, plan.even_device, plan.odd_device);
 }
 
-// This rank's side of the run: its put source (transport, device memory, registration), its
-// client to the partner's server and the region it exposed there. The client goes first.
-struct RankSide {
-  std::unique_ptr<PutSource> source;
-  std::unique_ptr<ClientSession> client;
-  PeerRegion remote;
-};
-
 }  // namespace
 
 int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
-
-std::string p2p_default_host() {
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) return "127.0.0.1";
-  std::string found = "127.0.0.1";
-  for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
-    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
-    char text[INET_ADDRSTRLEN] = {};
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
-    found = text;
-    break;
-  }
-  freeifaddrs(list);
-  return found;
-}
 
 std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   Backend& backend = ctx.need_backend("p2p");
   Runtime& group = ctx.need_runtime("p2p");
   P2pRemotePlan plan = plan_in;
   if (plan.transport.empty()) plan.transport = default_transport_name();
-  if (plan.host.empty()) plan.host = p2p_default_host();
+  if (plan.host.empty()) plan.host = default_host_address();
   const int rank = group.rank();
   const int ranks = group.size();
   if (ranks < 2 || ranks % 2 != 0) {
@@ -93,21 +64,18 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   require_ranks_agree(group, plan_terms(plan),
                       fmt::format("both nodes must use the same {}, {} and devices", flag("p2p.size"),
                                   flag("p2p.executions")));
-  // Every rank serves its device memory first, then learns where every other rank serves.
-  P2pPeerServer server(plan.host, plan.transport, plan.token, plan.wait, device_index, backend, exactly_the_plan(size));
-  const std::vector<std::string> addresses = group.allgather(server.control().to_string());
-
-  RankSide side;
-  side.source = std::make_unique<PutSource>(backend, device_index, size, plan.transport);
-  if (plan.base.verify) side.source->memory().fill(0, size, seed);
-  SessionOptions options;
-  options.token = plan.token;
-  options.wait = plan.wait;
-  const SocketAddress peer = parse_address(addresses.at(static_cast<std::size_t>(partner)), "the partner's address", true);
-  side.client = std::make_unique<ClientSession>(side.source->transport(), peer, options);
-  side.remote = side.client->expose(size, RegionPlace::device);
-  Endpoint& endpoint = side.client->endpoint();
-  group.barrier();
+  PutSource source(backend, device_index, size, plan.transport);
+  if (plan.base.verify) source.memory().fill(0, size, seed);
+  PairedPut pair(group, backend, source,
+                 {.host = plan.host,
+                  .transport = plan.transport,
+                  .token = plan.token,
+                  .wait = plan.wait,
+                  .device = device_index,
+                  .size = size,
+                  .warmup = plan.base.warmup,
+                  .executions = plan.base.executions},
+                 partner, "the partner's address");
 
   const std::string backend_name(backend.name());
   const std::vector<std::string> nodes = group.allgather(host_name());
@@ -120,26 +88,10 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
     for (const PairCase& pc : pair_cases(a, b, plan.both_orders)) {
       const bool active = rank == pc.from || (pc.bidirectional && rank == pc.to);
       ElapsedRecord elapsed("host clock: put and flush, the slower side of the pair");
-      // Both sides of an execution start together; it lasts until its slower direction is done
-      // (the loop's max over ranks; idle ranks time nothing).
-      run_timed_loop(
-          {.warmup = plan.base.warmup,
-           .iterations = plan.base.executions,
-           .max_over_ranks = true,
-           .keep_samples = false,
-           .submit_time = false},
-          &group,
-          [&] {
-            if (active) endpoint.put(side.source->region(), 0, *side.remote.remote, 0, size);
-          },
-          [&] {
-            if (active) endpoint.flush(plan.wait);
-          },
-          nullptr, [&](const IterationTimes& t) {
-            if (!t.warmup) elapsed.add(t.complete_us);
-          });
+      // Both sides of an execution start together; it lasts until its slower direction is done.
+      pair.measure(active, true, [&](double us) { elapsed.add(us); });
       if (active && plan.base.verify) {
-        if (const auto bad = side.client->verify(side.remote, 0, size, seed)) {
+        if (const auto bad = pair.verify(seed)) {
           throw std::runtime_error(fmt::format("verify failed: {} -> {}: byte at offset {} of the destination differs",
                                                where(rank), where(partner), *bad));
         }
@@ -162,8 +114,7 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
       }
     }
   }
-  side.client->finish();
-  server.join();
+  pair.finish();
 
   // Each pair's cases were made at its lower rank: gather them to rank 0, in pair order.
   std::vector<std::vector<CaseResult>> all =

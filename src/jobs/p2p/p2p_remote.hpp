@@ -4,7 +4,7 @@
 // Runtime (MPI, or two nodes started by hand: p2p_two_nodes). Even ranks use --ds's device, odd
 // ranks --dd's.
 //
-// Every rank serves its own device memory on a thread (P2pPeerServer) and drives a client to its
+// Every rank serves its own device memory on a thread (PeerServerThread) and drives a client to its
 // partner's server from its main thread, so both directions can run at once. Pairs are measured
 // one after another (the others wait at the barriers), each in the seed's order: b -> a, b <-> a,
 // a -> b, a <-> b (ascend-dmi's MPI example prints rank 1 -> rank 0 first).
@@ -29,7 +29,7 @@ struct P2pRemotePlan {
   int even_device = 0; // --ds: the device of rank 0 (and every even rank)
   int odd_device = 1;  // --dd: the device of rank 1 (and every odd rank)
   std::string transport;  // "" = default_transport_name()
-  std::string host;       // this rank's address (listen and announce); "" = p2p_default_host()
+  std::string host;       // this rank's address (listen and announce); "" = default_host_address()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
   // The seed's MPI order (b -> a, b <-> a, a -> b, a <-> b), or only a -> b and a <-> b (its
@@ -38,10 +38,6 @@ struct P2pRemotePlan {
   // The cases at every rank (each node of a two-node run prints them), not only at rank 0.
   bool results_everywhere = false;
 };
-
-// The first non-loopback IPv4 address of an interface that is up, else 127.0.0.1: where a rank
-// listens when no --hip names it (one per network namespace in the tests).
-std::string p2p_default_host();
 
 // Runs the plan on this rank of ctx.runtime, with ctx.backend's devices. At rank 0 (every rank with results_everywhere): every pair's cases in
 // order; elsewhere: empty. The ranks first compare their plans (size, executions, warm-up, verify,

@@ -10,9 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "jobs/endpoint/device_path.hpp"
-#include "jobs/endpoint/endpoint_memory.hpp"
-#include "jobs/endpoint/staged_device_memory.hpp"
+#include "jobs/endpoint/peer_server.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"
 #include "transport/session.hpp"
@@ -34,28 +32,16 @@ using ServerMaker = std::function<std::unique_ptr<SessionServer>(Transport&, Exp
 // listens, then one client served; its case.
 CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make,
                  const std::function<void(const SessionServer&)>& ready) {
-  std::unique_ptr<Device> device = backend.open_device(plan.device);
-  std::unique_ptr<Transport> transport = make_transport(plan.transport);
-  Device& dev = *device;
-  Transport& tr = *transport;
-  const ExposedMemoryFactory factory = [&backend, &dev, &tr](std::uint64_t bytes,
-                                                            RegionPlace place) -> std::unique_ptr<ExposedMemory> {
-    // Device memory the transport cannot reach is exposed through a host window the server copies
-    // to and from around each of the client's passes (staged_device_memory.hpp).
-    if (place == RegionPlace::device && !choose_device_path({backend.name(),
-                                                             backend.capabilities().device_memory_in_host_ram,
-                                                             tr.name(), tr.device_memory_types()})
-                                             .registered) {
-      return make_staged_device_memory(backend, dev, bytes);
-    }
-    return EndpointMemory::make(backend, dev, place, bytes, tr);
-  };
-  std::unique_ptr<SessionServer> server = make(tr, factory);
-  server->set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device->info().name));
+  // Device memory the transport cannot reach is exposed through a host window the server copies
+  // to and from around each of the client's passes (staged_device_memory.hpp).
+  ServingEndpoint end(backend, plan.device, plan.transport, UnreachableDeviceMemory::stage);
+  std::unique_ptr<SessionServer> server = make(end.transport(), end.memory_factory());
+  const std::string device_name = end.device().info().name;
+  server->set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device_name));
   if (ready) ready(*server);
   const SessionReport report = server->serve_one();
 
-  const TransportInfo info = transport->info();
+  const TransportInfo info = end.transport().info();
   CaseResult r;
   r.job = "xfer";
   r.name = "server";
@@ -71,7 +57,7 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
   config.transport = info;
   config.backend = std::string(backend.name());
   config.device = plan.device;
-  config.device_name = device->info().name;
+  config.device_name = device_name;
   r.config = config;
   r.metrics.push_back({"regions", static_cast<double>(report.regions), "regions", "regions the client asked for"});
   r.metrics.push_back(
