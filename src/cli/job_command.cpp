@@ -35,7 +35,7 @@ int run_job_command(CommandContext& ctx, const JobCommandFlags& flags, Backend* 
 }
 
 int deliver_job_result(CommandContext& ctx, const JobCommandFlags& flags, ResultDocument& doc) {
-  if (flags.layers) judge_run(doc.cases, *flags.layers, ctx.registry);
+  if (flags.layers) judge_run(doc.cases, *flags.layers);
   deliver(doc, flags.out, ctx);
   return any_failed(doc.cases) ? kExitFailure : kExitOk;
 }

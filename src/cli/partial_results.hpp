@@ -1,11 +1,12 @@
 #pragma once
-// A run that ends early keeps what it measured (issue 18 item 8): every case a job hands to
+// A run that ends early keeps what it measured: every case a job hands to
 // JobContext::on_case is kept as it completes, and when the run is interrupted (SIGINT, SIGTERM,
 // SIGHUP: core/interrupt_watch) or its job fails midway (a peer that died, a device lost), the cases
 // complete by then are delivered as the finished run's would be (display and --output), the
 // document marked partial with the reason, before the process ends with the signal's status or the
 // failure's exit code. A run with no case complete delivers nothing (nothing is left behind).
-// Partial cases are not judged: the judge may open devices, and the run is ending.
+// Partial cases are not judged: the run is ending, and a verdict over part of a run would read as
+// the whole run's.
 #include <chrono>
 #include <condition_variable>
 #include <functional>

@@ -110,7 +110,7 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   const KeptRun how{.deliver = deliver_survey, .quiet = a.quiet, .progress = !json_mode,
                     .progress_after = std::chrono::milliseconds(0)};
   doc.cases = run_keeping_cases(ctx, doc, how, nullptr, [&](JobContext& job) { return run(plan, job); });
-  judge_run(doc.cases, layers, ctx.registry, row_metric);
+  judge_run(doc.cases, layers, row_metric);
   deliver_survey(doc);
   const bool failed =
       std::any_of(doc.cases.begin(), doc.cases.end(), [](const CaseResult& c) { return c.status == CaseStatus::failed; });

@@ -89,11 +89,16 @@ void read(const nlohmann::json& j, const char* key, Beside<T>& v) {
 #define XB_JSON_RECORD_READ(field) ::xb::json_record::read(j, #field, c.field);
 
 // write_fields/read_fields of Type over the fields named, for a record that adds to them (a
-// constant key, a check).
+// constant key, a check). The fields are written into a document of write_fields' own, moved into j
+// at the end: `nlohmann::json j = record;` calls to_json on a j still under construction, whose
+// destructor never runs if a field throws (Beside's refusal), so anything written into j itself
+// before the throw would leak.
 #define XB_JSON_FIELDS(Type, ...)                                                            \
-  inline void write_fields(nlohmann::json& j, const Type& c) {                               \
-    if (!j.is_object()) j = nlohmann::json::object();                                        \
+  inline void write_fields(nlohmann::json& out, const Type& c) {                             \
+    nlohmann::json j = out.is_object() ? std::move(out) : nlohmann::json::object();          \
+    out = nullptr;                                                                           \
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(XB_JSON_RECORD_WRITE, __VA_ARGS__))             \
+    out = std::move(j);                                                                      \
   }                                                                                          \
   inline void read_fields(const nlohmann::json& j, Type& c) {                                \
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(XB_JSON_RECORD_READ, __VA_ARGS__))              \

@@ -35,7 +35,7 @@ namespace {
 // tool's table has no place for one); true on a FAIL.
 bool report_verdicts(std::vector<CaseResult>& cases, const std::optional<ExpectationLayers>& layers, CommandContext& ctx) {
   if (!layers) return false;
-  judge_run(cases, *layers, ctx.registry);
+  judge_run(cases, *layers);
   ctx.out.flush();
   for (const CaseResult& c : cases) ctx.err << "sharp_coll_test: " << verdict_line(c) << '\n';
   ctx.err.flush();

@@ -8,14 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "backends/registry.hpp"
 #include "core/result.hpp"
 #include "judge/verdict.hpp"
 
 namespace xb {
 
-JudgedFigure case_figure(const CaseResult& c, BackendRegistry& registry, const std::filesystem::path& sysfs,
-                         const std::string& server);
+JudgedFigure case_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server);
 
 // The case's metric a caller judges instead of its job's figure ("" for the job's): the survey
 // judges each row's headline.
@@ -23,7 +21,7 @@ using JudgedMetricFn = std::function<std::string(const CaseResult&)>;
 
 // Sets every case's verdict, reading ceilings under `sysfs` after the run (a device's link is
 // still awake then).
-void judge_run(std::vector<CaseResult>& cases, const ExpectationLayers& layers, BackendRegistry& registry,
-               const JudgedMetricFn& judged_metric = {}, const std::filesystem::path& sysfs = "/sys");
+void judge_run(std::vector<CaseResult>& cases, const ExpectationLayers& layers, const JudgedMetricFn& judged_metric = {},
+               const std::filesystem::path& sysfs = "/sys");
 
 }  // namespace xb

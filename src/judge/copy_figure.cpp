@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <optional>
+#include <vector>
 
 #include "jobs/copy/copy_config.hpp"
 #include "judge/memory_ceiling.hpp"
@@ -23,12 +23,7 @@ Ceiling device_pcie_ceiling(std::string_view backend, int index, const DeviceInf
   return c;
 }
 
-Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name) {
-  return device_pcie_ceiling(backend.name(), index, backend.open_device(index)->info(), sysfs, device_name);
-}
-
-JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
-                         const std::string& server) {
+JudgedFigure copy_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server) {
   const CopyConfig config = c.config.get<CopyConfig>();
   JudgedFigure f;
   f.facts.path = "copy." + config.direction;
@@ -38,22 +33,27 @@ JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::files
   // Host memory on both sides (h2h, or devices whose memory is host RAM and that have no link of
   // their own: the cpu backend's arenas): one memory system, whatever the direction is called, so
   // the path kind is copy.h2h and the ceiling is the memory's, once, not a sum over devices.
-  std::optional<DeviceInfo> first;  // opened once, only where its memory may be host RAM
-  if (backend.capabilities().device_memory_in_host_ram) first = backend.open_device(config.first_device)->info();
-  const bool devices_in_host_ram = first && first->pci_address.empty();
+  const std::vector<DeviceInfo> infos = config.device_info.value_or(std::vector<DeviceInfo>{});
+  const bool devices_in_host_ram =
+      config.device_memory_in_host_ram.value_or(false) && !infos.empty() && infos.front().pci_address.empty();
   if (config.direction == "h2h" || devices_in_host_ram) {
     f.facts.path = "copy.h2h";
-    if (devices_in_host_ram) f.facts.device = first->name;
+    if (devices_in_host_ram) f.facts.device = infos.front().name;
     f.ceiling = host_copy_ceiling(host_memory_ceiling(sysfs));
     if (config.direction != "h2h") {
       f.ceiling.derivation = fmt::format("{} within host memory ({}::device::{} is host RAM): {}", config.direction,
-                                         backend.name(), config.first_device, f.ceiling.derivation);
+                                         config.backend, config.first_device, f.ceiling.derivation);
     }
     return f;
   }
+  if (infos.size() != static_cast<std::size_t>(config.devices)) {
+    f.ceiling.derivation = "the case does not record its devices (written by an older xferbench)";
+    return f;
+  }
   std::vector<Ceiling> parts;
-  for (int i = config.first_device; i < config.first_device + config.devices; ++i) {
-    parts.push_back(device_pcie_ceiling(backend, i, sysfs, f.facts.device));
+  for (int r = 0; r < config.devices; ++r) {
+    parts.push_back(device_pcie_ceiling(config.backend, config.first_device + r, infos[static_cast<std::size_t>(r)],
+                                        sysfs, f.facts.device));
   }
   f.ceiling = sum_of(parts);
   if (config.devices > 1) {

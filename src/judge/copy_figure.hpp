@@ -15,15 +15,14 @@
 
 namespace xb {
 
-// Device `index`'s PCIe path (its info() names the PCI function), its derivation prefixed with the
-// device's name ("cpu::device::0: PCIe Gen4 x16 …"); unknown, said so, where it has no PCI link
-// (the cpu backend's arenas). `device_name` receives the device's description when still empty.
-Ceiling device_pcie_ceiling(Backend& backend, int index, const std::filesystem::path& sysfs, std::string& device_name);
-// The same for a device already opened (its info() read by the caller, who needs more of it).
+// Device `index`'s PCIe path (its info, as the job recorded it, names the PCI function), its
+// derivation prefixed with the device's name ("cpu::device::0: PCIe Gen4 x16 …"); unknown, said
+// so, where it has no PCI link (the cpu backend's arenas). `device_name` receives the device's
+// description when still empty.
 Ceiling device_pcie_ceiling(std::string_view backend, int index, const DeviceInfo& info,
                             const std::filesystem::path& sysfs, std::string& device_name);
 
-JudgedFigure copy_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
-                         const std::string& server);
+// From the case alone: its devices are the ones its config records (device_info).
+JudgedFigure copy_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server);
 
 }  // namespace xb

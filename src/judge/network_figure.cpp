@@ -37,6 +37,11 @@ JudgedFigure link_figure(const CaseResult& c, const std::filesystem::path& sysfs
 }
 
 JudgedFigure xfer_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server) {
+  if (!is_xfer_client_config(c.config)) {  // a server's case: what it served, no figure
+    JudgedFigure f;
+    f.ceiling.derivation = "the xfer job's figures are not judged (yet)";
+    return f;
+  }
   const XferClientConfig config = c.config.get<XferClientConfig>();
   return network_figure("xfer", "throughput", config.block, config.peer, config.transport, sysfs, server);
 }

@@ -28,8 +28,7 @@ int device_index(const std::string& name) {
 
 }  // namespace
 
-JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
-                        const std::string& server) {
+JudgedFigure p2p_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server) {
   const P2pConfig config = c.config.get<P2pConfig>();
   JudgedFigure f;
   f.facts.server = server;
@@ -46,12 +45,18 @@ JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesy
   } else {
     devices = {device_index(config.from.value_or("")), device_index(config.to.value_or(""))};
   }
-  // Each device opened once: its PCIe path and what it reports of its peer links.
+  // Each device as the job recorded it: its PCIe path and what it reports of its peer links.
   std::vector<Ceiling> pcie;
   std::vector<DeviceInfo> infos;
+  const std::vector<DeviceInfo> recorded = config.device_info.value_or(std::vector<DeviceInfo>{});
   for (const int d : devices) {
-    infos.push_back(backend.open_device(d)->info());
-    pcie.push_back(device_pcie_ceiling(backend.name(), d, infos.back(), sysfs, f.facts.device));
+    const auto info = std::find_if(recorded.begin(), recorded.end(), [d](const DeviceInfo& i) { return i.index == d; });
+    if (info == recorded.end()) {
+      f.ceiling.derivation = fmt::format("the case does not record device {} (written by an older xferbench)", d);
+      return f;
+    }
+    infos.push_back(*info);
+    pcie.push_back(device_pcie_ceiling(config.backend, d, infos.back(), sysfs, f.facts.device));
   }
   // A pair's copy crosses their peer links where they share any, else both PCIe paths. The matrix's
   // lowest cell is bounded by its narrowest pair, and that pair's derivation is the one shown; a

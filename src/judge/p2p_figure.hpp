@@ -14,7 +14,7 @@
 
 namespace xb {
 
-JudgedFigure p2p_figure(const CaseResult& c, Backend& backend, const std::filesystem::path& sysfs,
-                        const std::string& server);
+// From the case alone: its devices are the ones its config records (device_info).
+JudgedFigure p2p_figure(const CaseResult& c, const std::filesystem::path& sysfs, const std::string& server);
 
 }  // namespace xb

@@ -46,7 +46,15 @@ struct TwoDevices {
   }
 };
 
-CaseResult p2p_case(const std::string& direction, std::optional<int> matrix_devices, const std::string& scope = "node") {
+// The devices as the job records them (each opened once, as the job has them open).
+std::vector<DeviceInfo> infos_of(Backend& backend, int devices) {
+  std::vector<DeviceInfo> infos;
+  for (int d = 0; d < devices; ++d) infos.push_back(backend.open_device(d)->info());
+  return infos;
+}
+
+CaseResult p2p_case(Backend& backend, const std::string& direction, std::optional<int> matrix_devices,
+                    const std::string& scope = "node") {
   P2pConfig config;
   config.backend = "cpu";
   config.direction = direction;
@@ -58,6 +66,7 @@ CaseResult p2p_case(const std::string& direction, std::optional<int> matrix_devi
     config.from = "cpu::device::0";
     config.to = "cpu::device::1";
   }
+  config.device_info = infos_of(backend, matrix_devices.value_or(2));
   CaseResult c;
   c.job = "p2p";
   c.config = config;
@@ -71,9 +80,11 @@ TEST(DeviceFigure, CopySumsItsDevicesPaths) {
   config.direction = "h2d";
   config.block_bytes = 4 << 20;
   config.devices = 2;
+  config.device_info = infos_of(*t.backend, 2);
+  config.device_memory_in_host_ram = t.backend->capabilities().device_memory_in_host_ram;
   CaseResult c;
   c.config = config;
-  const JudgedFigure f = copy_figure(c, *t.backend, t.sys.root(), "");
+  const JudgedFigure f = copy_figure(c, t.sys.root(), "");
   EXPECT_EQ(f.facts.path, "copy.h2d");
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 24 * kGen4Lane);
@@ -83,20 +94,20 @@ TEST(DeviceFigure, CopySumsItsDevicesPaths) {
 
 TEST(DeviceFigure, AP2pPairIsBoundByTheNarrowerDeviceAndBothWaysByTwiceThat) {
   TwoDevices t;
-  JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  JudgedFigure f = p2p_figure(p2p_case(*t.backend, "unidirectional", std::nullopt), t.sys.root(), "");
   EXPECT_EQ(f.facts.path, "p2p");
   EXPECT_EQ(f.facts.metric, "bandwidth");
   EXPECT_EQ(f.facts.block_bytes, 64u << 20);
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 8 * kGen4Lane);
-  f = p2p_figure(p2p_case("bidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  f = p2p_figure(p2p_case(*t.backend, "bidirectional", std::nullopt), t.sys.root(), "");
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 16 * kGen4Lane);
   EXPECT_TRUE(has(f.ceiling.derivation, "both ways at once, twice (the links are full duplex)")) << f.ceiling.derivation;
 }
 
 TEST(DeviceFigure, TheMatrixJudgesItsLowestCellAgainstTheNarrowestDevice) {
   TwoDevices t;
-  const JudgedFigure f = p2p_figure(p2p_case("unidirectional", 2), *t.backend, t.sys.root(), "");
+  const JudgedFigure f = p2p_figure(p2p_case(*t.backend, "unidirectional", 2), t.sys.root(), "");
   EXPECT_EQ(f.facts.case_metric, "bandwidth_min");
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 8 * kGen4Lane);
@@ -105,12 +116,35 @@ TEST(DeviceFigure, TheMatrixJudgesItsLowestCellAgainstTheNarrowestDevice) {
 TEST(DeviceFigure, ADeviceWithoutALinkLeavesThePairUnknownAndAcrossNodesHasNoPathKind) {
   TwoDevices t;
   const auto plain = test::make_wrapped_cpu_backend({});  // the arenas: no PCI address
-  const JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *plain, t.sys.root(), "");
+  const JudgedFigure f = p2p_figure(p2p_case(*plain, "unidirectional", std::nullopt), t.sys.root(), "");
   EXPECT_FALSE(f.ceiling.bytes_per_second);
   EXPECT_TRUE(has(f.ceiling.derivation, "has no PCI link")) << f.ceiling.derivation;
-  const JudgedFigure across = p2p_figure(p2p_case("unidirectional", std::nullopt, "nodes"), *t.backend, t.sys.root(), "");
+  const JudgedFigure across = p2p_figure(p2p_case(*t.backend, "unidirectional", std::nullopt, "nodes"), t.sys.root(), "");
   EXPECT_EQ(across.facts.path, "");
   EXPECT_EQ(across.ceiling.derivation, "p2p across nodes is judged by the fleet: `xferbench fleet` (docs/fleet.md)");
+}
+
+// The judge reads the devices from the case only (it never opens one): a case that records none
+// (written before jobs recorded them) has no ceiling, saying why.
+TEST(DeviceFigure, ACaseWithoutItsDevicesHasNoCeilingAndSaysWhy) {
+  TwoDevices t;
+  CaseResult p2p = p2p_case(*t.backend, "unidirectional", std::nullopt);
+  auto config = p2p.config.get<P2pConfig>();
+  config.device_info.reset();
+  p2p.config = config;
+  const JudgedFigure f = p2p_figure(p2p, t.sys.root(), "");
+  EXPECT_FALSE(f.ceiling.bytes_per_second);
+  EXPECT_EQ(f.ceiling.derivation, "the case does not record device 0 (written by an older xferbench)");
+  CopyConfig copy;
+  copy.backend = "cpu";
+  copy.direction = "h2d";
+  copy.devices = 2;
+  CaseResult c;
+  c.config = copy;
+  const JudgedFigure g = copy_figure(c, t.sys.root(), "");
+  EXPECT_EQ(g.facts.path, "copy.h2d");
+  EXPECT_FALSE(g.ceiling.bytes_per_second);
+  EXPECT_EQ(g.ceiling.derivation, "the case does not record its devices (written by an older xferbench)");
 }
 
 constexpr double kNvlink4 = 26.5625e9;  // one NVLink 4.0 link, one direction, as NVML reports H100's
@@ -122,14 +156,14 @@ TEST(DeviceFigure, DevicesOnOneNvswitchFabricAreBoundByTheFewerOfTheirLinksNotBy
     info.peer_links = {to_switch(index == 0 ? 18 : 12)};
     info.peer_links_down = index == 0 ? 0 : 6;
   });
-  JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  JudgedFigure f = p2p_figure(p2p_case(*t.backend, "unidirectional", std::nullopt), t.sys.root(), "");
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 12 * kNvlink4);
   EXPECT_TRUE(has(f.ceiling.derivation, "through the switch fabric: 0000:01:00.0 has 18 × NVLink 4.0 at 26.562 GB/s"))
       << f.ceiling.derivation;
   ASSERT_EQ(f.ceiling.warnings.size(), 1u);
   EXPECT_EQ(f.ceiling.warnings[0], "0000:02:00.0: 6 of its 18 peer links are not active");
-  f = p2p_figure(p2p_case("bidirectional", 2), *t.backend, t.sys.root(), "");
+  f = p2p_figure(p2p_case(*t.backend, "bidirectional", 2), t.sys.root(), "");
   EXPECT_EQ(f.facts.case_metric, "bandwidth_min");
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 24 * kNvlink4);
   EXPECT_EQ(f.ceiling.warnings.size(), 1u);  // the matrix's pairs share the one warning, not one each
@@ -143,7 +177,7 @@ TEST(DeviceFigure, LinksStraightBetweenTwoDevicesCountFromEitherEndsReport) {
                          PeerLink{"NVLink 2.0", "0000:03:00.0", false, 2, 25e9}};
     }
   });
-  const JudgedFigure f = p2p_figure(p2p_case("unidirectional", std::nullopt), *t.backend, t.sys.root(), "");
+  const JudgedFigure f = p2p_figure(p2p_case(*t.backend, "unidirectional", std::nullopt), t.sys.root(), "");
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
   EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 4 * 25e9);
   EXPECT_TRUE(has(f.ceiling.derivation, "4 × NVLink 2.0 at 25.000 GB/s straight between 0000:01:00.0 and 0000:02:00.0"))

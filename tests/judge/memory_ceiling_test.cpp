@@ -224,9 +224,11 @@ TEST(MemoryCeiling, TheCpuBackendsCopyIsJudgedAgainstHalfTheMemory) {
     config.direction = direction;
     config.block_bytes = 4 << 20;
     config.devices = 2;
+    config.device_info = {backend->open_device(0)->info(), backend->open_device(1)->info()};
+    config.device_memory_in_host_ram = backend->capabilities().device_memory_in_host_ram;
     CaseResult c;
     c.config = config;
-    const JudgedFigure f = copy_figure(c, *backend, sys.path(), "");
+    const JudgedFigure f = copy_figure(c, sys.path(), "");
     EXPECT_EQ(f.facts.path, "copy.h2h") << direction;
     ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
     EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 4800e6 * 8) << direction;  // once, not per device

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/device_info_json.hpp"
 #include "core/json_record.hpp"
 
 namespace xb {
@@ -29,10 +30,14 @@ struct CopyConfig {
   // How batches really went out, distinct ways in rank order; absent where a backend has one way.
   std::optional<std::vector<std::string>> submission;
   CopyTiming timing;
+  // The devices as each rank found them, and whether their memory is host RAM: the judge's facts.
+  std::optional<std::vector<DeviceInfo>> device_info;
+  std::optional<bool> device_memory_in_host_ram;
 };
 
 XB_JSON_RECORD(CopyTiming, submit, copy, device)
 XB_JSON_RECORD(CopyConfig, backend, direction, host_memory, topology, engine, batch, streams, block_bytes, blocks,
-               iterations, warmup, devices, first_device, fragments, verify, seed, launcher, timing, submission)
+               iterations, warmup, devices, first_device, fragments, verify, seed, launcher, timing, submission,
+               device_info, device_memory_in_host_ram)
 
 }  // namespace xb

@@ -80,12 +80,14 @@ HostSide make_host_side(Device& dev, HostMemoryKind kind, std::size_t bytes, con
 // What one rank hands back to the root: its device, how its batches went out, and its samples.
 struct CopyRankOutput {
   std::string device;
+  DeviceInfo info;
   std::string submission;
   TimedLoopSamples samples;
 };
 
 void to_json(nlohmann::json& j, const CopyRankOutput& o) {
   j = {{"device", o.device},
+       {"info", o.info},
        {"submission", o.submission},
        {"submit", o.samples.submit_us},
        {"copy", o.samples.complete_us},
@@ -95,6 +97,7 @@ void to_json(nlohmann::json& j, const CopyRankOutput& o) {
 
 void from_json(const nlohmann::json& j, CopyRankOutput& o) {
   j.at("device").get_to(o.device);
+  j.at("info").get_to(o.info);
   j.at("submission").get_to(o.submission);
   j.at("submit").get_to(o.samples.submit_us);
   j.at("copy").get_to(o.samples.complete_us);
@@ -214,7 +217,7 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
           static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
-  return {device_name, streams.front()->submission(), samples};
+  return {device_name, dev->info(), streams.front()->submission(), samples};
 }
 
 std::string host_location(const Backend& backend, const CopyPlan& plan, bool source) {
@@ -378,8 +381,11 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
   std::vector<std::string> submissions;  // distinct, in rank order
   std::string device_timing;
+  config.device_info.emplace();
+  config.device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram;
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
     CopyRankOutput& out = rank_outputs[r];
+    config.device_info->push_back(out.info);
     RankResult rr;
     rr.rank = static_cast<int>(r);
     rr.device = out.device;

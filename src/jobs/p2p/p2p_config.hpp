@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "backends/device_info_json.hpp"
 #include "core/json_record.hpp"
 
 namespace xb {
@@ -33,11 +34,14 @@ struct P2pConfig {
   std::optional<std::string> from_node, to_node;
   // A fleet link (scope "fleet"): the device every rank uses.
   std::optional<int> device;
+  // Within a node: the devices of the pair or the matrix as they describe themselves (the judge's
+  // facts: PCI addresses, peer links).
+  std::optional<std::vector<DeviceInfo>> device_info;
 };
 
 XB_JSON_RECORD(P2pConfig, backend, direction, size_bytes, executions, warmup, engine, verify, seed, timing, scope, from,
                to, devices, matrix, launcher, transport, from_rank, to_rank, from_device, to_device, from_node, to_node,
-               device)
+               device, device_info)
 
 // The two ranks of an across-nodes or fleet case, read without the whole record (the fleet sorts
 // and matches its links by them many times over); throws nlohmann's out_of_range naming a

@@ -163,6 +163,13 @@ CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, co
 
 namespace {
 
+// The devices of a case within a node, as they describe themselves: the judge's facts.
+void record_device_info(CaseResult& c, std::vector<DeviceInfo> infos) {
+  auto config = c.config.get<P2pConfig>();
+  config.device_info = std::move(infos);
+  c.config = config;
+}
+
 // Each execution of a card lasts until its slowest die is done: the card's time per execution.
 ElapsedRecord slowest_die_each_execution(const std::vector<ElapsedRecord>& dies) {
   ElapsedRecord card(dies.front().timing() + "; the card's dies at once, each execution its slowest die's");
@@ -294,18 +301,19 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
         if (p.bidirectional) check_p2p_destination(a, b, plan.size, plan.seed + static_cast<std::uint64_t>(b.index), name);
       }
       cases.push_back(make_p2p_case(plan, name, from, to, p.bidirectional, elapsed));
+      record_device_info(cases.back(), {a.device->info(), b.device->info()});
       const double bw = cases.back().find_metric("bandwidth")->value;
       (p.bidirectional ? bi_cells : uni_cells)[{a.index, b.index}] = bw;
     }
     ctx.emit(cases.back());
   }
   if (plan.all_pairs) {
-    if (plan.unidirectional) {
-      cases.push_back(matrix_case(plan, name, devices, false, uni_cells));
-      ctx.emit(cases.back());
-    }
-    if (plan.bidirectional) {
-      cases.push_back(matrix_case(plan, name, devices, true, bi_cells));
+    std::vector<DeviceInfo> infos;
+    for (const auto& [index, d] : open) infos.push_back(d.device->info());
+    for (const bool bidirectional : {false, true}) {
+      if (!(bidirectional ? plan.bidirectional : plan.unidirectional)) continue;
+      cases.push_back(matrix_case(plan, name, devices, bidirectional, bidirectional ? bi_cells : uni_cells));
+      record_device_info(cases.back(), infos);
       ctx.emit(cases.back());
     }
   }
