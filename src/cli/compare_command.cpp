@@ -75,7 +75,7 @@ int run_compare(const std::vector<std::string>& args, CommandContext& ctx) {
   const std::vector<LoadedResult> base = load_side("BASE", base_list);
   const std::vector<LoadedResult> now = load_side("NEW", new_list);
   const CompareResult result = compare_results(documents(base), documents(now), options);
-  // A run that ended early (issue 18 item 8) compares as it is; the reader is told, since BASE's
+  // A run that ended early compares as it is; the reader is told, since BASE's
   // cases it never reached show as vanished.
   if (!out.quiet) {
     for (const auto* side : {&base, &now}) {

@@ -1,5 +1,5 @@
 #pragma once
-// The options that give a run its expectation layers (issue 17, docs/judge.md): --expect FILE (the
+// The options that give a run its expectation layers (docs/judge.md): --expect FILE (the
 // site file) and --expect-rule RULE (repeatable). Added to any command that judges or shows
 // expectations; loaded before anything runs, so a malformed file is exit 2 with nothing done.
 #include <CLI/CLI.hpp>

@@ -3,8 +3,7 @@
 // nothing more when interrupted, so nothing is delivered; but a job using devices in this process
 // must still stop and unwind, releasing them (an NPU's streams, memory and aclFinalize: the
 // runtime's contract, docs/acl.md), before the process dies of the signal. A PartialRun that keeps
-// nothing does exactly that: the interrupt stops the job at its next check, waits for it to unwind
-// (at most PartialRun::kUnwindGrace), and the process then dies of the signal.
+// nothing does that: the job stops at its next check and unwinds (at most PartialRun::kUnwindGrace).
 #include <stop_token>
 #include <vector>
 

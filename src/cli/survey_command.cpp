@@ -90,7 +90,7 @@ int run_survey_command(const std::vector<std::string>& args, CommandContext& ctx
   expect.add_to(app);
   parse_args(app, args);
   const SurveyPlan plan = to_plan(a, app);  // settles a.json from --format and --output
-  // The survey always judges (issue 17); the layers are read before anything runs (a bad file: exit 2).
+  // The survey always judges; the layers are read before anything runs (a bad file: exit 2).
   const ExpectationLayers layers = expect.load();
   const bool json_mode = a.json == "-";
 

@@ -53,7 +53,7 @@ std::vector<Plan> in_rounds(const std::vector<Plan>& plans, std::uint64_t rounds
 }
 
 // The progress line of a run of several points: each step the job opens is shown after where the
-// run stands, "[3/8, about 40 s left] copy: 16K …" (issue 18 item 7): done/total, and from the
+// run stands, "[3/8, about 40 s left] copy: 16K …": done/total, and from the
 // second point on the time left at the pace of the points done so far.
 class SweepProgress final : public ProgressLine {
  public:

@@ -1,5 +1,5 @@
 #pragma once
-// Ctrl-C that keeps what was measured (issue 18 item 8). A signal handler may call almost nothing
+// Ctrl-C that keeps what was measured. A signal handler may call almost nothing
 // (core/cleanup's removes names and dies), so a run that must still print and write its finished
 // cases takes SIGINT, SIGTERM and SIGHUP on a thread of its own instead: while an InterruptWatch
 // lives, those signals are blocked in the thread that made it and so in every thread started after

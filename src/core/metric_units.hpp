@@ -20,11 +20,11 @@ std::optional<double> time_unit_seconds(std::string_view unit);
 bool is_rate_unit(std::string_view unit);
 
 // A count of things (iterations, transfers, blocks, regions, bytes): a unit that is not a rate, a
-// time or a percentage. A table prints a whole count without decimals (issue 18 item 2).
+// time or a percentage. A table prints a whole count without decimals.
 bool is_count_unit(std::string_view unit);
 
 // The result document's JSON (schema version 2) writes every metric in the one unit of its family,
-// so a reader never needs to know which job wrote it (issue 18 item 2): B/s for a bandwidth (GiB/s,
+// so a reader never needs to know which job wrote it: B/s for a bandwidth (GiB/s,
 // GB/s and Gb/s alike), s for a time. A unit of no such family (IO/s, blocks/s, a count, %, bytes)
 // is its own canonical unit. The unit shown (GiB/s in copy, Gb/s in link) travels beside it.
 struct CanonicalFigure {

@@ -17,7 +17,7 @@ class ProgressLine {
   // The running step ended (also when it threw).
   virtual void end() = 0;
   // Bytes the running step has moved, added as they move, from any of its threads: the line shows
-  // the live rate (issue 18 item 7, fio's line). One relaxed atomic add where drawn; nothing here.
+  // the live rate (as fio's line does). One relaxed atomic add where drawn; nothing here.
   virtual void moved(std::uint64_t bytes) { (void)bytes; }
   // Whether moved() is drawn at all: a job passes nothing on otherwise (off a terminal, -q, json).
   virtual bool shows_rate() const { return false; }

@@ -239,7 +239,7 @@ ResultDocument result_from_json(const json& j) {
   doc.machine = {m.value("hostname", ""), m.value("kernel", ""), m.value("cpu_model", ""),
                  m.value("logical_cpus", 0u), m.value("numa_nodes", 1), m.value("memory_bytes", std::uint64_t{0})};
   doc.command_line = j.value("command_line", std::vector<std::string>{});
-  // Documents written before issue 16 have no "environment": read as empty.
+  // Older documents have no "environment": read as empty.
   if (const auto it = j.find("environment"); it != j.end() && it->is_object()) {
     for (const auto& [name, value] : it->items()) {
       if (value.is_string()) doc.environment.emplace_back(name, value.get<std::string>());

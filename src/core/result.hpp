@@ -13,7 +13,7 @@
 
 namespace xb {
 
-// Version 2 (issue 18 item 2): a metric's value and unit are its family's one unit (B/s, s), the
+// Version 2: a metric's value and unit are its family's one unit (B/s, s), the
 // unit shown beside them (display_value, display_unit). Version 1 documents (value as shown) are
 // still read.
 inline constexpr int kResultSchemaVersion = 2;
@@ -45,7 +45,7 @@ struct RankResult {
 
 enum class CaseStatus { ok, waived, failed };
 
-// A case's figure next to what it should be (issue 17, docs/judge.md): set only where the run
+// A case's figure next to what it should be (docs/judge.md): set only where the run
 // judges (`--judge`). Figures are in the judged metric's own unit.
 struct CaseVerdict {
   std::string metric;               // "bandwidth"
@@ -102,7 +102,7 @@ struct ResultDocument {
   std::vector<std::pair<std::string, std::string>> environment;
   std::vector<CaseResult> cases;
   // Empty for a run that ended as planned. Otherwise why it ended early ("interrupted by SIGINT",
-  // "failed: …"): `cases` then holds those complete by then (issue 18 item 8), unjudged.
+  // "failed: …"): `cases` then holds those complete by then, unjudged.
   std::string partial;
 };
 

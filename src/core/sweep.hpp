@@ -1,5 +1,5 @@
 #pragma once
-// Sweeps as nccl-tests' -b/-e/-f and fio's lists give them (issue 18 item 1): one flag value names
+// Sweeps as nccl-tests' -b/-e/-f and fio's lists give them: one flag value names
 // every point a job runs, each point a case of one result.
 //   "4M"          one point
 //   "4K,64K,1M"   a list, in the order given

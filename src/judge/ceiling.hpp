@@ -1,6 +1,6 @@
 #pragma once
 // A theoretical ceiling: the most a path can carry, computed from what the hardware reports (never
-// typed in), with how it was derived, so a verdict can say what it compared against (issue 17).
+// typed in), with how it was derived, so a verdict can say what it compared against.
 // Figures are bytes per second after line encoding (PCIe's 128b/130b, an Ethernet port's signalling
 // rate), before protocol headers: the expectations (built-in fractions per path kind) account for
 // those. Facts only, no formatting of numbers into units.

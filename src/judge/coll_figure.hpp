@@ -1,5 +1,5 @@
 #pragma once
-// What a coll case's bandwidth is, for judging (issue 17 item 3): path kind coll, the size its row
+// What a coll case's bandwidth is, for judging: path kind coll, the size its row
 // names, and the ceiling of the network device the run was pinned to (sharp_coll_test -d: an RDMA
 // port's rate, or an interface's speed) times what the collective lets one port carry:
 //   allreduce, iallreduce, reduce, bcast: the port's rate. The best any algorithm does is each

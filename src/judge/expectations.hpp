@@ -1,5 +1,5 @@
 #pragma once
-// Expectations in layers (issue 17, item 2): what a figure should be, as plain files a site keeps
+// Expectations in layers: what a figure should be, as plain files a site keeps
 // in git. Four layers, most specific last: built-in defaults (fractions of the theoretical ceiling
 // per path kind) → the SKU file shipped with the program (per accelerator and server model, each
 // entry with its source) → a site overlay (`--expect FILE`) → rules given on the command line. For
@@ -80,8 +80,8 @@ ExpectationLayers load_expectation_layers(const std::string& site_file, const st
 // server: what resolve_expectation checks, and what says whether a SKU entry names a machine.
 bool rule_names(const ExpectRule& rule, const std::string& device, const std::string& server);
 
-// What the SKU file says of this machine (issue 17, "Unknown SKU: no SKU layer, said so in the
-// result, not an error"): "N rule(s) for this machine", or "nothing for this machine (server '…',
+// What the SKU file says of this machine (an unknown SKU is no SKU layer, said so in
+// the result, not an error): "N rule(s) for this machine", or "nothing for this machine (server '…',
 // devices …): no SKU layer". `devices`: the device names the rules' globs are matched against.
 std::string sku_note(const ExpectationLayers& layers, const std::vector<std::string>& devices, const std::string& server);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The fleet's absolute floor (issue 17 item 4) from the expectation layers, for the fleet job's
+// The fleet's absolute floor from the expectation layers, for the fleet job's
 // plan: the rule that decides "fleet" bandwidth at the plan's size — an absolute figure, or a share
 // of each link's ceiling (the narrower of its two ends' NICs) — times the rule's fail_below (the
 // fleet flags what a verdict would FAIL). And this rank's NIC: the interface holding the address

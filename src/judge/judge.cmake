@@ -1,4 +1,4 @@
-# Judgement (issue 17): theoretical ceilings computed from the topology (PCIe links up to the root
+# Judgement: theoretical ceilings computed from the topology (PCIe links up to the root
 # port, NIC ports, a disk's controller and SATA link); expectations in layers (built-in defaults
 # and the SKU file compiled in from their YAML, a site file, command-line rules); later the
 # verdicts that compare figures to them.

@@ -1,5 +1,5 @@
 #pragma once
-// Host memory's theoretical ceiling from the firmware's tables (issue 17 item 1): SMBIOS type 17
+// Host memory's theoretical ceiling from the firmware's tables: SMBIOS type 17
 // ("Memory Device") lists each memory slot with its module's type, data width and speeds. The
 // kernel hands the raw table to root at /sys/firmware/dmi/tables/DMI; read directly (not through
 // dmidecode) because the few fields needed are fixed offsets in a documented layout (the DMTF's

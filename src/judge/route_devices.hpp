@@ -1,5 +1,5 @@
 #pragma once
-// Which network devices carried a transfer to a peer, for its ceiling (issue 17): the transport's
+// Which network devices carried a transfer to a peer, for its ceiling: the transport's
 // lanes name them where they name devices (UCX: "rc_mlx5/mlx5_0:1, tcp/eth0"); otherwise (the
 // plain tcp transport: lanes "tcp") the kernel's route to the peer's address does — a UDP socket
 // connected to it (no packet is sent) has the source address the kernel chose, and getifaddrs

@@ -1,5 +1,5 @@
 #pragma once
-// A figure judged (issue 17, item 3): the expectation that decides for it (expectations.hpp), the
+// A figure judged: the expectation that decides for it (expectations.hpp), the
 // ratio actual / expected and the verdict: FAIL below the rule's fail_below, WARN below its
 // warn_below, else PASS; a PASS on a path with a link trained below its capability is a WARN.
 // Unjudged (no rule applies, or the case has no figure) says why.

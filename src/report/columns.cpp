@@ -38,7 +38,7 @@ std::vector<Column> case_columns(const CaseResult& c) {
     }
   }
   for (const auto& m : c.metrics) cols.push_back({fmt::format("{}({})", m.name, m.unit), metric_cell_text(m)});
-  // A judged case (issue 17): what the figure should be, the ratio and the verdict after it.
+  // A judged case: what the figure should be, the ratio and the verdict after it.
   if (c.verdict) {
     const CaseVerdict& v = *c.verdict;
     cols.push_back({fmt::format("expected({})", v.unit), v.expected ? format_number(*v.expected) : std::string("-")});

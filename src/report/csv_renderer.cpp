@@ -1,4 +1,4 @@
-// Tidy CSV (issue 18 item 4): one header for the whole document, one row per case and figure, so a
+// Tidy CSV: one header for the whole document, one row per case and figure, so a
 // spreadsheet or pandas reads any run, mixed jobs included, without reshaping.
 //   job,case,status,<every label key met, in order>,quantity,statistic,value,unit,note
 // A series gives one row per summary statistic (quantity = the series, statistic = min … stddev);

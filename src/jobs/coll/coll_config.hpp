@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of one coll case, typed: the coll job writes its result's `config` from it and
 // the sharp_coll_test dialect reads it back (`case.config.get<CollConfig>()`), so the keys are
-// spelled once, here (issue 16, item 7).
+// spelled once, here.
 #include <cstdint>
 #include <optional>
 #include <string>

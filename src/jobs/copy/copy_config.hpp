@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of a copy case, typed: the copy job writes its result's `config` from it and
 // the dev-sandbox and ascend-dmi dialects read it back (`case.config.get<CopyConfig>()`), so the
-// keys are spelled once, here (issue 16, item 7).
+// keys are spelled once, here.
 #include <cstdint>
 #include <optional>
 #include <string>

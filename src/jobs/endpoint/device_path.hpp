@@ -1,7 +1,7 @@
 #pragma once
 // Whether a transfer may hand a transport device memory to register, or must stage it through host
-// memory (issue 6: "device memory registered with UCX when its build has CUDA support; staged
-// through the pinned pool otherwise, and the result says which"). A pure decision, so it is tested
+// memory (device memory is registered with UCX when its build has CUDA support, staged through
+// the pinned pool otherwise, and the result says which). A pure decision, so it is tested
 // without a GPU: device memory the CPU can address (the cpu backend's, host RAM) is always
 // registered; a GPU's only where the transport registers that memory type (UCX built with CUDA
 // lists "cuda" in ucp_context_query's memory_types; the TCP transport never: it reads memory with

@@ -13,8 +13,8 @@
 
 namespace xb {
 
-// What a rank is, as every rank tells rank 0 (issue 17: a rank is named by its host, with its
-// device and NIC): its host name, the address it serves on, its device, its NIC's ceiling in words.
+// What a rank is, as every rank tells rank 0 (a rank is named by its host, with its device and
+// NIC): its host name, the address it serves on, its device, its NIC's ceiling in words.
 struct FleetRank {
   std::string host, address, device, nic;
 };

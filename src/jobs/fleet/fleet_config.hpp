@@ -1,8 +1,7 @@
 #pragma once
 // The configuration of the fleet's matrix case, typed: the fleet job writes it and `xferbench fleet`
 // reads the flagged links back from it (`case.config.get<FleetMatrixConfig>()`), so the keys are
-// spelled once, here (issue 16, item 7). A fleet's link cases are p2p cases (P2pConfig, scope
-// "fleet").
+// spelled once, here. A fleet's link cases are p2p cases (P2pConfig, scope "fleet").
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,8 +42,8 @@ struct FleetMatrixConfig {
   bool confirm = false;
   nlohmann::json matrix;  // core/matrix.hpp's JSON
   std::vector<FleetListedLink> flagged, cleared;
-  // Issue 17: the nodes named, the flagged links no named node explains, whether every link was
-  // slow (then no node is named), the floor's rule ("" none), the rounds of measuring again.
+  // The nodes named, the flagged links no named node explains, whether every link was slow (then no
+  // node is named), the floor's rule ("" none), the rounds of measuring again.
   std::vector<FleetNamedNode> nodes;
   std::vector<FleetListedLink> links_named;
   bool every_link_slow = false;
@@ -54,8 +53,8 @@ struct FleetMatrixConfig {
   std::string schedule = "round-robin";  // which pairs met: round-robin, quick, rounds, topology
   // Why there is no "matrix" ("" when there is one): above the plan's matrix_max_ranks
   // (kFleetMatrixMaxRanks unless --matrix-max-ranks) it is left out with the cases of links neither
-  // flagged nor cleared (issue 17 item 5: 4096 ranks are 16.8M cells, 80 MB of JSON even when a
-  // quick schedule measured 4096 of them).
+  // flagged nor cleared (4096 ranks are 16.8M cells, 80 MB of JSON even when a quick schedule
+  // measured 4096 of them).
   std::string matrix_left_out;
 };
 
@@ -67,8 +66,8 @@ inline constexpr int kFleetMatrixMaxRanks = 256;
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median, why)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetNamedNode, rank, name, slow, links, median)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetRankInfo, host, address, device, nic)
-// Read with defaults: results written before issue 17 have no nodes, links_named, every_link_slow,
-// floor_rule or retests.
+// Read with defaults: older results have no nodes, links_named, every_link_slow, floor_rule or
+// retests.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
                                                 transport, device, confirm, matrix, flagged, cleared, nodes, links_named,
                                                 every_link_slow, floor_rule, retests, rank_info, schedule,

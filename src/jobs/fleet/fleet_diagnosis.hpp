@@ -1,5 +1,5 @@
 #pragma once
-// The fleet's diagnosis at rank 0 (issue 17 item 4), apart from any transport so it runs the same
+// The fleet's diagnosis at rank 0, apart from any transport so it runs the same
 // over real ranks and in the simulation: the first pass judged (fleet_verdict.hpp), then the
 // suspects measured again until each is cleared or confirmed, ClusterKit-style: every suspect pair
 // at once first (a congested switch or a burst of other work clears most of them in one round),
@@ -61,8 +61,8 @@ class FleetDiagnosis {
   // (what the verdict decided by). Gives up the diagnosis's copy: one list of every link at rank 0.
   std::vector<FleetLink> shown() &&;
 
- // Bytes this diagnosis holds (every link's figure, the suspects and their state): rank 0's
-  // share of a fleet's memory, which the simulation reports (issue 17 item 5).
+  // Bytes this diagnosis holds (every link's figure, the suspects and their state): rank 0's
+  // share of a fleet's memory, which the simulation reports.
   std::size_t bytes_held() const;
 
  private:

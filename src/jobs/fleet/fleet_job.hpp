@@ -2,20 +2,17 @@
 // The fleet job: every link between the ranks of a group (one rank per node, launched by MPI)
 // measured one way in each direction, the results as a bandwidth matrix, and the slow links named.
 //
-// Pairs meet in the steps of a schedule (fleet_schedule.hpp; round-robin by default, every link):
-// the pairs of a step run at once (capped by max_pairs), each rank in at most one. In a step each paired rank serves its device
-// memory (a session server on a thread, PeerServerThread) and connects a client to its partner's; the
-// lower rank puts into the higher one, then the higher into the lower. Every execution starts with
-// a barrier of all ranks, so the pairs of a step run side by side; the source rank times its own
-// put + flush (host clock).
+// Pairs meet in the steps of a schedule (fleet_schedule.hpp), at most max_pairs at once, each rank
+// in at most one. Each paired rank serves its device memory (PeerServerThread) and connects a client
+// to its partner's; the lower rank puts into the higher, then the reverse. Every execution starts
+// with a barrier of all ranks, so a step's pairs run side by side; the source times its own put +
+// flush (host clock).
 //
 // A link's figure is its bandwidth at the median execution (size / elapsed p50): a validator wants a
 // link's usual rate, and one stalled execution on a shared machine should not flag a good cable.
-// A link is slow below threshold x the median link, or below the floor where the plan has one
-// (issue 17: so a uniformly slow fleet fails). With confirm (the default) the slow links are
-// measured again (fleet_diagnosis.hpp: every suspect at once, then halving until a link is slow
-// alone) and named only when slow again: a bad cable stays slow, a burst of other work on a node or
-// switch passes. A rank whose every link is slow is named as the node at fault.
+// Slow links (fleet_verdict.hpp: below threshold x the median link, or below the floor, so a
+// uniformly slow fleet fails) are, with confirm, measured again (fleet_diagnosis.hpp) and named only
+// when slow again: a bad cable stays slow, a burst of other work on a node or switch passes.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -43,7 +40,7 @@ struct FleetPlan {
   std::string host;           // this rank's address (listen and announce); "" = default_host_address()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
-  // The absolute floor (issue 17), resolved by the caller from the expectation layers: a figure for
+  // The absolute floor, resolved by the caller from the expectation layers: a figure for
   // every link, or a share of each link's ceiling (the narrower of its two ends' NIC ceilings);
   // neither: fleet-relative only. Already multiplied by the rule's fail_below.
   std::optional<double> floor_gbps, floor_share;
@@ -58,27 +55,25 @@ struct FleetPlan {
   std::vector<FleetStep> rounds;
   std::map<std::string, std::string> locations;
   // Up to this many ranks every link has its case and the matrix is carried; above, only the
-  // flagged and cleared links have cases and the matrix is left out (issue 17 item 5: a fleet of
+  // flagged and cleared links have cases and the matrix is left out (a fleet of
   // 1024 ranks has 1M links). `fleet --matrix-max-ranks` lowers it, so a small fleet can check
   // the path a big one takes.
   int matrix_max_ranks = kFleetMatrixMaxRanks;
 };
 
 struct FleetOutcome {
-  // At rank 0: one "fleet_link" case per direction of every pair measured (from rank, to rank;
-  // label "verdict" ok or slow; metric bandwidth_p50_again where it was measured again), then the
-  // "fleet_matrix" case (config["matrix"], config["flagged"], config["cleared"]). Above
-  // kFleetMatrixMaxRanks ranks only the flagged and cleared links have cases, and the matrix is left
-  // out (config["matrix_left_out"] says so): the result stays megabytes at thousands of ranks.
-  // Empty at the other ranks.
+  // At rank 0 (empty elsewhere): one "fleet_link" case per direction of every pair measured (label
+  // "verdict" ok or slow; metric bandwidth_p50_again where measured again), then the "fleet_matrix"
+  // case (config matrix, flagged, cleared). Above plan.matrix_max_ranks, see FleetPlan.
   std::vector<CaseResult> cases;
   FleetVerdict verdict;  // at rank 0
 };
 
 // Runs the plan on this rank of ctx.runtime (every rank of the group calls it), with ctx.backend's
-// devices; rank 0's cases also go to ctx.on_case at the end (the verdict needs every link first). The ranks first compare their
-// plans: a mismatch is an error naming both. Throws naming the call and the peer on a transport,
-// device or verification error; the caller must then end every rank (MPI_Abort).
+// devices; rank 0's cases also go to ctx.on_case at the end (the verdict needs every link first).
+// The ranks first compare their plans: a mismatch is an error naming both. Throws naming the call
+// and the peer on a transport, device or verification error; the caller must then end every rank
+// (MPI_Abort).
 FleetOutcome run(const FleetPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -1,11 +1,10 @@
 #pragma once
 // Which ranks of a fleet measure their link when. The default, a round-robin tournament (the circle
-// method), measures every link; the others (issue 17) measure fewer: quick (half against half: one
-// round, every rank once), a rounds file a user wrote, and topology-aware (ranks ordered by their
-// location — rack, switch — then half against half, so every pair crosses locations).
-// The round-robin:
-// Every unordered pair of ranks meets exactly once; in a round each rank is in at most one pair,
-// so the pairs of a round can run at once without sharing a rank's NIC or CPU. N ranks take N - 1
+// method), measures every link; the others measure fewer: quick (half against half: one round,
+// every rank once), a rounds file a user wrote, and topology-aware (ranks ordered by their location
+// — rack, switch — then half against half, so every pair crosses locations).
+// In the round-robin every unordered pair meets exactly once, and in a round each rank is in at most
+// one pair, so a round's pairs run at once without sharing a rank's NIC or CPU. N ranks take N - 1
 // rounds when N is even, N when odd (each rank sits one round out: the bye). A cap on the pairs
 // running at once splits a round into steps of at most that many pairs, in order.
 #include <cstddef>
@@ -28,8 +27,8 @@ using FleetStep = std::vector<FleetPair>;
 // The rounds of a tournament of `ranks` (>= 2) ranks. Throws std::invalid_argument below 2.
 std::vector<FleetStep> fleet_rounds(int ranks);
 // How many rounds the tournament has (ranks - 1 when even, ranks when odd), and round `round` of it
-// alone, made in O(ranks): what a rank of a big fleet holds instead of every round (issue 17 item 5:
-// a tournament of 4096 ranks has 8.4M pairs).
+// alone, made in O(ranks): what a rank of a big fleet holds instead of every round
+// (a tournament of 4096 ranks has 8.4M pairs).
 int fleet_round_count(int ranks);
 FleetStep fleet_round(int ranks, int round);
 

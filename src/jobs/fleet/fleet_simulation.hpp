@@ -1,5 +1,5 @@
 #pragma once
-// The fleet at scale, simulated in-process (issue 17 item 5): a schedule's rounds, the diagnosis of
+// The fleet at scale, simulated in-process: a schedule's rounds, the diagnosis of
 // rank 0 (first pass, suspects measured again, localisation) and the result's matrix, run for
 // thousands of ranks over a model of the links instead of a network: every link healthy at about
 // `link_gbps`, except the slow nodes and links injected, and "transient" links slow in the first

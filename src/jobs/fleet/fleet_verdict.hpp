@@ -1,7 +1,7 @@
 #pragma once
 // Which links of a fleet are slow: those below a fraction (the threshold) of the fleet's median
-// link, and those below an absolute floor where the run has one (issue 17: the expectation
-// layers' "fleet" rule, so a uniformly slow fleet fails too). The median, not the mean or the
+// link, and those below an absolute floor where the run has one (the expectation layers' "fleet"
+// rule, so a uniformly slow fleet fails too). The median, not the mean or the
 // best link, because a fleet validator looks for the odd cable out: one bad link (or a few) barely
 // moves the median, and the spread of good links does not flag anything at a threshold like 0.8.
 // Then localisation: a rank every one of whose links is slow is named as the node at fault (one
@@ -15,9 +15,9 @@
 
 namespace xb {
 
-// Why a link is flagged: below the threshold's share of the median link, or below its floor. A
-// code and the figure it fell below, not words: a fleet of 4096 ranks has 16.8M links (issue 17
-// item 5), and the words are made only for the links a result lists (fleet_slow_why).
+// Why a link is flagged: below the threshold's share of the median link, or below its floor. A code
+// and the figure it fell below, not words: a fleet of 4096 ranks has 16.8M links, and the words are
+// made only for the links a result lists (fleet_slow_why).
 enum class FleetSlowBy : std::uint8_t { none, median, floor };
 
 struct FleetLink {

@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of an io case, typed: the io job writes its result's `config` from it and the
-// gdsio dialect reads it back (`case.config.get<IoConfig>()`), so the keys are spelled once, here
-// (issue 16, item 7). Strings are the job's words (rw "randread", transfer "cpu-gpu"); sizes bytes.
+// gdsio dialect reads it back (`case.config.get<IoConfig>()`), so the keys are spelled once, here.
+// Strings are the job's words (rw "randread", transfer "cpu-gpu"); sizes bytes.
 #include <cstdint>
 #include <optional>
 #include <string>

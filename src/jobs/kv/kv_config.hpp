@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of a kv case, typed: the kv job writes its result's `config` from it and the
 // dev-sandbox aio dialect reads it back (`case.config.get<KvConfig>()`), so the keys are spelled
-// once, here (issue 16, item 7). Strings are the job's words (op "dump", to "device").
+// once, here. Strings are the job's words (op "dump", to "device").
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of one link case (one size of the sweep), typed: the link job writes its
 // result's `config` from it, and the sharp_coll_test dialect and the survey read it back
-// (`case.config.get<LinkConfig>()`), so the keys are spelled once, here (issue 16, item 7).
+// (`case.config.get<LinkConfig>()`), so the keys are spelled once, here.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of one p2p case, typed: the p2p job writes its results' `config` from it and
 // the ascend-dmi dialect reads it back (`case.config.get<P2pConfig>()`), so the keys are spelled
-// once, here (issue 16, item 7). One record for the three kinds of case: a pair within a node
+// once, here. One record for the three kinds of case: a pair within a node
 // (from, to), the matrix (devices, matrix) and a pair across nodes (scope "nodes": launcher,
 // transport, ranks, devices and nodes of both ends; scope "fleet": a fleet's link, its device).
 #include <cstdint>

@@ -39,13 +39,13 @@ struct P2pRemotePlan {
   bool results_everywhere = false;
 };
 
-// Runs the plan on this rank of ctx.runtime, with ctx.backend's devices. At rank 0 (every rank with results_everywhere): every pair's cases in
-// order; elsewhere: empty. The ranks first compare their plans (size, executions, warm-up, verify,
-// transport): a mismatch is an error naming both, as the seed requires the same --et on both nodes. Each case
-// names its ranks and devices in config (from_rank, from_device, to_rank, to_device, from_node…).
-// Throws (naming the call and the peer) on a transport, device or verification error; the caller
-// must then end every rank (MPI_Abort), since the others wait in a collective.
-// Each case also goes to ctx.on_case where it is returned.
+// Runs the plan on this rank of ctx.runtime, with ctx.backend's devices: every pair's cases in order
+// at rank 0 (at every rank with results_everywhere), each also to ctx.on_case there; elsewhere empty.
+// The ranks first compare their plans (size, executions, warm-up, verify, transport): a mismatch is
+// an error naming both, as the seed requires the same --et on both nodes. Each case names its ranks
+// and devices in config (from_rank, from_device, to_rank, to_device, from_node…). Throws (naming the
+// call and the peer) on a transport, device or verification error; the caller must then end every
+// rank (MPI_Abort), since the others wait in a collective.
 std::vector<CaseResult> run(const P2pRemotePlan& plan, JobContext& ctx);
 
 // The device a rank uses.

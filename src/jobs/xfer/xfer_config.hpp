@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of xfer's cases, typed: the job writes its results' `config` from these and the
 // HIXL dialects read them back (`case.config.get<XferClientConfig>()`), so the keys are spelled
-// once, here (issue 16, item 7).
+// once, here.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

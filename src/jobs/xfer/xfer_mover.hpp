@@ -41,19 +41,19 @@ struct XferLink {
 // (EndpointMemory::registration()), registers the memory otherwise.
 std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 
-// The client's memory stays unregistered. A pool of kXferPoolSlots chunks of pinned host memory
-// (from `device`) is registered instead, and the data goes through it: a write copies chunk k+1
-// into one slot with the device stream while chunk k is put from the other; a read gets chunk k+1
-// into one slot while chunk k is copied out of the other. `chunk` bytes per slot at most (a block
-// larger than that is moved as several chunks); `largest_block` sizes the slots. `transport_pool`:
-// the pool is allocated by the transport where it can (Transport::allocate_memory: a peer maps it,
-// so a shared-memory put from it is one copy) rather than pinned by the device; the caller passes
-// false where the device's copies need memory its runtime pinned (a GPU's device memory).
 // A staged server region (PeerRegion::staged): `inner`'s moves with the server's copies between its
 // window and its device memory around each (after a write's, before a read's), on `session`.
 std::unique_ptr<XferMover> make_staged_server_mover(std::unique_ptr<XferMover> inner, ClientSession& session,
                                                     const PeerRegion& region, XferOp op);
 
+// Through a registered pool of kXferPoolSlots chunks of pinned host memory (from `device`), the
+// client's memory left unregistered: a write copies chunk k+1 into one slot on the device stream
+// while chunk k is put from the other; a read gets chunk k+1 into one slot while chunk k is copied
+// out of the other. A slot holds `chunk` bytes at most (a larger block moves as several chunks),
+// sized by `largest_block`. `transport_pool`: the pool allocated by the transport where it can
+// (Transport::allocate_memory: a peer maps it, so a shared-memory put from it is one copy) rather
+// than pinned by the device; false where the device's copies need memory its runtime pinned (a
+// GPU's device memory).
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
                                            std::uint64_t chunk, std::uint64_t largest_block,
                                            bool transport_pool = true);

@@ -45,10 +45,9 @@ std::vector<CaseResult> run_xfer_server_clients(
 
 // One to many: the client plan run against every server of `servers` at once, each by a thread
 // with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
-// each block size's case (its config "server_index" names the server) as it completes, never
-// from two threads at once.
-// The cases of every server in server order, each with config "server_index" and "servers".
-// Throws the first error after every thread ended. `progress` hears every thread's bytes.
+// each block size's case as it completes, never from two threads at once. Returns every server's
+// cases in server order, each with config "server_index" and "servers"; throws the first error
+// after every thread ended. `progress` hears every thread's bytes.
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend, const CaseSink& on_case = {},
                                          ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
