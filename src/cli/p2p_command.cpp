@@ -18,6 +18,7 @@
 #include "cli/output.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
+#include "cli/two_node_runtime.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
@@ -135,8 +136,8 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
 // The start window runs out with an error naming the address, never a hang.
 int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx,
                   Backend& backend) {
-  const P2pRemotePlan remote = to_remote_plan(a, plan);
-  P2pTwoNodeMeet meet;
+  P2pRemotePlan remote = to_remote_plan(a, plan);
+  TwoNodeMeet meet;
   meet.self = a.net.host;
   meet.peer = a.peer;
   meet.rank = p2p_rank_by_address(meet.self, meet.peer);
@@ -144,8 +145,11 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
   meet.window = std::chrono::seconds(parse_count(a.window, "--window", 1, 3600));
   meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
   ResultDocument doc = new_result_document(ctx);
-  JobContext job{.registry = &ctx.registry, .backend = &backend};
-  doc.cases = worded_by(native_flag_words(), [&] { return run(P2pTwoNodePlan{remote, meet}, job); });
+  doc.cases = worded_by(native_flag_words(), [&] {
+    const std::unique_ptr<Runtime> pair = meet_other_node(meet, remote);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = pair.get()};
+    return run(remote, job);
+  });
   deliver(doc, out, ctx);
   return kExitOk;
 }

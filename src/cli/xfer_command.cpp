@@ -8,7 +8,6 @@
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/job_command.hpp"
-#include "cli/stopping_run.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
@@ -169,30 +168,22 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
     client.servers = xfer_peers(a.peer);
     return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(client, job); });
   }
-  ResultDocument doc = new_result_document(ctx);
   ReadyFile ready(a.ready_file);
-  // A server keeps no cases until its clients are done; Ctrl-C releases its exposed memory and
-  // device (an NPU's) as the job unwinds, before the process dies (cli/stopping_run).
-  doc.cases = run_stopping_on_interrupt(ctx, [&](const std::stop_token& stop) {
-    JobContext job{.registry = &ctx.registry,
-                   .backend = &backend,
-                   .log = &ctx.err,
-                   .on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
-                     ready.write(control, data);
-                     if (!flags.out.quiet) {
-                       ctx.err << fmt::format(
-                                      "xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
-                                      control.to_string(), plan.transport, data.to_string(),
-                                      std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
-                                      plan.clients == 1 ? std::string("a client")
-                                                        : fmt::format("{} clients", plan.clients))
-                               << std::flush;
-                     }
-                   },
-                   .stop = stop};
+  // A server keeps each client's case as its session ends; Ctrl-C releases its exposed memory and
+  // device (an NPU's) as the job unwinds, then delivers the cases kept, before the process dies.
+  return run_job_command(ctx, flags, &backend, [&](JobContext& job) {
+    job.log = &ctx.err;
+    job.on_listening = [&](const SocketAddress& control, const SocketAddress& data) {
+      ready.write(control, data);
+      if (flags.out.quiet) return;
+      ctx.err << fmt::format("xferbench xfer: server on {} (transport {} on {}), waiting up to {} s for {}\n",
+                             control.to_string(), plan.transport, data.to_string(),
+                             std::chrono::duration_cast<std::chrono::seconds>(plan.wait).count(),
+                             plan.clients == 1 ? std::string("a client") : fmt::format("{} clients", plan.clients))
+              << std::flush;
+    };
     return run(plan, job);
   });
-  return deliver_job_result(ctx, flags, doc);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/stopping_run.hpp"
+#include "cli/two_node_runtime.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
@@ -231,7 +232,7 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   // (ascend-dmi has no token flag: XFERBENCH_TOKEN on both nodes).
   plan.token = server_session_token("", req.host_ip, "--hip", "");
   plan.both_orders = false;
-  P2pTwoNodeMeet meet;
+  TwoNodeMeet meet;
   meet.rank = req.super_pod;
   meet.self = req.host_ip;
   meet.peer = req.peer_ip;
@@ -239,8 +240,11 @@ int run_peer_ip(const AscendDmiRequest& req, CommandContext& ctx) {
   meet.card = req.card;
   meet.listener = "the other node (--sp 0)";
   BlockPrinter printer(req, ctx.out);
-  JobContext job{.registry = &ctx.registry, .backend = &backend};
-  const auto cases = worded_by(ascend_dmi_flag_words(), [&] { return run(P2pTwoNodePlan{plan, meet}, job); });
+  const auto cases = worded_by(ascend_dmi_flag_words(), [&] {
+    const std::unique_ptr<Runtime> pair = meet_other_node(meet, plan);
+    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = pair.get()};
+    return run(plan, job);
+  });
   for (const CaseResult& c : cases) {
     printer.print(c, {req.host_ip, req.device}, {req.peer_ip, req.device});
   }

@@ -1,13 +1,16 @@
 #pragma once
 // A group of ranks that runs collective operations on buffers it owns: what the coll job times.
-// The job holds the timing loop (warm-up, the untimed line-up before each iteration, the clock, the
-// statistics over ranks); an implementation holds the operations (MPI's, in mpi_collectives.*),
-// as nccl-tests keeps one timing engine above every collective.
+// The group is the Runtime of its ranks (its barrier is the untimed line-up before an iteration),
+// so the job times it with the one timed loop (runtime/timed_loop.hpp); an implementation holds the
+// operations (MPI's, in mpi_collectives.*), as nccl-tests keeps one timing engine above every
+// collective.
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runtime/runtime.hpp"
 
 namespace xb {
 
@@ -36,12 +39,8 @@ struct CollectiveShape {
   int root = 0;
 };
 
-class CollectiveGroup {
+class CollectiveGroup : public Runtime {
  public:
-  virtual ~CollectiveGroup() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
-
   // Buffers for operations of `shape` (allocated once for the largest count a run will use, then
   // reused), filled with what check() expects: every rank contributes ones; bcast's root sends its
   // rank + 1; allgather's rank r sends r + 1.
@@ -49,18 +48,14 @@ class CollectiveGroup {
   // One timed operation of the prepared shape (iallreduce: every outstanding operation posted,
   // then all waited for).
   virtual void run_once() = 0;
-  // The untimed line-up before an iteration (a barrier; iallreduce's: a non-blocking barrier and
-  // its wait, as the operation it precedes).
-  virtual void line_up() = 0;
   // Whether the result of the operations run since prepare() holds what they must give; the
   // receive buffers are cleared and the operation run once more to see it. Empty: correct; else
   // what was wrong, naming the element.
   virtual std::string check() = 0;
 
-  // Over every rank of the group, at every rank.
+  // Over every rank of the group, at every rank (and Runtime's max).
   virtual double sum(double mine) = 0;
   virtual double min(double mine) = 0;
-  virtual double max(double mine) = 0;
 };
 
 }  // namespace xb

@@ -225,6 +225,7 @@ class ForkRuntime final : public Runtime {
   ForkRuntime(int rank, int size, const SharedArea& area) : rank_(rank), size_(size), area_(area) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  std::string_view name() const override { return "fork"; }
   // Throws RunStopped once the run is stopped, whether the rank was waiting or just came.
   void barrier() override {
     SharedHeader& h = *area_.header();

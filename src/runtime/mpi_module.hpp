@@ -9,7 +9,7 @@
 
 namespace xb {
 // Raised whenever mpi_world.hpp, collectives.hpp or runtime.hpp change what the module implements.
-inline constexpr std::uint32_t kMpiInterfaceVersion = 1;
+inline constexpr std::uint32_t kMpiInterfaceVersion = 2;
 }  // namespace xb
 
 extern "C" {

@@ -3,15 +3,16 @@
 // ucx_perf_rte_t is for its runtimes). A job body sees a Runtime: its rank, the rank count, a
 // barrier that releases every rank together, and the few collectives jobs need (every rank's
 // string to every rank or to the root, the root's string to every rank, the largest of a number).
-// Implementations: forked processes (fork_launcher), threads (thread_launcher), MPI
+// Implementations: forked processes (fork_launcher), MPI
 // (mpi_runtime), a TCP pair (tcp_pair_runtime: the peer-IP rendezvous) and the shared directory
 // (shared_dir_runtime). A Launcher runs one body per rank and gathers what each returns to the
-// root, for the runtimes that start their own ranks (fork, threads).
+// root, for the runtimes that start their own ranks (fork; and threads, tests/support/thread_launcher).
 //
 // Every collective is called by every rank, in the same order; a rank that cannot take part
 // throws, and the caller ends the others (they would wait in the collective).
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xb {
@@ -21,6 +22,9 @@ class Runtime {
   virtual ~Runtime() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // How the ranks were started and meet, as a case records its launcher: "mpi", "fork",
+  // "peer-ip", "shared-dir", "threads".
+  virtual std::string_view name() const = 0;
   // Returns once every rank has called it.
   virtual void barrier() = 0;
   // Every rank's `mine`, in rank order, at every rank.

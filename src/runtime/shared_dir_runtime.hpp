@@ -35,6 +35,7 @@ class SharedDirRuntime final : public Runtime {
   SharedDirRuntime(const std::string& dir, const PairMeet& meet, int device0, int device1, bool card);
   int rank() const override { return pair_.rank(); }
   int size() const override { return pair_.size(); }
+  std::string_view name() const override { return "shared-dir"; }
   void barrier() override { pair_.barrier(); }
   std::vector<std::string> allgather(const std::string& mine) override { return pair_.allgather(mine); }
 

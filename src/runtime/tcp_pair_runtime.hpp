@@ -42,6 +42,7 @@ class TcpPairRuntime final : public Runtime {
                  const PairRendezvousHooks& hooks = {});
   int rank() const override { return rank_; }
   int size() const override { return 2; }
+  std::string_view name() const override { return "peer-ip"; }
   void barrier() override;
   // One exchange; gather, broadcast and max are the Runtime's, built on it.
   std::vector<std::string> allgather(const std::string& mine) override;

@@ -11,7 +11,7 @@
 
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
-#include "jobs/fleet/fleet_simulation.hpp"
+#include "fleet/fleet_simulation.hpp"
 
 namespace xb {
 namespace {

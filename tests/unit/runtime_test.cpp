@@ -22,7 +22,8 @@
 #include "runtime/session_token.hpp"
 #include "runtime/shared_dir_runtime.hpp"
 #include "runtime/tcp_pair_runtime.hpp"
-#include "runtime/thread_launcher.hpp"
+#include "runtime/thread_team.hpp"
+#include "support/thread_launcher.hpp"
 #include "support/shared_dir.hpp"
 
 namespace xb {
@@ -240,6 +241,36 @@ TEST(Runtime, SharedDirectoryWithoutItsPeerNamesTheFileAndTheWindow) {
     EXPECT_NE(what.find("127.0.0.1_0_127.0.0.2_1_device/procInfo did not appear within 1 s"), std::string::npos) << what;
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path));  // its flag file and ascend_check removed
+}
+
+// run_threads: every body runs on a thread of its own while `meanwhile` runs on the caller's; a
+// body's error comes back only after every thread ended (the others finish their work), the first
+// by index when several throw.
+TEST(ThreadTeam, EveryThreadEndsBeforeTheFirstErrorByIndexComesBack) {
+  std::atomic<int> finished{0};
+  std::thread::id meanwhile_on;
+  std::vector<std::thread::id> body_on(4);
+  run_threads(4, [&](std::size_t i) {
+    body_on[i] = std::this_thread::get_id();
+    ++finished;
+  }, [&] { meanwhile_on = std::this_thread::get_id(); });
+  EXPECT_EQ(finished, 4);
+  EXPECT_EQ(meanwhile_on, std::this_thread::get_id());
+  for (const auto& id : body_on) EXPECT_NE(id, std::this_thread::get_id());
+
+  finished = 0;
+  try {
+    run_threads(4, [&](std::size_t i) {
+      if (i == 1 || i == 3) throw std::runtime_error("thread " + std::to_string(i));
+      std::this_thread::sleep_for(20ms);  // still at work when the others threw
+      ++finished;
+    });
+    ADD_FAILURE() << "no error came back";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "thread 1");
+  }
+  EXPECT_EQ(finished, 2) << "the error came back before every thread ended";
+  EXPECT_THROW(run_threads(0, [](std::size_t) {}, [] { throw std::logic_error("meanwhile"); }), std::logic_error);
 }
 
 }  // namespace

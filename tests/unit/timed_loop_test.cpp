@@ -14,7 +14,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/stream_clock.hpp"
 #include "support/wrapped_cpu_backend.hpp"
-#include "runtime/thread_launcher.hpp"
+#include "support/thread_launcher.hpp"
 #include "runtime/timed_loop.hpp"
 
 namespace xb {

@@ -2,11 +2,13 @@
 // once on its one control address, and one client moving to two servers at once (`--peer A,B`),
 // over tcp and ucx on loopback with --verify: every client's every block size verified, every
 // server case naming its own client, the cases of each server tagged with its index, the servers
-// ending 0. A server that gets fewer clients than it waits for ends with the wait's error.
+// ending 0. A server that gets fewer clients than it waits for ends with the wait's error, and keeps
+// the case of the client that came (each client's case goes to the sink as its session ends).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -95,8 +97,9 @@ INSTANTIATE_TEST_SUITE_P(Transports, XferFanOut, ::testing::Values("tcp", "ucx")
 
 TEST(XferFanOutServer, FewerClientsThanItWaitsForIsTheWaitsError) {
   test::TempDir dir;
+  const std::string kept = (dir.path() / "kept.json").string();
   auto server = test::start_xfer_server(Place{}, "127.0.0.1", dir.path(),
-                                        {"--clients", "2", "--transport", "tcp", "--wait", "3", "-q"});
+                                        {"--clients", "2", "--transport", "tcp", "--wait", "3", "-q", "--output", kept});
   const auto r = test::run_in(Place{}, client("tcp", server.control));
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const auto served = server.process.wait_for(std::chrono::seconds(30));
@@ -104,6 +107,13 @@ TEST(XferFanOutServer, FewerClientsThanItWaitsForIsTheWaitsError) {
   EXPECT_TRUE(served->exited && served->exit_code != 0) << served->describe();
   EXPECT_NE(served->err.find("no xferbench client came to " + server.control + " within 3 s"), std::string::npos)
       << served->err;
+  std::ifstream in(kept);
+  ASSERT_TRUE(in) << "no results file: " << served->describe();
+  const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc.at("partial").at("reason").get<std::string>().rfind("failed: ", 0), 0u) << doc.dump();
+  ASSERT_EQ(doc.at("cases").size(), 1u) << doc.dump();
+  EXPECT_EQ(doc.at("cases")[0].at("config").at("role"), "server");
+  EXPECT_EQ(doc.at("cases")[0].at("config").at("client").get<std::string>().empty(), false);
   for (const char* bad : {"0", "65", "x"}) {
     const auto b = test::run_in(Place{}, {XB_BINARY, "xfer", "server", "--listen", "127.0.0.1:0", "--clients", bad});
     EXPECT_TRUE(b.exited && b.exit_code == 2) << bad << ": " << b.describe();

@@ -6,9 +6,9 @@
 #include <limits>
 #include <vector>
 
-#include "core/clock.hpp"
 #include "jobs/coll/coll_config.hpp"
 #include "jobs/link/link_plan.hpp"
+#include "runtime/timed_loop.hpp"
 
 namespace xb {
 namespace {
@@ -26,21 +26,16 @@ struct Timing {
 };
 
 Timing time_operations(const CollPlan& plan, CollectiveGroup& group, Collective op) {
+  TimedLoopPlan loop;
+  loop.warmup = plan.warmup;
+  loop.iterations = plan.iterations;
+  loop.submit_time = false;
   // barrier has no barrier before it: it would time itself twice.
   const bool line_up = plan.line_up && op != Collective::barrier;
-  for (std::uint64_t i = 0; i < plan.warmup; ++i) {
-    if (line_up) group.line_up();
-    group.run_once();
-  }
   Timing t;
-  t.samples.reserve(plan.iterations);
+  t.samples = run_timed_loop(loop, line_up ? &group : nullptr, [&] { group.run_once(); }, [] {}).complete_us;
   double sum = 0, fastest = std::numeric_limits<double>::infinity(), slowest = 0;
-  for (std::uint64_t i = 0; i < plan.iterations; ++i) {
-    if (line_up) group.line_up();
-    const std::uint64_t start = now_ns();
-    group.run_once();
-    const double us = ns_to_us(now_ns() - start);
-    t.samples.push_back(us);
+  for (const double us : t.samples) {
     sum += us;
     fastest = std::min(fastest, us);
     slowest = std::max(slowest, us);

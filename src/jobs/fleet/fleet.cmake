@@ -3,5 +3,4 @@
 # p2p job's MPI group and peer server.
 target_sources(xferbench_lib PRIVATE
   jobs/fleet/fleet_schedule.cpp jobs/fleet/fleet_verdict.cpp jobs/fleet/fleet_diagnosis.cpp jobs/fleet/fleet_cases.cpp jobs/fleet/fleet_job.cpp
-  jobs/fleet/fleet_simulation.cpp
   cli/transport_flags.cpp)

@@ -5,5 +5,5 @@ target_sources(xferbench_lib PRIVATE
   jobs/p2p/p2p_remote.cpp
   jobs/p2p/p2p_two_nodes.cpp
   runtime/mpi_library.cpp
-  cli/p2p_command.cpp cli/fleet_command.cpp
+  cli/p2p_command.cpp cli/fleet_command.cpp cli/two_node_runtime.cpp
   dialects/ascend_dmi.cpp dialects/ascend_dmi_output.cpp dialects/ascend_dmi_command.cpp)

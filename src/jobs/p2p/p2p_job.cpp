@@ -3,17 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <exception>
+#include <atomic>
 #include <latch>
 #include <map>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/matrix.hpp"
 #include "core/size.hpp"
 #include "jobs/p2p/p2p_config.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
+#include "runtime/thread_team.hpp"
 
 namespace xb {
 namespace {
@@ -216,26 +216,14 @@ std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, Job
       continue;
     }
     std::vector<ElapsedRecord> per_die(static_cast<std::size_t>(dies));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(dies));
     std::latch start(dies);
-    {
-      std::vector<std::jthread> threads;
-      for (int k = 0; k < dies; ++k) {
-        threads.emplace_back([&, k] {
-          const auto i = static_cast<std::size_t>(k);
-          try {
-            start.arrive_and_wait();
-            per_die[i] = run_p2p_executions(src[i], dst[i], plan.size, bidirectional, plan.warmup, plan.executions,
-                                            ctx.progress, ctx.stop);
-          } catch (...) {
-            errors[i] = std::current_exception();
-          }
-        });
-      }
-    }
-    for (const auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
+    std::atomic<bool> stop{false};
+    run_thread_team(static_cast<std::size_t>(dies), start, stop, [&](std::size_t i) {
+      start.arrive_and_wait();
+      if (stop) return;
+      per_die[i] = run_p2p_executions(src[i], dst[i], plan.size, bidirectional, plan.warmup, plan.executions,
+                                      ctx.progress, ctx.stop);
+    });
     if (plan.verify) {
       for (int k = 0; k < dies; ++k) {
         check_p2p_destination(dst[k], src[k], plan.size, plan.seed + static_cast<std::uint64_t>(src[k].index), name);

@@ -100,7 +100,7 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
         CaseResult c = make_p2p_case(plan.base, backend_name, where(pc.from), where(pc.to), pc.bidirectional, elapsed);
         auto config = c.config.get<P2pConfig>();
         config.scope = "nodes";
-        config.launcher = plan.results_everywhere ? "peer-ip" : "mpi";
+        config.launcher = std::string(group.name());
         config.transport = plan.transport;
         config.timing = "host clock per execution: put + flush, the slower of the pair's ranks";
         config.from_rank = pc.from;

@@ -5,14 +5,10 @@
 #include <netinet/in.h>
 
 #include <array>
-#include <memory>
 #include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
-#include "jobs/p2p/p2p_config.hpp"
-#include "runtime/shared_dir_runtime.hpp"
-#include "runtime/tcp_pair_runtime.hpp"
 
 namespace xb {
 namespace {
@@ -60,38 +56,6 @@ int p2p_rank_by_address(const std::string& self, const std::string& peer) {
                                             self, peer));
   }
   return a.bytes < b.bytes ? 0 : 1;
-}
-
-std::vector<CaseResult> run(const P2pTwoNodePlan& two, JobContext& ctx) {
-  const P2pTwoNodeMeet& meet = two.meet;
-  P2pRemotePlan plan = two.remote;
-  plan.host = meet.self;
-  plan.results_everywhere = true;  // each node prints the run
-  const PairMeet pair{.rank = meet.rank,
-                      .self = meet.self,
-                      .peer = meet.peer,
-                      .window = meet.window,
-                      .wait = plan.wait,
-                      .token = plan.token,
-                      .listener = meet.listener};
-  const bool shared = !meet.shared_dir.empty();
-  std::unique_ptr<Runtime> runtime;
-  if (shared) {
-    runtime = std::make_unique<SharedDirRuntime>(meet.shared_dir, pair, plan.even_device, plan.odd_device, meet.card);
-  } else {
-    runtime = std::make_unique<TcpPairRuntime>(meet.rank, meet.self, meet.peer, kPairRendezvousPort, meet.window,
-                                               plan.wait, plan.token);
-  }
-  // The cases go to the caller's sink once they name the launcher, not before.
-  JobContext pair_ctx{.registry = ctx.registry, .backend = ctx.backend, .runtime = runtime.get()};
-  std::vector<CaseResult> cases = run(plan, pair_ctx);
-  for (CaseResult& c : cases) {
-    auto config = c.config.get<P2pConfig>();
-    config.launcher = shared ? "shared-dir" : "peer-ip";
-    c.config = config;
-    ctx.emit(c);
-  }
-  return cases;
 }
 
 }  // namespace xb

@@ -3,14 +3,13 @@
 // remote.
 #include <fmt/format.h>
 
-#include <exception>
 #include <mutex>
-#include <thread>
 
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"
+#include "runtime/thread_team.hpp"
 
 namespace xb {
 namespace {
@@ -36,30 +35,19 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
     throw PlanError(
         fmt::format("{}: 1 to {} servers, not {}", flag("xfer.control_client"), kXferMaxFanOut, servers.size()));
   }
-  std::mutex mutex;  // one on_case at a time; guards `error`
-  std::exception_ptr error;
+  std::mutex mutex;  // one on_case at a time
   std::vector<std::vector<CaseResult>> per_server(servers.size());
-  std::vector<std::thread> workers;
-  for (std::size_t i = 0; i < servers.size(); ++i) {
-    workers.emplace_back([&, i] {
-      XferPlan mine = plan;
-      mine.control = servers[i];
-      try {
-        per_server[i] = run_xfer_client(mine, backend, [&](const CaseResult& c) {
-          if (!on_case) return;
-          CaseResult tagged = c;
-          tag_server(tagged, i, servers.size());
-          const std::lock_guard lock(mutex);
-          on_case(tagged);
-        }, progress, interrupt);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-      }
-    });
-  }
-  for (auto& w : workers) w.join();
-  if (error) std::rethrow_exception(error);
+  run_threads(servers.size(), [&](std::size_t i) {
+    XferPlan mine = plan;
+    mine.control = servers[i];
+    per_server[i] = run_xfer_client(mine, backend, [&](const CaseResult& c) {
+      if (!on_case) return;
+      CaseResult tagged = c;
+      tag_server(tagged, i, servers.size());
+      const std::lock_guard lock(mutex);
+      on_case(tagged);
+    }, progress, interrupt);
+  });
   std::vector<CaseResult> cases;
   for (std::size_t i = 0; i < per_server.size(); ++i) {
     for (CaseResult& c : per_server[i]) {

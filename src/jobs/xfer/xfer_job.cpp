@@ -16,9 +16,7 @@ std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx) {
   if (plan.role == XferRole::server) {
     std::ostringstream nowhere;  // no log given: refusals are still counted by the session, not shown
     std::ostream& log = ctx.log != nullptr ? *ctx.log : nowhere;
-    std::vector<CaseResult> cases = run_xfer_server_clients(plan, backend, log, ctx.on_listening, ctx.stop);
-    for (const CaseResult& c : cases) ctx.emit(c);
-    return cases;
+    return run_xfer_server_clients(plan, backend, log, ctx.on_listening, ctx.on_case, ctx.stop);
   }
   const ProgressStep step(ctx.progress,
                           fmt::format("xfer: {} {} over {}…", to_string(plan.op), to_string(plan.mode), plan.transport));

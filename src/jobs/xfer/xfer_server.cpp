@@ -8,11 +8,11 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "jobs/endpoint/peer_server.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"
+#include "runtime/thread_team.hpp"
 #include "transport/session.hpp"
 
 namespace xb {
@@ -85,56 +85,69 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
-    const std::stop_token& stop) {
+    const CaseSink& on_case, const std::stop_token& stop) {
   validate_xfer_plan(plan);
-  if (plan.clients == 1) return {run_xfer_server(plan, backend, log, on_ready, stop)};
+  if (plan.clients == 1) {
+    CaseResult c = run_xfer_server(plan, backend, log, on_ready, stop);
+    if (on_case) on_case(c);
+    return {std::move(c)};
+  }
   const SharedControlListener listener(plan.control);
   std::mutex mutex;  // guards everything below it, and `log`
   std::condition_variable listening;
   unsigned ready = 0, ended = 0;
   std::optional<SocketAddress> first_data;
   std::vector<CaseResult> cases;
-  std::exception_ptr error;
   // Each worker listens on its own data port (a client learns its server's after the handshake)
   // and logs to its own stream, copied to `log` at the end.
   std::vector<std::ostringstream> logs(plan.clients);
-  std::vector<std::thread> workers;
-  for (unsigned i = 0; i < plan.clients; ++i) {
-    workers.emplace_back([&, i] {
-      try {
-        CaseResult c = serve(
-            plan, backend,
-            [&](Transport& tr, ExposedMemoryFactory factory) {
-              return std::make_unique<SessionServer>(tr, listener, plan.data, server_options(plan, stop),
-                                                     std::move(factory), logs[i]);
-            },
-            [&](const SessionServer& s) {
-              const std::lock_guard lock(mutex);
-              if (!first_data) first_data = s.data_address();
-              ++ready;
-              listening.notify_all();
-            });
-        const std::lock_guard lock(mutex);
-        cases.push_back(std::move(c));
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-      }
+  const auto worker = [&](std::size_t i) {
+    std::optional<CaseResult> c;
+    std::exception_ptr failed;
+    try {
+      c = serve(
+          plan, backend,
+          [&](Transport& tr, ExposedMemoryFactory factory) {
+            return std::make_unique<SessionServer>(tr, listener, plan.data, server_options(plan, stop),
+                                                   std::move(factory), logs[i]);
+          },
+          [&](const SessionServer& s) {
+            const std::lock_guard lock(mutex);
+            if (!first_data) first_data = s.data_address();
+            ++ready;
+            listening.notify_all();
+          });
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    {
       const std::lock_guard lock(mutex);
+      if (c) {
+        if (on_case) on_case(*c);
+        cases.push_back(std::move(*c));
+      }
       ++ended;
       listening.notify_all();
-    });
-  }
-  {
+    }
+    if (failed) std::rethrow_exception(failed);
+  };
+  // Every worker listens, or one failed before it could (it ends): then no ready call.
+  const auto announce = [&] {
     std::unique_lock lock(mutex);
-    // Every worker listens, or one failed before it could (it ends): then no ready call.
     listening.wait(lock, [&] { return ready + ended >= plan.clients; });
     if (ready == plan.clients && on_ready) on_ready(listener.address(), *first_data);
+  };
+  const auto copy_logs = [&] {
+    for (const auto& l : logs) log << l.str();
+    log << std::flush;
+  };
+  try {
+    run_threads(plan.clients, worker, announce);
+  } catch (...) {
+    copy_logs();
+    throw;
   }
-  for (auto& w : workers) w.join();
-  for (const auto& l : logs) log << l.str();
-  log << std::flush;
-  if (error) std::rethrow_exception(error);
+  copy_logs();
   return cases;
 }
 

@@ -36,12 +36,12 @@ CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream&
 // Many to one: plan.clients clients served at once on the one control address plan.control, each
 // by a thread with its own transport, device and exposed memory (SessionServer beside the others
 // on a SharedControlListener). `on_ready` once every thread listens. One server case per client,
-// in the order they finished their handshake. Throws the first thread's error (naming it) after
-// every thread ended.
+// in the order their sessions ended, each handed to `on_case` (never from two threads at once) as
+// it ends. Throws the first thread's error (naming it) after every thread ended.
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
-    const std::stop_token& stop = {});
+    const CaseSink& on_case, const std::stop_token& stop = {});
 
 // One to many: the client plan run against every server of `servers` at once, each by a thread
 // with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees

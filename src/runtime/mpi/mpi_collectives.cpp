@@ -203,7 +203,7 @@ void MpiCollectiveGroup::run_once() {
   }
 }
 
-void MpiCollectiveGroup::line_up() {
+void MpiCollectiveGroup::barrier() {
   State& s = *state_;
   if (s.shape.op == Collective::iallreduce) {
     MPI_Request request = MPI_REQUEST_NULL;
@@ -257,6 +257,10 @@ std::string MpiCollectiveGroup::check() {
     }
   }
   return wrong;
+}
+
+std::vector<std::string> MpiCollectiveGroup::allgather(const std::string& mine) {
+  return allgather_strings(state_->comm, mine);
 }
 
 double MpiCollectiveGroup::sum(double mine) {

@@ -22,9 +22,13 @@ class MpiCollectiveGroup final : public CollectiveGroup {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  std::string_view name() const override { return "mpi"; }
   void prepare(const CollectiveShape& shape) override;
   void run_once() override;
-  void line_up() override;
+  // The line-up before an iteration (iallreduce's: a non-blocking barrier and its wait, as the
+  // operation it precedes).
+  void barrier() override;
+  std::vector<std::string> allgather(const std::string& mine) override;
   std::string check() override;
   double sum(double mine) override;
   double min(double mine) override;

@@ -103,16 +103,22 @@ void MpiRuntime::barrier() {
   wait_politely(request, "MPI_Ibarrier");
 }
 
-std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
+std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& mine) {
   int length = checked_length(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(size_));
-  check_mpi(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  int size = 0;
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<int> lengths(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm), "MPI_Allgather");
   const GatherLayout layout = layout_of(lengths);
   std::string all(layout.total, '\0');
   check_mpi(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), layout.offsets.data(), MPI_CHAR,
-                       MPI_COMM_WORLD),
-        "MPI_Allgatherv");
+                           comm),
+            "MPI_Allgatherv");
   return split_by(all, layout.offsets, lengths);
+}
+
+std::vector<std::string> MpiRuntime::allgather(const std::string& mine) {
+  return allgather_strings(MPI_COMM_WORLD, mine);
 }
 
 std::vector<std::string> MpiRuntime::gather(const std::string& mine, int root) {

@@ -2,6 +2,8 @@
 // MPI_COMM_WORLD as an MpiWorld (runtime/mpi_world.hpp): the one MPI_Init_thread/MPI_Finalize of the
 // process and the Runtime of a job whose ranks run on several nodes. Built into the MPI runtime
 // module only (this folder is the module: the one place mpi.h is seen).
+#include <mpi.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,10 @@ namespace xb {
 // the code (MPI_Error_string) unless it is MPI_SUCCESS.
 void check_mpi(int rc, const char* call);
 
+// Every rank's `mine`, in rank order, at every rank of `comm` (MPI_Allgather of lengths,
+// MPI_Allgatherv): the world's allgather and a collective group's.
+std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& mine);
+
 class MpiRuntime final : public MpiWorld {
  public:
   // MPI_Init_thread at `threads`; errors come back as codes (MPI_ERRORS_RETURN). Throws
@@ -25,8 +31,8 @@ class MpiRuntime final : public MpiWorld {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  std::string_view name() const override { return "mpi"; }
   void barrier() override;  // MPI_Ibarrier
-  // Every rank's `mine`, in rank order, at every rank (MPI_Allgather of lengths, MPI_Allgatherv).
   std::vector<std::string> allgather(const std::string& mine) override;
   // Every rank's `mine` in rank order at `root`; empty elsewhere (MPI_Gather, MPI_Gatherv).
   std::vector<std::string> gather(const std::string& mine, int root) override;

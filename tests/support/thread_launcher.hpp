@@ -1,6 +1,5 @@
 #pragma once
-// Ranks as threads of this process: the Runtime for jobs whose ranks share one address space (and
-// the twin that tests a job's multi-rank logic without forking). The threads meet at one
+// Ranks as threads of this process: what tests a job's multi-rank logic without forking. The threads meet at one
 // std::barrier; a collective passes strings through one slot per rank between two barriers.
 //
 // A rank that throws cannot leave the others waiting at the barrier for ever: the barrier is

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "jobs/fleet/fleet_simulation.hpp"
+#include "fleet/fleet_simulation.hpp"
 
 namespace {
 

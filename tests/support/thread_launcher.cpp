@@ -1,4 +1,4 @@
-#include "runtime/thread_launcher.hpp"
+#include "support/thread_launcher.hpp"
 
 #include <fmt/format.h>
 
@@ -54,6 +54,7 @@ class ThreadRuntime final : public Runtime {
   ThreadRuntime(int rank, int size, ThreadShared& shared) : rank_(rank), size_(size), shared_(shared) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  std::string_view name() const override { return "threads"; }
   void barrier() override { shared_.barrier(); }
   std::vector<std::string> allgather(const std::string& mine) override {
     shared_.slot(rank_) = mine;

@@ -1,4 +1,4 @@
-#include "jobs/fleet/fleet_simulation.hpp"
+#include "fleet/fleet_simulation.hpp"
 
 #include <fmt/format.h>
 
