@@ -43,6 +43,10 @@ JudgedFigure p2p_figure(const CaseResult& c, const std::filesystem::path& sysfs,
     f.facts.case_metric = "bandwidth_min";  // the matrix: its lowest cell against the narrowest pair
     for (int i = 0; i < *config.devices; ++i) devices.push_back(i);
   } else {
+    if (config.from.value_or("").find("::card::") != std::string::npos) {
+      f.ceiling.derivation = "a card's dies at once (ascend-dmi -m card) are not judged";
+      return f;
+    }
     devices = {device_index(config.from.value_or("")), device_index(config.to.value_or(""))};
   }
   // Each device as the job recorded it: its PCIe path and what it reports of its peer links.

@@ -1,58 +1,69 @@
 #include "runtime/thread_team.hpp"
 
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace xb {
 namespace {
 
-// body(i) on a thread of its own, what it throws kept in errors[i].
-std::jthread start_thread(std::size_t i, const std::function<void(std::size_t)>& body,
-                          std::vector<std::exception_ptr>& errors) {
-  return std::jthread([&body, &errors, i] {
+// The first error the threads threw, in time.
+class FirstError {
+ public:
+  void keep(std::exception_ptr e) {
+    const std::lock_guard lock(mutex_);
+    if (!first_) first_ = std::move(e);
+  }
+  // Once every thread is joined.
+  void rethrow() const {
+    if (first_) std::rethrow_exception(first_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr first_;
+};
+
+// body(i) on a thread of its own, what it throws kept.
+std::jthread start_thread(std::size_t i, const std::function<void(std::size_t)>& body, FirstError& error) {
+  return std::jthread([&body, &error, i] {
     try {
       body(i);
     } catch (...) {
-      errors[i] = std::current_exception();
+      error.keep(std::current_exception());
     }
   });
-}
-
-void rethrow_first(const std::vector<std::exception_ptr>& errors) {
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
 }
 
 }  // namespace
 
 void run_threads(std::size_t count, const std::function<void(std::size_t index)>& body,
                  const std::function<void()>& meanwhile) {
-  std::vector<std::exception_ptr> errors(count + 1);
+  FirstError error;
   {
     std::vector<std::jthread> threads;  // joined as it goes, also when a thread cannot start
     threads.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) threads.push_back(start_thread(i, body, errors));
+    for (std::size_t i = 0; i < count; ++i) threads.push_back(start_thread(i, body, error));
     if (meanwhile) {
       try {
         meanwhile();
       } catch (...) {
-        errors[count] = std::current_exception();
+        error.keep(std::current_exception());
       }
     }
   }
-  rethrow_first(errors);
+  error.rethrow();
 }
 
 void run_thread_team(std::size_t count, std::latch& start, std::atomic<bool>& stop,
                      const std::function<void(std::size_t index)>& body) {
-  std::vector<std::exception_ptr> errors(count);
+  FirstError error;
   {
     std::vector<std::jthread> threads;
     threads.reserve(count);
     try {
-      for (std::size_t i = 0; i < count; ++i) threads.push_back(start_thread(i, body, errors));
+      for (std::size_t i = 0; i < count; ++i) threads.push_back(start_thread(i, body, error));
     } catch (...) {
       // Those already started wait at `start` for the ones that never will: release them (the
       // vector joins them as it goes).
@@ -61,7 +72,7 @@ void run_thread_team(std::size_t count, std::latch& start, std::atomic<bool>& st
       throw;
     }
   }
-  rethrow_first(errors);
+  error.rethrow();
 }
 
 }  // namespace xb

@@ -11,7 +11,8 @@ namespace xb {
 
 // Runs body(i) for i in [0, count) on threads of their own, and `meanwhile` (if set) on the
 // calling thread, and returns when all have finished. What a body (or `meanwhile`) throws is kept;
-// once every thread is joined the first by index is rethrown (`meanwhile`'s last).
+// once every thread is joined the first thrown is rethrown (the cause: a thread that failed at once
+// makes the others fail later, waiting for what it never did).
 void run_threads(std::size_t count, const std::function<void(std::size_t index)>& body,
                  const std::function<void()>& meanwhile = {});
 

@@ -245,8 +245,8 @@ TEST(Runtime, SharedDirectoryWithoutItsPeerNamesTheFileAndTheWindow) {
 
 // run_threads: every body runs on a thread of its own while `meanwhile` runs on the caller's; a
 // body's error comes back only after every thread ended (the others finish their work), the first
-// by index when several throw.
-TEST(ThreadTeam, EveryThreadEndsBeforeTheFirstErrorByIndexComesBack) {
+// thrown when several throw (the cause, not a later thread's consequence of it).
+TEST(ThreadTeam, EveryThreadEndsBeforeTheFirstErrorThrownComesBack) {
   std::atomic<int> finished{0};
   std::thread::id meanwhile_on;
   std::vector<std::thread::id> body_on(4);
@@ -259,15 +259,25 @@ TEST(ThreadTeam, EveryThreadEndsBeforeTheFirstErrorByIndexComesBack) {
   for (const auto& id : body_on) EXPECT_NE(id, std::this_thread::get_id());
 
   finished = 0;
+  std::atomic<bool> cause_thrown{false};
   try {
     run_threads(4, [&](std::size_t i) {
-      if (i == 1 || i == 3) throw std::runtime_error("thread " + std::to_string(i));
+      if (i == 3) {
+        cause_thrown = true;
+        throw std::runtime_error("thread 3, the cause");
+      }
+      if (i == 0) {
+        // Fails only after thread 3 did (and its error was long kept), as a waiting thread does.
+        while (!cause_thrown) std::this_thread::sleep_for(1ms);
+        std::this_thread::sleep_for(100ms);
+        throw std::runtime_error("thread 0, a consequence");
+      }
       std::this_thread::sleep_for(20ms);  // still at work when the others threw
       ++finished;
     });
     ADD_FAILURE() << "no error came back";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "thread 1");
+    EXPECT_STREQ(e.what(), "thread 3, the cause");
   }
   EXPECT_EQ(finished, 2) << "the error came back before every thread ended";
   EXPECT_THROW(run_threads(0, [](std::size_t) {}, [] { throw std::logic_error("meanwhile"); }), std::logic_error);

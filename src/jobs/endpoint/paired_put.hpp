@@ -31,7 +31,8 @@ struct PairedPutPlan {
 class PairedPut {
  public:
   // Every rank calls it (collective): `partner` < 0 for a rank sitting this one out. Returns once
-  // every rank's region at its partner is exposed. `source` is this rank's, reused across pairs.
+  // this rank's region is exposed to its partner (the ranks line up at each measure() after).
+  // `source` is this rank's, reused across pairs.
   PairedPut(Runtime& group, Backend& backend, PutSource& source, const PairedPutPlan& plan, int partner,
             std::string partner_name);
   // Every rank calls it: the warm-up and timed executions, this rank putting when `sending`.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "backends/device_info_json.hpp"
 #include "core/json_record.hpp"

@@ -15,7 +15,7 @@ namespace xb {
 // worker per remote); cases come back in server order, config "server_index" naming the server.
 // ctx.on_case sees each case as it completes, never from two threads at once. Server: serves each
 // of plan.clients the memory it asks for (ctx.on_listening, ports resolved, once all listen) and
-// returns a case per client in handshake order; refused connections go to ctx.log. Throws
+// returns a case per client as its session ends; refused connections go to ctx.log. Throws
 // TransportError when no peer came within plan.wait or one vanished mid-session; with several
 // threads, the first error once every thread ended.
 std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx);
