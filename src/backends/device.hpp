@@ -4,8 +4,8 @@
 // backends implement it over their runtimes (streams, events, cudaMalloc/aclrtMalloc, host
 // registration, peer access). Jobs only ever see this header.
 //
-// Bump kDeviceInterfaceVersion whenever any class here changes layout or meaning: the registry
-// refuses a module built against another version.
+// Raise kModuleInterfaceVersion (core/module_entry.hpp) whenever any class here changes layout or
+// meaning: the registry refuses a module built against another version.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,8 +17,6 @@
 #include "core/support.hpp"
 
 namespace xb {
-
-inline constexpr std::uint32_t kDeviceInterfaceVersion = 8;
 
 // One copy: `bytes` from `src` to `dst`. Either side may be host or device memory of this device,
 // or (after enable_peer_access) device memory of a peer.

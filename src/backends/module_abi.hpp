@@ -1,23 +1,15 @@
 #pragma once
-// The entry point a backend module (a shared library loaded at run time) exports. The registry
-// dlopen()s the module, calls xferbench_backend_module(), and refuses it unless interface_version
-// equals the kDeviceInterfaceVersion this binary was built with.
-#include <cstdint>
-
+// A backend module's operations: what its entry (core/module_entry.hpp, kind "backend") points at.
+// The registry opens every libxferbench-backend-*.so it finds and makes the backend with `create`.
 #include "backends/device.hpp"
+#include "core/module_entry.hpp"
 
 extern "C" {
 
-struct XbBackendModule {
-  std::uint32_t interface_version;
-  const char* name;
-  // Creates the backend; the registry owns the result and deletes it before dlclose().
+struct XbBackendOps {
+  // Creates the backend; the registry owns the result and deletes it before the module closes.
   xb::Backend* (*create)();
 };
-
-// Each module defines this symbol.
-const XbBackendModule* xferbench_backend_module();
 }
 
-// The symbol name, for dlsym.
-inline constexpr const char* kXbBackendModuleSymbol = "xferbench_backend_module";
+inline constexpr const char* kXbBackendKind = "backend";

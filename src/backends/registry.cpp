@@ -62,20 +62,10 @@ void BackendRegistry::load_modules_from(const std::filesystem::path& dir) {
 
 const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& file) {
   ModuleRecord rec{file.filename().string(), file, false, {}};
-  SharedModule lib = SharedModule::open(file, rec.reason);
-  if (!lib) return records_.emplace_back(std::move(rec));
-  auto* entry_point = reinterpret_cast<const XbBackendModule* (*)()>(lib.symbol(kXbBackendModuleSymbol));
-  const XbBackendModule* module = entry_point != nullptr ? entry_point() : nullptr;
-  if (module == nullptr) {
-    rec.reason = fmt::format("no {} symbol: not an xferbench backend module", kXbBackendModuleSymbol);
-    return records_.emplace_back(std::move(rec));
-  }
-  rec.name = module->name != nullptr ? module->name : rec.name;
-  if (module->interface_version != kDeviceInterfaceVersion) {
-    // Read before `lib` closes: `module` points into the module's memory, which dlclose unmaps.
-    const std::uint32_t version = module->interface_version;
-    rec.reason = fmt::format("device interface version {} does not match this xferbench's {}; rebuild the module",
-                             version, kDeviceInterfaceVersion);
+  OpenedModule opened = open_module_file(file, kXbBackendKind);
+  if (!opened.name.empty()) rec.name = opened.name;  // read from the module, even when refused
+  if (!opened.module) {
+    rec.reason = std::move(opened.why);
     return records_.emplace_back(std::move(rec));
   }
   const bool duplicate = std::any_of(entries_.begin(), entries_.end(),
@@ -86,8 +76,8 @@ const ModuleRecord& BackendRegistry::load_module(const std::filesystem::path& fi
   }
   auto e = std::make_unique<Entry>();
   e->name = rec.name;
-  auto create = module->create;
-  e->module = std::move(lib);
+  auto create = opened.ops_as<XbBackendOps>()->create;
+  e->module = std::move(opened.module);
   e->factory = [create] { return std::unique_ptr<Backend>(create()); };
   entries_.push_back(std::move(e));
   rec.loaded = true;

@@ -1,5 +1,7 @@
 #include "core/shared_module.hpp"
 
+#include "core/module_entry.hpp"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <pthread.h>
@@ -124,25 +126,48 @@ std::filesystem::path find_module_file(const std::vector<std::filesystem::path>&
   return {};
 }
 
-namespace module_detail {
+namespace {
 
-SharedModule open_found(const std::vector<std::filesystem::path>& dirs, std::string_view file_name, std::string& why) {
-  const auto file = find_module_file(dirs, file_name, why);
-  if (file.empty()) return {};
-  std::string dl_why;
-  SharedModule lib = SharedModule::open(file, dl_why);
-  if (!lib) why = fmt::format("{}: {}", file.string(), dl_why);
-  return lib;
+// Reads and checks the entry of the library `opened.module` holds; empties the module when it is
+// refused.
+void check_entry(OpenedModule& opened, std::string_view kind) {
+  auto* entry_point = reinterpret_cast<const XbModule* (*)()>(opened.module.symbol(kXbModuleSymbol));
+  const XbModule* entry = entry_point != nullptr ? entry_point() : nullptr;
+  if (entry == nullptr) {
+    opened.why = fmt::format("no {} symbol: not an xferbench module", kXbModuleSymbol);
+  } else {
+    // Copied before a refusal closes the library: the entry lives in the module's memory.
+    opened.name = entry->name != nullptr ? entry->name : "";
+    const std::string_view found = entry->kind != nullptr ? entry->kind : "";
+    if (found != kind) {
+      opened.why = fmt::format("a {} module, not a {} module", found.empty() ? "nameless kind of" : found, kind);
+    } else if (entry->interface_version != kModuleInterfaceVersion) {
+      opened.why = fmt::format("interface version {} does not match this xferbench's {}; rebuild the module",
+                               entry->interface_version, kModuleInterfaceVersion);
+    } else {
+      opened.ops = entry->ops;
+      return;
+    }
+  }
+  opened.module = SharedModule{};
 }
 
-std::string version_mismatch(std::string_view file_name, unsigned found, unsigned wanted) {
-  return fmt::format("{}: interface version {} does not match this xferbench's {}; rebuild the module", file_name,
-                     found, wanted);
+}  // namespace
+
+OpenedModule open_module_file(const std::filesystem::path& file, std::string_view kind) {
+  OpenedModule opened;
+  opened.module = SharedModule::open(file, opened.why);
+  if (opened.module) check_entry(opened, kind);
+  return opened;
 }
 
-std::string no_entry(std::string_view file_name, const char* symbol) {
-  return fmt::format("{}: no {} symbol: not an xferbench module of this kind", file_name, symbol);
+OpenedModule open_module(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
+                         std::string_view kind) {
+  OpenedModule opened;
+  const auto file = find_module_file(dirs, file_name, opened.why);
+  if (file.empty()) return opened;
+  opened = open_module_file(file, kind);
+  if (!opened.module) opened.why = fmt::format("{}: {}", file.string(), opened.why);
+  return opened;
 }
-
-}  // namespace module_detail
 }  // namespace xb

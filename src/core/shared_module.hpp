@@ -42,49 +42,28 @@ class SharedModule {
 std::filesystem::path find_module_file(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
                                        std::string& why);
 
-// A module of one kind found and opened, its entry point called and its interface version checked:
-// `entry` points into the module (valid while `module` is open). Where any step fails, `module` is
-// empty and `why` says which step and why ("libxferbench-runtime-mpi.so: dlopen failed: libmpi.so.40:
-// cannot open shared object file").
-template <typename Entry>
+// A module of one kind found and opened, its entry (core/module_entry.hpp) read and checked: its
+// kind and interface version. `ops` points into the module (the kind's operations, valid while
+// `module` is open). Where any step fails, `module` is empty and `why` says which step and why
+// ("libxferbench-runtime-mpi.so: dlopen failed: libmpi.so.40: cannot open shared object file").
 struct OpenedModule {
   SharedModule module;
-  const Entry* entry = nullptr;
+  std::string name;  // the module's own name, read even when it is refused for its version or kind
   std::string why;
+  const void* ops = nullptr;
+
+  // The operations, as the kind asked for says they are.
+  template <typename Ops>
+  const Ops* ops_as() const noexcept {
+    return static_cast<const Ops*>(ops);
+  }
 };
 
-// Finds `file_name` in `dirs`, opens it, calls its `symbol` (a function returning const Entry*) and
-// compares the entry's interface_version with `version`.
-template <typename Entry>
-OpenedModule<Entry> open_module(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
-                                const char* symbol, unsigned version);
-
-// The steps open_module shares between kinds, out of line.
-namespace module_detail {
-SharedModule open_found(const std::vector<std::filesystem::path>& dirs, std::string_view file_name, std::string& why);
-std::string version_mismatch(std::string_view file_name, unsigned found, unsigned wanted);
-std::string no_entry(std::string_view file_name, const char* symbol);
-}  // namespace module_detail
-
-template <typename Entry>
-OpenedModule<Entry> open_module(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
-                                const char* symbol, unsigned version) {
-  OpenedModule<Entry> out;
-  SharedModule lib = module_detail::open_found(dirs, file_name, out.why);
-  if (!lib) return out;
-  auto* entry_point = reinterpret_cast<const Entry* (*)()>(lib.symbol(symbol));
-  const Entry* entry = entry_point != nullptr ? entry_point() : nullptr;
-  if (entry == nullptr) {
-    out.why = module_detail::no_entry(file_name, symbol);
-    return out;
-  }
-  if (entry->interface_version != version) {
-    out.why = module_detail::version_mismatch(file_name, entry->interface_version, version);
-    return out;
-  }
-  out.module = std::move(lib);
-  out.entry = entry;
-  return out;
-}
+// Finds `file_name` in `dirs` and opens it as a module of `kind`; `why` names the file.
+OpenedModule open_module(const std::vector<std::filesystem::path>& dirs, std::string_view file_name,
+                         std::string_view kind);
+// Opens `file` as a module of `kind` (the backend registry, which lists its directories itself);
+// `why` does not repeat the file's name.
+OpenedModule open_module_file(const std::filesystem::path& file, std::string_view kind);
 
 }  // namespace xb

@@ -17,14 +17,14 @@ bool mpi_launched() noexcept {
 }
 
 std::optional<MpiLibrary> MpiLibrary::open(const std::vector<std::filesystem::path>& module_dirs, std::string& why) {
-  auto opened = open_module<XbMpiModule>(module_dirs, kXbMpiModuleFile, kXbMpiModuleSymbol, kMpiInterfaceVersion);
+  OpenedModule opened = open_module(module_dirs, kXbMpiModuleFile, kXbRuntimeKind);
   if (!opened.module) {
     why = std::move(opened.why);
     return std::nullopt;
   }
   MpiLibrary lib;
   lib.module_ = std::move(opened.module);
-  lib.entry_ = opened.entry;
+  lib.ops_ = opened.ops_as<XbMpiOps>();
   return lib;
 }
 
@@ -36,9 +36,9 @@ MpiLibrary MpiLibrary::load(const std::vector<std::filesystem::path>& module_dir
 }
 
 std::unique_ptr<MpiWorld> MpiLibrary::start(MpiThreads threads) const {
-  return std::unique_ptr<MpiWorld>(entry_->start(threads));
+  return std::unique_ptr<MpiWorld>(ops_->start(threads));
 }
 
-std::string MpiLibrary::library_version() const { return entry_->library_version(); }
+std::string MpiLibrary::library_version() const { return ops_->library_version(); }
 
 }  // namespace xb

@@ -13,7 +13,7 @@
 #include "core/shared_module.hpp"
 #include "runtime/mpi_world.hpp"
 
-struct XbMpiModule;
+struct XbMpiOps;
 
 namespace xb {
 
@@ -37,7 +37,7 @@ class MpiLibrary {
 
  private:
   SharedModule module_;
-  const XbMpiModule* entry_ = nullptr;
+  const XbMpiOps* ops_ = nullptr;
 };
 
 }  // namespace xb

@@ -1,20 +1,17 @@
 #pragma once
-// The entry point a transport module (libxferbench-transport-NAME.so: UCX's, built from
-// transport/ucx/) exports. transport_registry.cpp opens the modules it knows by name and refuses one
-// unless interface_version equals the kTransportInterfaceVersion this binary was built with: the
-// module and the binary share C++ types (Transport, Session, Region), so a module built from other
-// headers must not be used.
+// A transport module's operations (libxferbench-transport-NAME.so: UCX's, built from transport/ucx/):
+// what its entry (core/module_entry.hpp, kind "transport") points at. transport_registry.cpp opens the
+// modules it knows by name. The module and the binary share C++ types (Transport, Session, Region):
+// kModuleInterfaceVersion covers them.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "core/module_entry.hpp"
 #include "transport/transport.hpp"
 
 namespace xb {
-
-// Raised whenever transport.hpp or session.hpp change what a module implements.
-inline constexpr std::uint32_t kTransportInterfaceVersion = 1;
 
 // What a transport finds on this machine (`xferbench devices`, the survey): per transport and
 // device, as `ucx_info -d` lists UCX's.
@@ -45,9 +42,7 @@ std::vector<TransportModuleState> transport_modules();
 
 extern "C" {
 
-struct XbTransportModule {
-  std::uint32_t interface_version;
-  const char* name;  // "ucx": the --transport name
+struct XbTransportOps {
   // A transport; throws Unavailable with the library's words when it cannot start here. The caller
   // owns the result and deletes it before the module closes.
   xb::Transport* (*create)();
@@ -55,7 +50,6 @@ struct XbTransportModule {
   void (*resources)(xb::TransportResources& out);
 };
 
-const XbTransportModule* xferbench_transport_module();
 }
 
-inline constexpr const char* kXbTransportModuleSymbol = "xferbench_transport_module";
+inline constexpr const char* kXbTransportKind = "transport";

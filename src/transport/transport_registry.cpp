@@ -21,7 +21,7 @@ constexpr const char* kModuleTransports[] = {"ucx"};
 
 struct ModuleTransport {
   std::string name;
-  OpenedModule<XbTransportModule> opened;  // empty, with why, when it could not be opened
+  OpenedModule opened;  // empty, with why, when it could not be opened
 };
 
 // Opened once per process and never changed after: a module is a property of the node, as the
@@ -33,8 +33,7 @@ const std::vector<ModuleTransport>& module_transports() {
     std::vector<ModuleTransport> out;
     const auto dirs = default_module_dirs();
     for (const char* name : kModuleTransports) {
-      out.push_back({name, open_module<XbTransportModule>(dirs, fmt::format("libxferbench-transport-{}.so", name),
-                                                          kXbTransportModuleSymbol, kTransportInterfaceVersion)});
+      out.push_back({name, open_module(dirs, fmt::format("libxferbench-transport-{}.so", name), kXbTransportKind)});
     }
     return out;
   }();
@@ -79,7 +78,7 @@ std::unique_ptr<Transport> make_transport(std::string_view name) {
       throw Unavailable(fmt::format("--transport {}: needs the {} transport module, which is not here: {}", name,
                                     name, m->opened.why));
     }
-    return std::unique_ptr<Transport>(m->opened.entry->create());
+    return std::unique_ptr<Transport>(m->opened.ops_as<XbTransportOps>()->create());
   }
   throw UsageError(fmt::format("--transport: '{}' is not a transport of this build (one of: {})", name,
                                fmt::join(transport_names(), ", ")));
@@ -92,7 +91,7 @@ std::vector<TransportModuleState> transport_modules() {
     if (m.opened.module) {
       s.file = m.opened.module.file();
       try {
-        m.opened.entry->resources(s.resources);
+        m.opened.ops_as<XbTransportOps>()->resources(s.resources);
       } catch (const std::exception& e) {
         s.resources.problems.push_back(fmt::format("{}: {}", m.name, e.what()));
       }

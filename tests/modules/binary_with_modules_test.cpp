@@ -47,7 +47,7 @@ TEST(BinaryWithModules, DevicesReportsLoadedAndRefusedModules) {
       badversion = line.find("interface version") != std::string::npos;
     }
     if (line.rfind("module " + dir + "/libxferbench-backend-testnosymbol.so: refused: ", 0) == 0) {
-      nosymbol = line.find("xferbench_backend_module") != std::string::npos;
+      nosymbol = line.find("xferbench_module symbol") != std::string::npos;
     }
   }
   EXPECT_TRUE(badversion) << "no line saying testbadversion was refused for its interface version:\n" << r.out;

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/pattern.hpp"
 #include "core/shared_module.hpp"
+#include "transport/transport_module.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
@@ -93,13 +94,13 @@ TEST(Registry, RecordsEveryModuleWithItsOutcome) {
   EXPECT_FALSE(bad->loaded);
   EXPECT_EQ(bad->name, "testbadversion");  // read from the module, though it was refused
   EXPECT_NE(bad->reason.find("interface version"), std::string::npos) << bad->reason;
-  EXPECT_NE(bad->reason.find(std::to_string(xb::kDeviceInterfaceVersion + 1)), std::string::npos) << bad->reason;
-  EXPECT_NE(bad->reason.find(std::to_string(xb::kDeviceInterfaceVersion)), std::string::npos) << bad->reason;
+  EXPECT_NE(bad->reason.find(std::to_string(xb::kModuleInterfaceVersion + 1)), std::string::npos) << bad->reason;
+  EXPECT_NE(bad->reason.find(std::to_string(xb::kModuleInterfaceVersion)), std::string::npos) << bad->reason;
 
   const auto* nosym = record_of(*registry, "libxferbench-backend-testnosymbol.so");
   ASSERT_NE(nosym, nullptr);
   EXPECT_FALSE(nosym->loaded);
-  EXPECT_NE(nosym->reason.find(kXbBackendModuleSymbol), std::string::npos) << nosym->reason;
+  EXPECT_NE(nosym->reason.find(kXbModuleSymbol), std::string::npos) << nosym->reason;
 
   // Only what loaded is a backend.
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"cpu", "testgood"}));
@@ -281,15 +282,18 @@ TEST(Registry, LoadModuleReportsAMissingFile) {
 // through it): each step that fails says which, and only a module that passes them all is open.
 namespace {
 
-xb::OpenedModule<XbBackendModule> open_backend(const std::vector<fs::path>& dirs, const char* file) {
-  return xb::open_module<XbBackendModule>(dirs, file, kXbBackendModuleSymbol, xb::kDeviceInterfaceVersion);
+xb::OpenedModule open_backend(const std::vector<fs::path>& dirs, const char* file) {
+  return xb::open_module(dirs, file, kXbBackendKind);
 }
 
 TEST(OpenModule, AGoodModuleIsOpenWithItsEntry) {
   const auto m = open_backend({"/nonexistent", kTestModuleDir}, "libxferbench-backend-testgood.so");
   ASSERT_TRUE(m.module) << m.why;
-  ASSERT_NE(m.entry, nullptr);
-  EXPECT_STREQ(m.entry->name, "testgood");
+  ASSERT_NE(m.ops_as<XbBackendOps>(), nullptr);
+  EXPECT_EQ(m.name, "testgood");
+  // The operations are the module's: the backend they make is the module's own.
+  const std::unique_ptr<xb::Backend> made(m.ops_as<XbBackendOps>()->create());
+  EXPECT_EQ(made->name(), "testgood");
   EXPECT_EQ(m.module.file(), kTestModuleDir / "libxferbench-backend-testgood.so");
   EXPECT_TRUE(m.why.empty()) << m.why;
 }
@@ -297,16 +301,27 @@ TEST(OpenModule, AGoodModuleIsOpenWithItsEntry) {
 TEST(OpenModule, AnotherInterfaceVersionIsRefusedNamingBoth) {
   const auto m = open_backend({kTestModuleDir}, "libxferbench-backend-testbadversion.so");
   EXPECT_FALSE(m.module);
-  EXPECT_EQ(m.entry, nullptr);
-  const std::string want = "interface version " + std::to_string(xb::kDeviceInterfaceVersion + 1) +
-                           " does not match this xferbench's " + std::to_string(xb::kDeviceInterfaceVersion);
+  EXPECT_EQ(m.ops, nullptr);
+  EXPECT_EQ(m.name, "testbadversion");  // read before the library closed
+  const std::string want = "interface version " + std::to_string(xb::kModuleInterfaceVersion + 1) +
+                           " does not match this xferbench's " + std::to_string(xb::kModuleInterfaceVersion);
   EXPECT_NE(m.why.find(want), std::string::npos) << m.why;
+}
+
+TEST(OpenModule, AModuleOfAnotherKindIsRefusedNamingBoth) {
+  // A backend module asked for as a transport: the one entry says which kind it is.
+  const auto m = xb::open_module({kTestModuleDir}, "libxferbench-backend-testgood.so", kXbTransportKind);
+  EXPECT_FALSE(m.module);
+  EXPECT_EQ(m.ops, nullptr);
+  EXPECT_NE(m.why.find("libxferbench-backend-testgood.so: a backend module, not a transport module"),
+            std::string::npos)
+      << m.why;
 }
 
 TEST(OpenModule, ALibraryWithoutTheEntryIsRefused) {
   const auto m = open_backend({kTestModuleDir}, "libxferbench-backend-testnosymbol.so");
   EXPECT_FALSE(m.module);
-  EXPECT_NE(m.why.find("no xferbench_backend_module symbol"), std::string::npos) << m.why;
+  EXPECT_NE(m.why.find("no xferbench_module symbol"), std::string::npos) << m.why;
 }
 
 TEST(OpenModule, AMissingFileNamesEveryPlaceLookedIn) {

@@ -8,8 +8,9 @@ namespace {
 
 xb::Backend* create_backend() { std::abort(); }  // never called: the version is checked first
 
-const XbBackendModule kModule{xb::kDeviceInterfaceVersion + 1, "testbadversion", create_backend};
+const XbBackendOps kOps{create_backend};
+const XbModule kModule{xb::kModuleInterfaceVersion + 1, kXbBackendKind, "testbadversion", &kOps};
 
 }  // namespace
 
-extern "C" const XbBackendModule* xferbench_backend_module() { return &kModule; }
+extern "C" const XbModule* xferbench_module() { return &kModule; }

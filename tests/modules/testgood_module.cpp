@@ -58,8 +58,9 @@ class TestGoodBackend final : public xb::Backend {
 
 xb::Backend* create_backend() { return new TestGoodBackend; }
 
-const XbBackendModule kModule{xb::kDeviceInterfaceVersion, "testgood", create_backend};
+const XbBackendOps kOps{create_backend};
+const XbModule kModule{xb::kModuleInterfaceVersion, kXbBackendKind, "testgood", &kOps};
 
 }  // namespace
 
-extern "C" const XbBackendModule* xferbench_backend_module() { return &kModule; }
+extern "C" const XbModule* xferbench_module() { return &kModule; }

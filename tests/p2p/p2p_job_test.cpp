@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <numeric>
@@ -17,10 +18,12 @@
 #include "core/matrix.hpp"
 #include "jobs/p2p/p2p_copy.hpp"
 #include "jobs/p2p/p2p_job.hpp"
+#include "jobs/p2p/p2p_remote.hpp"
 #include "support/job_helpers.hpp"
 #include "support/metric_checks.hpp"
 #include "support/wrapped_cpu_backend.hpp"
 #include "support/run_job.hpp"
+#include "support/thread_launcher.hpp"
 
 namespace xb {
 namespace {
@@ -292,6 +295,62 @@ TEST(P2pJob, PlanRulesNameTheirFlag) {
   p.size = 0;
   EXPECT_EQ(error_of([&] { validate_p2p_plan(p, cpu.get()); }, names).rfind("--size 0:", 0), 0u);
   EXPECT_TRUE(rejected(small_plan()).empty());
+}
+
+// Every rank's line-ups counted, as ranks of one run pass through them: when a case reached rank 0's
+// sink, as the number of line-ups so far.
+class CountingRuntime final : public Runtime {
+ public:
+  CountingRuntime(Runtime& real, std::atomic<int>& line_ups) : real_(real), line_ups_(line_ups) {}
+  int rank() const override { return real_.rank(); }
+  int size() const override { return real_.size(); }
+  std::string_view name() const override { return real_.name(); }
+  void barrier() override {
+    ++line_ups_;
+    real_.barrier();
+  }
+  std::vector<std::string> allgather(const std::string& mine) override { return real_.allgather(mine); }
+  std::vector<std::string> gather(const std::string& mine, int root) override { return real_.gather(mine, root); }
+  std::string broadcast(const std::string& text, int root) override { return real_.broadcast(text, root); }
+  double max(double mine) override { return real_.max(mine); }
+
+ private:
+  Runtime& real_;
+  std::atomic<int>& line_ups_;
+};
+
+TEST(P2pAcrossNodes, EachCaseReachesTheSinkAsItsPairCompletes) {
+  // Two ranks as threads over TCP on loopback: the four cases of the pair, each handed to rank 0's
+  // sink once measured, so a run that fails or is interrupted at a later case keeps the earlier.
+  CpuBackend cpu;
+  Backend& backend = cpu.get();  // made once, before the ranks share it
+  P2pRemotePlan plan;
+  plan.base = small_plan(64 << 10, 3);
+  plan.transport = "tcp";
+  plan.host = "127.0.0.1";
+  plan.token = "p2p-across-nodes-test";
+  std::atomic<int> line_ups{0};
+  std::vector<int> arrived_after;  // rank 0's: the line-ups so far when each case arrived
+  std::vector<std::string> names;
+  ThreadLauncher launcher(2);
+  launcher.run([&](Runtime& rt) {
+    CountingRuntime counted(rt, line_ups);
+    JobContext ctx{.backend = &backend, .runtime = &counted};
+    if (rt.rank() == 0) {
+      ctx.on_case = [&](const CaseResult& c) {
+        arrived_after.push_back(line_ups.load());
+        names.push_back(c.name);
+      };
+    }
+    return std::to_string(run(plan, ctx).size());
+  });
+  ASSERT_EQ(names, (std::vector<std::string>{"p2p_unidirectional", "p2p_bidirectional", "p2p_unidirectional",
+                                             "p2p_bidirectional"}));
+  // Each case came after its own executions' line-ups and before the next case's: a case handed
+  // over only once the run ended would arrive with every line-up of the run behind it.
+  for (std::size_t i = 1; i < arrived_after.size(); ++i) {
+    EXPECT_LT(arrived_after[i - 1], arrived_after[i]) << "case " << i;
+  }
 }
 
 }  // namespace

@@ -131,9 +131,10 @@ class AclBackend final : public Backend {
 
 Backend* create_backend() { return new AclBackend; }
 
-const XbBackendModule kModule{kDeviceInterfaceVersion, "acl", create_backend};
+const XbBackendOps kOps{create_backend};
+const XbModule kModule{kModuleInterfaceVersion, kXbBackendKind, "acl", &kOps};
 
 }  // namespace
 }  // namespace xb::acl
 
-extern "C" const XbBackendModule* xferbench_backend_module() { return &xb::acl::kModule; }
+extern "C" const XbModule* xferbench_module() { return &xb::acl::kModule; }

@@ -120,9 +120,10 @@ class CudaBackend final : public Backend {
 
 Backend* create_backend() { return new CudaBackend; }
 
-const XbBackendModule kModule{kDeviceInterfaceVersion, "cuda", create_backend};
+const XbBackendOps kOps{create_backend};
+const XbModule kModule{kModuleInterfaceVersion, kXbBackendKind, "cuda", &kOps};
 
 }  // namespace
 }  // namespace xb::cuda
 
-extern "C" const XbBackendModule* xferbench_backend_module() { return &xb::cuda::kModule; }
+extern "C" const XbModule* xferbench_module() { return &xb::cuda::kModule; }

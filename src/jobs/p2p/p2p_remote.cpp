@@ -82,7 +82,7 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   const auto where = [&](int r) {
     return fmt::format("rank {} {}", r, p2p_device_name(backend_name, p2p_remote_device(plan, r)));
   };
-  std::vector<CaseResult> mine;
+  std::vector<CaseResult> cases;
   for (int a = 0; a < ranks; a += 2) {
     const int b = a + 1;
     for (const PairCase& pc : pair_cases(a, b, plan.both_orders)) {
@@ -96,6 +96,7 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
                                                where(rank), where(partner), *bad));
         }
       }
+      std::vector<CaseResult> made;  // the case, at the pair's lower rank
       if (rank == a) {
         CaseResult c = make_p2p_case(plan.base, backend_name, where(pc.from), where(pc.to), pc.bidirectional, elapsed);
         auto config = c.config.get<P2pConfig>();
@@ -110,22 +111,20 @@ std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
         config.from_node = nodes.at(static_cast<std::size_t>(pc.from));
         config.to_node = nodes.at(static_cast<std::size_t>(pc.to));
         c.config = config;
-        mine.push_back(std::move(c));
+        made.push_back(std::move(c));
+      }
+      // Handed to rank 0 (every rank with results_everywhere) as it completes: a run that fails or
+      // is interrupted at a later pair keeps it.
+      for (std::vector<CaseResult>& of_rank :
+           plan.results_everywhere ? allgather_values(group, made) : gather_values(group, made, 0)) {
+        for (CaseResult& c : of_rank) {
+          ctx.emit(c);
+          cases.push_back(std::move(c));
+        }
       }
     }
   }
   pair.finish();
-
-  // Each pair's cases were made at its lower rank: gather them to rank 0, in pair order.
-  std::vector<std::vector<CaseResult>> all =
-      plan.results_everywhere ? allgather_values(group, mine) : gather_values(group, mine, 0);
-  std::vector<CaseResult> cases;
-  for (std::vector<CaseResult>& of_rank : all) {
-    for (CaseResult& c : of_rank) {
-      ctx.emit(c);
-      cases.push_back(std::move(c));
-    }
-  }
   return cases;
 }
 

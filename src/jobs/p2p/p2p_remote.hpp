@@ -40,7 +40,8 @@ struct P2pRemotePlan {
 };
 
 // Runs the plan on this rank of ctx.runtime, with ctx.backend's devices: every pair's cases in order
-// at rank 0 (at every rank with results_everywhere), each also to ctx.on_case there; elsewhere empty.
+// at rank 0 (at every rank with results_everywhere), each also to ctx.on_case there as it completes
+// (gathered case by case); elsewhere empty.
 // The ranks first compare their plans (size, executions, warm-up, verify, transport): a mismatch is
 // an error naming both, as the seed requires the same --et on both nodes. Each case names its ranks
 // and devices in config (from_rank, from_device, to_rank, to_device, from_node…). Throws (naming the

@@ -1,4 +1,4 @@
-// The MPI runtime module's entry point (runtime/mpi_module.hpp): what the binary finds by dlsym.
+// The MPI runtime module's entry (core/module_entry.hpp) and operations (runtime/mpi_module.hpp).
 #include <mpi.h>
 
 #include <string>
@@ -22,8 +22,9 @@ const char* library_version() {
 
 xb::MpiWorld* start(xb::MpiThreads threads) { return new xb::MpiRuntime(threads); }
 
-constexpr XbMpiModule kModule{xb::kMpiInterfaceVersion, library_version, start};
+constexpr XbMpiOps kOps{library_version, start};
+constexpr XbModule kModule{xb::kModuleInterfaceVersion, kXbRuntimeKind, "mpi", &kOps};
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const XbMpiModule* xferbench_mpi_module() { return &kModule; }
+extern "C" __attribute__((visibility("default"))) const XbModule* xferbench_module() { return &kModule; }

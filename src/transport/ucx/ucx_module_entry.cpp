@@ -1,5 +1,5 @@
-// The UCX transport module's entry point (transport/transport_module.hpp): what the binary finds by
-// dlsym in libxferbench-transport-ucx.so.
+// The UCX transport module's entry (core/module_entry.hpp) and operations
+// (transport/transport_module.hpp), in libxferbench-transport-ucx.so.
 #include "transport/transport_module.hpp"
 #include "transport/ucx/ucx_inventory.hpp"
 #include "transport/ucx/ucx_transport.hpp"
@@ -15,10 +15,9 @@ void resources(xb::TransportResources& out) {
   out.problems = ucx.problems;
 }
 
-constexpr XbTransportModule kModule{xb::kTransportInterfaceVersion, "ucx", create, resources};
+constexpr XbTransportOps kOps{create, resources};
+constexpr XbModule kModule{xb::kModuleInterfaceVersion, kXbTransportKind, "ucx", &kOps};
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const XbTransportModule* xferbench_transport_module() {
-  return &kModule;
-}
+extern "C" __attribute__((visibility("default"))) const XbModule* xferbench_module() { return &kModule; }
