@@ -132,9 +132,10 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
   return r;
 }
 
-// Both nodes run this and deliver the same cases (each its own output, e.g. its own -o file).
+// Both nodes run this and deliver the same cases (each its own output, e.g. its own -o file), each
+// kept as it completes: a node that fails or is interrupted midway delivers those, marked partial.
 // The start window runs out with an error naming the address, never a hang.
-int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx,
+int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
                   Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);
   TwoNodeMeet meet;
@@ -144,42 +145,50 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& ou
   meet.shared_dir = a.shared_dir;
   meet.window = std::chrono::seconds(parse_count(a.window, "--window", 1, 3600));
   meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
-  ResultDocument doc = new_result_document(ctx);
-  doc.cases = worded_by(native_flag_words(), [&] {
-    const std::unique_ptr<Runtime> pair = meet_other_node(meet, remote);
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = pair.get()};
-    return run(remote, job);
+  return run_job_command(ctx, flags, &backend, [&](JobContext& job) {
+    return worded_by(native_flag_words(), [&] {
+      const std::unique_ptr<Runtime> pair = meet_other_node(meet, remote);
+      job.runtime = pair.get();
+      return run(remote, job);
+    });
   });
-  deliver(doc, out, ctx);
-  return kExitOk;
 }
 
-// Every rank runs this; rank 0 delivers the result. A rank that fails ends the job (MPI_Abort):
-// the others would wait in a collective for ever.
-int run_mpi(const P2pArgs& a, const P2pPlan& plan, const OutputOptions& out, CommandContext& ctx, Backend& backend) {
+// Every rank runs this; rank 0 keeps each case as it completes and delivers the result. A rank
+// that fails ends the job (MPI_Abort: the others would wait in a collective for ever), rank 0
+// first delivering the cases complete by then, marked partial; so does an interrupt (mpirun's
+// SIGTERM when another rank aborted).
+int run_mpi(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
+            Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);
   const MpiLibrary mpi = MpiLibrary::load(ctx.registry.module_dirs(), "--mpi");
-  const std::unique_ptr<MpiWorld> world = mpi.start();
-  MpiWorld& runtime = *world;
-  if (runtime.size() < 2 || runtime.size() % 2 != 0) {
-    throw UsageError(fmt::format("--mpi: needs an even number of ranks, 2 or more (pairs 0-1, 2-3, …); this job has "
-                                 "{}{}",
-                                 runtime.size(), mpi_launched() ? "" : " (start it with mpirun -n 2)"));
-  }
-  std::vector<CaseResult> cases;
+  // Started inside the kept run, after its signal watcher: MPI's threads then leave the end
+  // signals to it. Outlives the run, so a failure can still end every rank through it.
+  std::unique_ptr<MpiWorld> world;
+  bool paired = false;  // past the rank count: a failure from here on ends every rank
+  ResultDocument doc = new_result_document(ctx);
+  const KeptRun how{.deliver = [&](const ResultDocument& d) { if (world && world->rank() == 0) deliver(d, flags.out, ctx); },
+                    .quiet = flags.out.quiet,
+                    .progress = false};  // the ranks share one terminal
   try {
-    remote.token = shared_session_token(runtime, given_session_token(a.net.token));
-    JobContext job{.registry = &ctx.registry, .backend = &backend, .runtime = &runtime};
-    cases = worded_by(native_flag_words(), [&] { return run(remote, job); });
+    doc.cases = run_keeping_cases(ctx, doc, how, &backend, [&](JobContext& job) {
+      world = mpi.start();
+      if (world->size() < 2 || world->size() % 2 != 0) {
+        throw UsageError(fmt::format("--mpi: needs an even number of ranks, 2 or more (pairs 0-1, 2-3, …); this job "
+                                     "has {}{}",
+                                     world->size(), mpi_launched() ? "" : " (start it with mpirun -n 2)"));
+      }
+      paired = true;
+      remote.token = shared_session_token(*world, given_session_token(a.net.token));
+      job.runtime = world.get();
+      return worded_by(native_flag_words(), [&] { return run(remote, job); });
+    });
   } catch (const std::exception& e) {
-    ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", runtime.rank(), e.what()) << std::flush;
-    runtime.abort(kExitFailure);
+    if (!paired) throw;  // MPI did not start, or the ranks cannot pair: every rank says so itself
+    ctx.err << fmt::format("xferbench p2p: rank {}: error: {}\n", world->rank(), e.what()) << std::flush;
+    world->abort(kExitFailure);
   }
-  if (runtime.rank() == 0) {
-    ResultDocument doc = new_result_document(ctx);
-    doc.cases = std::move(cases);
-    deliver(doc, out, ctx);
-  }
+  if (world->rank() == 0) deliver(doc, flags.out, ctx);
   return kExitOk;
 }
 
@@ -245,8 +254,8 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (!why_cpu.empty() && !flags.out.quiet && !across) {
     ctx.err << fmt::format("xferbench p2p: devices are cpu backend arenas ({})\n", why_cpu);
   }
-  if (a.mpi) return run_mpi(a, plans.front(), flags.out, ctx, backend);  // one size across nodes (above)
-  if (!a.peer.empty()) return run_two_nodes(a, plans.front(), flags.out, ctx, backend);
+  if (a.mpi) return run_mpi(a, plans.front(), flags, ctx, backend);  // one size across nodes (above)
+  if (!a.peer.empty()) return run_two_nodes(a, plans.front(), flags, ctx, backend);
   // Within a node only (above): MPI ranks share one terminal, and rank 0's table is the output.
   return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
