@@ -1,7 +1,5 @@
 #include "core/shared_module.hpp"
 
-#include "core/module_entry.hpp"
-
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <pthread.h>
@@ -11,6 +9,8 @@
 
 #include <cstdlib>
 #include <utility>
+
+#include "core/module_entry.hpp"
 
 namespace xb {
 
@@ -170,4 +170,5 @@ OpenedModule open_module(const std::vector<std::filesystem::path>& dirs, std::st
   if (!opened.module) opened.why = fmt::format("{}: {}", file.string(), opened.why);
   return opened;
 }
+
 }  // namespace xb

@@ -3,7 +3,6 @@
 // what its entry (core/module_entry.hpp, kind "transport") points at. transport_registry.cpp opens the
 // modules it knows by name. The module and the binary share C++ types (Transport, Session, Region):
 // kModuleInterfaceVersion covers them.
-#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -49,7 +48,6 @@ struct XbTransportOps {
   // What the library finds here; throws std::runtime_error when it cannot list anything.
   void (*resources)(xb::TransportResources& out);
 };
-
 }
 
 inline constexpr const char* kXbTransportKind = "transport";
