@@ -3,73 +3,60 @@
 #include <fmt/format.h>
 
 #include "cli/args.hpp"
+#include "cli/plan_options.hpp"
 #include "cli/command.hpp"
 #include "cli/job_command.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
-#include "core/size.hpp"
-#include "core/sweep.hpp"
 #include "jobs/kv/kv_job.hpp"
 
 namespace xb {
 namespace {
 
-struct KvArgs {
-  std::string op, store, blocks = "64", block = "2M", threads = "1", passes = "1", sync, to, backend = "cpu",
-              device = "0", engine;
-  std::string repetitions = "1";
-  bool buffered = false, verify = false;
-};
+std::optional<KvOp> kv_op_from(std::string_view name) {
+  if (name == "dump") return KvOp::dump;
+  if (name == "load") return KvOp::load;
+  return std::nullopt;
+}
 
-KvPlan to_plan(const KvArgs& a) {
-  KvPlan p;
-  if (a.op == "dump") p.op = KvOp::dump;
-  else if (a.op == "load") p.op = KvOp::load;
-  else if (a.op.empty()) throw UsageError("kv: expected dump or load first (xferbench kv dump|load --store DIR …)");
-  else throw UsageError(fmt::format("kv {}: expected dump or load", a.op));
-  p.store = a.store;
-  // 0 is the job's rule to word ("expected … from 1 to …"), so parse wide here.
-  p.blocks = parse_count(a.blocks, "-n", 0, std::uint64_t{1} << 40);
-  // block_bytes: one plan per point of --block (run_kv_command)
-  p.threads = static_cast<unsigned>(parse_count(a.threads, "-w", 0, 1u << 20));
-  p.passes = parse_count(a.passes, "--passes", 0, std::uint64_t{1} << 40);
-  if (!a.sync.empty()) {
-    if (p.op != KvOp::dump) throw UsageError(fmt::format("--sync {}: applies to dump only", a.sync));
-    const auto s = kv_sync_from(a.sync);
-    if (!s) throw UsageError(fmt::format("--sync {}: expected none, block or end", a.sync));
+// --sync applies to a dump, --to to a load: a misplaced one is named before its value is read.
+void set_op_terms(KvPlan& p, const std::string& sync, const std::string& to) {
+  if (!sync.empty()) {
+    if (p.op != KvOp::dump) throw UsageError(fmt::format("--sync {}: applies to dump only", sync));
+    const auto s = kv_sync_from(sync);
+    if (!s) throw UsageError(fmt::format("--sync {}: expected none, block or end", sync));
     p.sync = *s;
   }
-  if (!a.to.empty()) {
-    if (p.op != KvOp::load) throw UsageError(fmt::format("--to {}: applies to load only", a.to));
-    const auto t = kv_target_from(a.to);
-    if (!t) throw UsageError(fmt::format("--to {}: expected host or device", a.to));
+  if (!to.empty()) {
+    if (p.op != KvOp::load) throw UsageError(fmt::format("--to {}: applies to load only", to));
+    const auto t = kv_target_from(to);
+    if (!t) throw UsageError(fmt::format("--to {}: expected host or device", to));
     p.target = *t;
   }
-  p.backend = a.backend;
-  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1u << 20));
-  p.engine = a.engine;
-  p.buffered = a.buffered;
-  p.verify = a.verify;
-  return p;
 }
 
 int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Dump KV-cache blocks to a POSIX block store and load them back: blocks/s, bandwidth, latency", "kv"};
-  KvArgs a;
-  app.add_option("op", a.op, "dump or load");
-  app.add_option("--store", a.store, "the store's directory (must exist): STORE/ab/cd/<hash of the block id>");
-  app.add_option("-n,--blocks", a.blocks, "blocks, ids 0 .. n-1 (default 64)");
-  app.add_option("--block", a.block, "bytes per block, or a sweep: 64K,2M or 64K:8M[:FACTOR], a case each (a load reads the size a dump left) (default 2M)");
-  add_repetitions_option(app, a.repetitions);
-  app.add_option("-w,--threads", a.threads, "threads sharing the block list (default 1)");
-  app.add_option("--passes", a.passes, "times every block is dumped or loaded (default 1)");
-  app.add_option("--sync", a.sync, "dump: none (default), block (fdatasync each before its rename), end (one syncfs)");
-  app.add_option("--to", a.to, "load: host (default) or device (through a pinned buffer)");
-  app.add_option("--backend", a.backend, "load --to device: the backend (default cpu)");
-  app.add_option("--device", a.device, "load --to device: the device index (default 0)");
-  app.add_option("--engine", a.engine, "load --to device: the backend's copy engine (default its first)");
-  app.add_flag("--buffered", a.buffered, "through the page cache (default O_DIRECT)");
-  app.add_flag("--verify", a.verify, "load: check every byte against the pattern the dump wrote");
+  PlanOptions o(app);
+  KvPlan p;
+  std::string op, sync, to;
+  std::vector<std::uint64_t> blocks;
+  std::uint64_t rounds = 1;
+  o.text("op", op, "dump or load");
+  o.text("--store", p.store, "the store's directory (must exist): STORE/ab/cd/<hash of the block id>");
+  // 0 is the job's rule to word ("expected … from 1 to …"), so parse wide here.
+  o.count("-n,--blocks", p.blocks, "64", 0, std::uint64_t{1} << 40, "blocks, ids 0 .. n-1 (default 64)");
+  o.sizes("--block", blocks, "2M", "bytes per block, or a sweep: 64K,2M or 64K:8M[:FACTOR], a case each (a load reads the size a dump left) (default 2M)");
+  o.repetitions(rounds);
+  o.count("-w,--threads", p.threads, "1", 0, 1u << 20, "threads sharing the block list (default 1)");
+  o.count("--passes", p.passes, "1", 0, std::uint64_t{1} << 40, "times every block is dumped or loaded (default 1)");
+  o.text("--sync", sync, "dump: none (default), block (fdatasync each before its rename), end (one syncfs)");
+  o.text("--to", to, "load: host (default) or device (through a pinned buffer)");
+  o.text("--backend", p.backend, "load --to device: the backend (default cpu)");
+  o.count("--device", p.device, "0", 0, 1u << 20, "load --to device: the device index (default 0)");
+  o.text("--engine", p.engine, "load --to device: the backend's copy engine (default its first)");
+  o.flag("--buffered", p.buffered, "through the page cache (default O_DIRECT)");
+  o.flag("--verify", p.verify, "load: check every byte against the pattern the dump wrote");
   JobCommandFlags flags;
   flags.add_to(app);
   parse_args(app, args);
@@ -77,18 +64,20 @@ int run_kv_command(const std::vector<std::string>& args, CommandContext& ctx) {
   // Every flag before anything about the files: a missing block or file is a run's failure (exit 1)
   // and must not hide a bad --format or -o (exit 2).
   flags.resolve();
+  if (op.empty()) throw UsageError("kv: expected dump or load first (xferbench kv dump|load --store DIR …)");
+  const auto kv_op = kv_op_from(op);
+  if (!kv_op) throw UsageError(fmt::format("kv {}: expected dump or load", op));
+  p.op = *kv_op;
+  o.convert();
+  set_op_terms(p, sync, to);
 
-  const KvPlan plan = to_plan(a);
-  Backend* backend = plan.op == KvOp::load && plan.target == KvTarget::device ? &ctx.registry.get(plan.backend) : nullptr;
-  const std::vector<std::uint64_t> blocks = parse_size_sweep(a.block, "--block");
-  if (plan.op == KvOp::load && blocks.size() > 1) {
+  Backend* backend = p.op == KvOp::load && p.target == KvTarget::device ? &ctx.registry.get(p.backend) : nullptr;
+  if (p.op == KvOp::load && blocks.size() > 1) {
     throw UsageError(fmt::format("--block {}: a load reads the one block size its store holds; sweep dumps, or load "
-                                 "each size from a store of its own", a.block));
+                                 "each size from a store of its own", o.value_of("--block")));
   }
-  const std::vector<KvPlan> plans = sweep_plans(plan, blocks,
-                                                [](KvPlan& p, std::uint64_t s) { p.block_bytes = s; },
-                                                [&](const KvPlan& p) { validate_kv_plan(p, backend); });
-  const std::uint64_t rounds = parse_repetitions(a.repetitions);
+  const std::vector<KvPlan> plans = sweep_plans(p, blocks, [](KvPlan& q, std::uint64_t s) { q.block_bytes = s; },
+                                                [&](const KvPlan& q) { validate_kv_plan(q, backend); });
   return run_job_command(ctx, flags, backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
 }
 
