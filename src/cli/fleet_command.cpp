@@ -13,6 +13,7 @@
 #include "cli/expect_flags.hpp"
 #include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_options.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "core/error.hpp"
@@ -34,11 +35,11 @@
 namespace xb {
 namespace {
 
+// What the plan does not hold as given: the schedule's files, the meeting's flags.
 struct FleetArgs {
-  std::string size = "64M", times = "10", warmup = "1", max_pairs = "0", threshold = "0.8", device = "0", backend;
-  std::string schedule = "round-robin", rounds, locations, matrix_max_ranks = "256";
+  std::string backend, schedule = "round-robin", rounds, locations;
   TransportFlags meet;
-  bool verify = false, no_confirm = false;
+  bool no_confirm = false;
 };
 
 // A schedule's file, whole; a file that cannot be read is bad input naming its flag.
@@ -82,31 +83,15 @@ void check_schedule(const FleetArgs& a, const FleetPlan& p, Runtime& group) {
   }
 }
 
-FleetPlan to_plan(const FleetArgs& a) {
-  FleetPlan p;
-  p.base.size = parse_size(a.size, "-s");  // its range (to 4 GiB) is validate_p2p_plan's
-  p.base.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
-  p.base.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
-  p.base.verify = a.verify;
+void settle_plan(const FleetArgs& a, FleetPlan& p) {
   p.base.across_nodes = true;  // one device index names a device on every rank
-  p.device = static_cast<int>(parse_count(a.device, "--device", 0, kP2pMaxDevices));
   p.base.pairs = {{p.device, p.device}};
-  p.max_pairs = parse_count(a.max_pairs, "--max-pairs", 0, 1u << 20);
-  p.matrix_max_ranks = static_cast<int>(parse_count(a.matrix_max_ranks, "--matrix-max-ranks", 2, 4096));
-  const std::optional<double> t = parse_finite_number(a.threshold);
-  if (!t || *t < 0 || *t > 1) {
-    throw UsageError(fmt::format("--threshold {}: expected a fraction of the median link from 0 to 1 (0.8: flag links "
-                                 "below 80% of the median; 0: flag none)",
-                                 a.threshold));
-  }
-  p.threshold = *t;
   p.confirm = !a.no_confirm;
   TransportChoice meet = parse_transport_flags(a.meet);
   p.transport = std::move(meet.transport);
   p.host = std::move(meet.host);
   p.token = std::move(meet.token);
   p.wait = meet.wait;
-  return p;
 }
 
 // The reason for exit status 1, on stderr: the nodes named (every link slow), then the slow links
@@ -141,15 +126,27 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
                "round-robin schedule, the bandwidth matrix printed and the slow links named (exit 1 when any is). "
                "Start it with mpirun -n N",
                "fleet"};
+  PlanOptions o(app);
   FleetArgs a;
+  FleetPlan plan;
   OutputOptions out;
-  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G (default 64M)");
-  app.add_option("--times,--et", a.times, "timed executions per link, 1 to 100000000 (default 10)");
-  app.add_option("--warmup", a.warmup, "untimed executions per link first (default 1)");
-  app.add_option("--max-pairs", a.max_pairs, "pairs measured at once at most (default 0: every pair of a round)");
-  app.add_option("--threshold", a.threshold, "flag links below this fraction of the median link, 0 to 1 (default 0.8)");
-  app.add_option("--device", a.device, "the device of every rank (default 0)");
-  app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
+  // Its range (to 4 GiB) is validate_p2p_plan's.
+  o.size("-s,--size", plan.base.size, "64M", "bytes per execution and direction, 1 to 4G (default 64M)");
+  o.count("--times,--et", plan.base.executions, "10", 1, kP2pMaxExecutions,
+          "timed executions per link, 1 to 100000000 (default 10)");
+  o.count("--warmup", plan.base.warmup, "1", 0, kP2pMaxExecutions, "untimed executions per link first (default 1)");
+  o.count("--max-pairs", plan.max_pairs, "0", 0, 1u << 20, "pairs measured at once at most (default 0: every pair of a round)");
+  o.later("--threshold", "0.8", "flag links below this fraction of the median link, 0 to 1 (default 0.8)",
+          [&](std::string_view v, std::string_view) {
+            const std::optional<double> t = parse_finite_number(v);
+            if (!t || *t < 0 || *t > 1) {
+              throw UsageError(fmt::format("--threshold {}: expected a fraction of the median link from 0 to 1 (0.8: "
+                                           "flag links below 80% of the median; 0: flag none)", v));
+            }
+            plan.threshold = *t;
+          });
+  o.count("--device", plan.device, "0", 0, kP2pMaxDevices, "the device of every rank (default 0)");
+  o.text("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
   app.add_option("--transport", a.meet.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   app.add_option("--hip,--host-ip", a.meet.host, "this rank's address (default: the first non-loopback IPv4 address)");
   app.add_option("--token", a.meet.token, "shared session token (default $XFERBENCH_TOKEN, else one drawn by rank 0 and sent to every rank over MPI)");
@@ -159,20 +156,19 @@ int run_fleet_command(const std::vector<std::string>& args, CommandContext& ctx)
                  "round-robin (every link, the default), quick (half against half: every rank once) or topology "
                  "(half against half across --locations' locations)");
   app.add_option("--rounds", a.rounds, "your own schedule: one round per line, pairs of ranks \"0-1 2-3\"");
-  app.add_option("--matrix-max-ranks", a.matrix_max_ranks,
-                 "every link's case and the matrix up to this many ranks, 2 to 4096 (default 256); above, only "
-                 "flagged and cleared links");
+  o.count("--matrix-max-ranks", plan.matrix_max_ranks, "256", 2, 4096,
+          "every link's case and the matrix up to this many ranks, 2 to 4096 (default 256); above, only "
+          "flagged and cleared links");
   app.add_option("--locations", a.locations, "--schedule topology: HOST LOCATION per line (\"node-a rack1/sw3\")");
   app.add_flag("--no-confirm", a.no_confirm, "name links slow in the first pass without measuring them again alone");
-  app.add_flag("--verify", a.verify, "a pattern in every source, checked at the destination after each link");
+  app.add_flag("--verify", plan.base.verify, "a pattern in every source, checked at the destination after each link");
   ExpectFlags expect;
   expect.add_to(app);
   add_output_options(app, out);
   add_units_option(app, out);
-  parse_args(app, args);
+  o.parse(args);
   resolve_token_file(a.meet.token, a.meet.token_file);
-
-  FleetPlan plan = to_plan(a);
+  settle_plan(a, plan);
   schedule_plan(a, app, plan);
   // The absolute floor from the expectation layers (read before anything runs: a bad file is exit
   // 2), and this rank's NIC for floors that are a share of a link's ceiling (docs/judge.md).

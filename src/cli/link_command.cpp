@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "cli/job_command.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_options.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
@@ -27,12 +28,12 @@
 namespace xb {
 namespace {
 
+// What the plans do not hold as given: the addresses, the token and the server's caps.
 struct LinkArgs {
-  std::string peer, listen, data_port = "0", ready_file, size = "4:32M", step = "2", iters = "100", warmup = "10",
-              memory = "host:host", transport, token, wait = "20", device = "0";
-  bool loopback = false, check = false;
+  std::string peer, listen, ready_file, token, token_file;
+  std::uint16_t data_port = 0;
+  bool loopback = false;
   SessionCapFlags caps;
-  std::string token_file;
 };
 
 // The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
@@ -40,67 +41,50 @@ constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step
                                        "--mem", "--check", "--judge", "--expect", "--expect-rule"};
 constexpr const char* kServerOnly[] = {"--data-port", "--ready-file", "--max-exposed", "--max-regions"};
 
-// Whether HOST[:PORT] text names a port: "[v6]:port", or exactly one colon.
-bool names_port(std::string_view text) {
-  if (!text.empty() && text.front() == '[') return text.find("]:") != std::string_view::npos;
-  return std::count(text.begin(), text.end(), ':') == 1;
-}
-
-LinkPlan to_plan(const LinkArgs& a, const CLI::App& app) {
+void settle_plan(const LinkArgs& a, const CLI::App& app, LinkPlan& p) {
   for (const char* f : kServerOnly) {
     if (app.count(f) > 0) throw UsageError(fmt::format("{}: only a server (--listen) takes it", f));
   }
   if (!a.peer.empty() && a.loopback) {
     throw UsageError("--loopback: not with --peer (the peer is either a --listen server or this process)");
   }
-  LinkPlan p;
   if (!a.peer.empty()) {
     p.peer = parse_address(a.peer, "--peer", false);
     if (p.peer->port == 0) p.peer->port = kLinkDefaultControlPort;
   }
-  const SizeRange sizes = parse_size_range(a.size, "-s");  // SIZE alone: that one size
-  p.min_bytes = sizes.min;
-  p.max_bytes = sizes.max;
-  p.step = parse_count(a.step, "--step", 0, kMaxSize);
-  p.iterations = parse_count(a.iters, "-i", 1, 100'000'000);
-  p.warmup = parse_count(a.warmup, "-x", 0, 100'000'000);
-  std::tie(p.src, p.dst) = parse_link_memory(a.memory, "-M");
-  p.transport = a.transport;
-  p.check = a.check;
   p.token = a.token.empty() ? default_session_token() : a.token;
-  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
-  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
   validate_link_plan(p);
-  return p;
 }
 
-LinkServerPlan to_server_plan(const LinkArgs& a, const CLI::App& app) {
+// The server takes the client's terms it shares (transport, wait, device) from the client's plan.
+void refuse_client_flags(const CLI::App& app) {
   for (const char* f : kClientOnly) {
     if (app.count(f) > 0) {
       throw UsageError(fmt::format("{}: a client flag (a --listen server learns sizes and memory from its client)", f));
     }
   }
+}
+
+LinkServerPlan to_server_plan(const LinkArgs& a, const LinkPlan& terms) {
   LinkServerPlan p;
-  const std::string listen = a.listen.empty() ? "127.0.0.1" : a.listen;
-  p.control = parse_address(listen, "--listen", false, true);
-  if (!names_port(listen)) p.control.port = kLinkDefaultControlPort;  // ":0" asks for any port
-  p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
-  p.transport = a.transport;
+  p.control = parse_listen_address(a.listen.empty() ? "127.0.0.1" : a.listen, "--listen", kLinkDefaultControlPort);
+  p.data = SocketAddress{p.control.host, a.data_port};
+  p.transport = terms.transport;
   if (!p.transport.empty()) {
     LinkPlan check;
     check.transport = p.transport;
     validate_link_plan(check);
   }
   p.token = server_session_token(a.token, p.control.host, "--listen");
-  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
-  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
+  p.wait = terms.wait;
+  p.device = terms.device;
   p.caps = parse_session_caps(a.caps);
   check_ready_file_path(a.ready_file);
   return p;
 }
 
-int serve(const LinkArgs& a, const CLI::App& app, const OutputOptions& out, CommandContext& ctx) {
-  LinkServerPlan plan = to_server_plan(a, app);
+int serve(const LinkArgs& a, const LinkPlan& terms, const OutputOptions& out, CommandContext& ctx) {
+  LinkServerPlan plan = to_server_plan(a, terms);
   if (plan.transport.empty()) plan.transport = transport_names().front();
   Backend& backend = ctx.registry.preferred();
   ReadyFile ready(a.ready_file);
@@ -128,26 +112,35 @@ int serve(const LinkArgs& a, const CLI::App& app, const OutputOptions& out, Comm
 int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"One link's latency and bandwidth over a message-size sweep: put + flush, one transfer at a time",
                "link"};
+  PlanOptions o(app);
   LinkArgs a;
-  app.add_option("--peer", a.peer, "a `link --listen` server's HOST[:PORT] (default: --loopback)");
-  app.add_flag("--loopback", a.loopback, "the peer is a server thread of this process on 127.0.0.1 (the default)");
-  app.add_option("--listen", a.listen, "run the server: control address HOST[:PORT] (default 127.0.0.1:20001; port 0: any)")
+  LinkPlan p;
+  o.text("--peer", a.peer, "a `link --listen` server's HOST[:PORT] (default: --loopback)");
+  o.flag("--loopback", a.loopback, "the peer is a server thread of this process on 127.0.0.1 (the default)");
+  o.text("--listen", a.listen, "run the server: control address HOST[:PORT] (default 127.0.0.1:20001; port 0: any)")
       ->expected(0, 1);
-  app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any)");
-  app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  o.later("--data-port", "0", "server: the transport's port on the --listen host (default 0: any)",
+          [&](std::string_view v, std::string_view f) { a.data_port = parse_port(v, f, true); });
+  o.text("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
   add_session_cap_flags(app, a.caps);
-  app.add_option("-s,--size", a.size, "sizes MIN:MAX, or one SIZE (default 4:32M)");
-  app.add_option("--step", a.step, "each size is the previous one times this factor, at least 2 (default 2)");
-  app.add_option("-i,--iters", a.iters, "timed transfers per size (default 100)");
-  app.add_option("-x,--warmup", a.warmup, "untimed transfers per size before them (default 10)");
-  app.add_option("-M,--mem", a.memory,
-                 "memory SRC[:DST], each host, cuda (device memory of the preferred backend) or null (default host:host)");
-  app.add_option("--transport", a.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
-  app.add_flag("--check", a.check, "check every size's data at the peer (host or cuda memory only)");
-  app.add_option("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
+  o.later("-s,--size", "4:32M", "sizes MIN:MAX, or one SIZE (default 4:32M)", [&](std::string_view v, std::string_view f) {
+    const SizeRange sizes = parse_size_range(v, f);  // SIZE alone: that one size
+    p.min_bytes = sizes.min;
+    p.max_bytes = sizes.max;
+  });
+  o.count("--step", p.step, "2", 0, kMaxSize, "each size is the previous one times this factor, at least 2 (default 2)");
+  o.count("-i,--iters", p.iterations, "100", 1, 100'000'000, "timed transfers per size (default 100)");
+  o.count("-x,--warmup", p.warmup, "10", 0, 100'000'000, "untimed transfers per size before them (default 10)");
+  o.later("-M,--mem", "host:host",
+          "memory SRC[:DST], each host, cuda (device memory of the preferred backend) or null (default host:host)",
+          [&](std::string_view v, std::string_view f) { std::tie(p.src, p.dst) = parse_link_memory(v, f); });
+  o.text("--transport", p.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
+  o.flag("--check", p.check, "check every size's data at the peer (host or cuda memory only)");
+  o.text("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);
-  app.add_option("--wait", a.wait, "seconds to wait for the peer and for each transfer (default 20)");
-  app.add_option("--device", a.device, "device index of cuda memory (default 0)");
+  o.later("--wait", "20", "seconds to wait for the peer and for each transfer (default 20)",
+          [&](std::string_view v, std::string_view f) { p.wait = std::chrono::seconds(parse_count(v, f, 1, 24 * 3600)); });
+  o.count("--device", p.device, "0", 0, 1023, "device index of cuda memory (default 0)");
   JobCommandFlags flags;
   flags.add_to(app);
   parse_args(app, args);
@@ -156,9 +149,13 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
 
   if (app.count("--listen") > 0) {
     flags.resolve();
-    return serve(a, app, flags.out, ctx);
+    refuse_client_flags(app);
+    o.convert();
+    return serve(a, p, flags.out, ctx);
   }
-  const LinkPlan plan = to_plan(a, app);
+  o.convert();
+  settle_plan(a, app, p);
+  const LinkPlan& plan = p;
   flags.resolve();
   std::string why_cpu;
   Backend& backend = ctx.registry.preferred(&why_cpu);

@@ -16,6 +16,7 @@
 #include "cli/job_command.hpp"
 #include "cli/native_flag_words.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_options.hpp"
 #include "cli/token_flags.hpp"
 #include "cli/transport_flags.hpp"
 #include "cli/two_node_runtime.hpp"
@@ -35,11 +36,14 @@
 namespace xb {
 namespace {
 
+// What the plan does not hold: the flags that choose how the run is made.
 struct P2pArgs {
-  std::string src = "0", dst = "1", size = "512M", times = "40", warmup = "1", direction = "uni", devices = "0",
-              backend, engine, peer, shared_dir, window = "10", repetitions = "1";
+  std::string direction = "uni", backend, peer, shared_dir;
+  int src = 0, dst = 1;
+  std::uint64_t window = 10, rounds = 1;
+  std::vector<std::uint64_t> sizes;
   TransportFlags net;  // --transport, --hip, --token, --wait: the transport the nodes meet over
-  bool all_pairs = false, bidirectional = false, verify = false, mpi = false;
+  bool bidirectional = false, mpi = false;
 };
 
 // The flags that only mean something across nodes, those only within one, and those only for two
@@ -55,15 +59,11 @@ void check_two_nodes(const P2pArgs& a) {
                      "is rank 0)");
   }
   check_p2p_address_pair(a.peer, a.net.host);  // a PlanError: main words it in the native flags
-  parse_count(a.window, "--window", 1, 3600);
   if (!a.shared_dir.empty()) check_shared_dir(a.shared_dir, "--spp");
 }
 
-P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
-  P2pPlan p;
-  // size: one plan per point of -s (run_p2p_command); its range (to 4 GiB) is validate_p2p_plan's
-  p.executions = parse_count(a.times, "--times", 1, kP2pMaxExecutions);
-  p.warmup = parse_count(a.warmup, "--warmup", 0, kP2pMaxExecutions);
+// The terms of the plan that depend on each other (--direction, the pair, the matrix, across nodes).
+void settle_plan(const P2pArgs& a, const CLI::App& app, P2pPlan& p) {
   std::string direction = a.direction;
   if (a.bidirectional) {
     if (app.count("--direction") > 0 && direction != "bi") {
@@ -81,22 +81,17 @@ P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
     throw UsageError(fmt::format("--direction {}: expected uni, bi or both", direction));
   }
   const bool named_pair = app.count("--src") + app.count("--dst") > 0;
-  if (a.all_pairs && named_pair) {
+  if (p.all_pairs && named_pair) {
     throw UsageError(fmt::format("--all-pairs: not with {} (a matrix measures every pair)",
                                  app.count("--src") > 0 ? "--src/--ds" : "--dst/--dd"));
   }
-  if (!a.all_pairs && app.count("--devices") > 0) {
+  if (!p.all_pairs && app.count("--devices") > 0) {
     throw UsageError("--devices: only with --all-pairs (how many devices the matrix spans)");
   }
-  p.all_pairs = a.all_pairs;
-  p.devices = static_cast<int>(parse_count(a.devices, "--devices", 0, kP2pMaxDevices));
   if (p.all_pairs && app.count("--devices") > 0 && p.devices < 2) {
     throw UsageError(fmt::format("--devices {}: a matrix needs 2 devices at least", p.devices));
   }
-  p.pairs = {{static_cast<int>(parse_count(a.src, "--src", 0, kP2pMaxDevices)),
-              static_cast<int>(parse_count(a.dst, "--dst", 0, kP2pMaxDevices))}};
-  p.engine = a.engine;
-  p.verify = a.verify;
+  p.pairs = {{a.src, a.dst}};
   const auto refuse = [&](const auto& flags, const char* rule) {
     for (const char* f : flags) {
       if (app.count(f) > 0) throw UsageError(fmt::format("{}: {}", f, rule));
@@ -114,7 +109,6 @@ P2pPlan to_plan(const P2pArgs& a, const CLI::App& app) {
   if (!by_hand) refuse(kByHandOnly, "only with --ip and --hip (two nodes started by hand)");
   if (by_hand) check_two_nodes(a);
   p.across_nodes = a.mpi || by_hand;
-  return p;
 }
 
 P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
@@ -143,7 +137,7 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& 
   meet.peer = a.peer;
   meet.rank = p2p_rank_by_address(meet.self, meet.peer);
   meet.shared_dir = a.shared_dir;
-  meet.window = std::chrono::seconds(parse_count(a.window, "--window", 1, 3600));
+  meet.window = std::chrono::seconds(a.window);
   meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
   return run_job_command(ctx, flags, &backend, [&](JobContext& job) {
     return worded_by(native_flag_words(), [&] {
@@ -197,43 +191,44 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
                "pair as a matrix (rows source, columns destination), one way or both ways at once; or across nodes "
                "over a transport: MPI ranks (--mpi) or two nodes started by hand (--ip PEER --hip SELF)",
                "p2p"};
+  PlanOptions o(app);
   P2pArgs a;
-  app.add_option("--src,--ds", a.src, "source device (default 0)");
-  app.add_option("--dst,--dd", a.dst, "destination device (default 1)");
-  app.add_flag("--all-pairs", a.all_pairs, "every ordered pair of devices, and the bandwidth matrix");
-  app.add_option("--devices", a.devices,
-                 "--all-pairs: devices 0..N-1 (default: every device; the cpu backend's arenas are virtual: 2)");
-  app.add_option("--direction", a.direction, "uni (one way), bi (both ways at once, both counted) or both (default uni)");
-  app.add_flag("--bidirectional", a.bidirectional, "the same as --direction bi");
-  app.add_option("-s,--size", a.size, "bytes per execution and direction, 1 to 4G; within a node a sweep too: 1M,64M or 1M:1G[:FACTOR], a case each (default 512M)");
-  app.add_option("--times,--et", a.times, "timed executions per pair, 1 to 100000000 (default 40)");
-  add_repetitions_option(app, a.repetitions);
-  app.add_option("--warmup", a.warmup, "untimed executions per pair first (default 1)");
-  app.add_option("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
-  app.add_option("--engine", a.engine, "copy engine of the backend (default: its first)");
-  app.add_flag("--verify", a.verify, "a pattern in every source, checked in the destination after each pair");
-  app.add_flag("--mpi", a.mpi, "across the nodes of an MPI job: ranks paired 0-1, 2-3, …, even ranks on --ds, odd on --dd");
-  app.add_option("--ip,--peer-ip", a.peer,
-                 "two nodes started by hand (no MPI): the other node's IP address; the lower of --ip and --hip is "
-                 "rank 0 (on --ds, listening on port 20005)");
-  app.add_option("--spp,--shared-dir", a.shared_dir,
-                 "--ip: meet through this directory both nodes see (mode 0700, this user's) instead of port 20005");
-  app.add_option("--window", a.window, "--ip: seconds both nodes have to start, 1 to 3600 (default 10)");
-  app.add_option("--transport", a.net.transport,
-                 fmt::format("--mpi/--ip: {} (default: the first)", fmt::join(transport_names(), " or ")));
-  app.add_option("--hip,--host-ip", a.net.host,
-                 "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
-  app.add_option("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
+  P2pPlan p;
+  o.count("--src,--ds", a.src, "0", 0, kP2pMaxDevices, "source device (default 0)");
+  o.count("--dst,--dd", a.dst, "1", 0, kP2pMaxDevices, "destination device (default 1)");
+  o.flag("--all-pairs", p.all_pairs, "every ordered pair of devices, and the bandwidth matrix");
+  o.count("--devices", p.devices, "0", 0, kP2pMaxDevices,
+          "--all-pairs: devices 0..N-1 (default: every device; the cpu backend's arenas are virtual: 2)");
+  o.text("--direction", a.direction, "uni (one way), bi (both ways at once, both counted) or both (default uni)");
+  o.flag("--bidirectional", a.bidirectional, "the same as --direction bi");
+  // Its range (to 4 GiB) is validate_p2p_plan's.
+  o.sizes("-s,--size", a.sizes, "512M", "bytes per execution and direction, 1 to 4G; within a node a sweep too: 1M,64M or 1M:1G[:FACTOR], a case each (default 512M)");
+  o.count("--times,--et", p.executions, "40", 1, kP2pMaxExecutions, "timed executions per pair, 1 to 100000000 (default 40)");
+  o.repetitions(a.rounds);
+  o.count("--warmup", p.warmup, "1", 0, kP2pMaxExecutions, "untimed executions per pair first (default 1)");
+  o.text("--backend", a.backend, "device backend (default: the first accelerator found, else cpu)");
+  o.text("--engine", p.engine, "copy engine of the backend (default: its first)");
+  o.flag("--verify", p.verify, "a pattern in every source, checked in the destination after each pair");
+  o.flag("--mpi", a.mpi, "across the nodes of an MPI job: ranks paired 0-1, 2-3, …, even ranks on --ds, odd on --dd");
+  o.text("--ip,--peer-ip", a.peer,
+         "two nodes started by hand (no MPI): the other node's IP address; the lower of --ip and --hip is "
+         "rank 0 (on --ds, listening on port 20005)");
+  o.text("--spp,--shared-dir", a.shared_dir,
+         "--ip: meet through this directory both nodes see (mode 0700, this user's) instead of port 20005");
+  o.count("--window", a.window, "10", 1, 3600, "--ip: seconds both nodes have to start, 1 to 3600 (default 10)");
+  o.text("--transport", a.net.transport,
+         fmt::format("--mpi/--ip: {} (default: the first)", fmt::join(transport_names(), " or ")));
+  o.text("--hip,--host-ip", a.net.host,
+         "--mpi/--ip: this node's IP address (--mpi's default: the first non-loopback IPv4 address)");
+  o.text("--token", a.net.token, "--mpi/--ip: shared session token (default $XFERBENCH_TOKEN; else --mpi: one drawn by rank 0 and sent over MPI, --ip: the built-in one on loopback only)");
   add_token_file_flag(app, a.net.token_file);
-  app.add_option("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
+  o.text("--wait", a.net.wait, "--mpi/--ip: seconds to wait for the partner and for each transfer (default 20)");
   JobCommandFlags flags;
   flags.add_to(app);
-  parse_args(app, args);
+  o.parse(args);
   resolve_token_file(a.net.token, a.net.token_file);
   flags.load_expectations();
-
-  const P2pPlan plan = to_plan(a, app);
-  const std::vector<std::uint64_t> sizes = parse_size_sweep(a.size, "-s");
+  settle_plan(a, app, p);
   flags.resolve();
   std::string why_cpu;
   Backend& backend = ctx.registry.choose(a.backend, &why_cpu);
@@ -241,13 +236,12 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
     throw Unavailable(fmt::format("the {} backend: {}", backend.name(), s.reason));
   }
   const bool across = a.mpi || !a.peer.empty();
-  if (across && sizes.size() > 1) {
-    throw UsageError(fmt::format("-s {}: a sweep runs within a node; across nodes give one size", a.size));
+  if (across && a.sizes.size() > 1) {
+    throw UsageError(fmt::format("-s {}: a sweep runs within a node; across nodes give one size", o.value_of("-s")));
   }
-  const std::uint64_t rounds = parse_repetitions(a.repetitions);
-  if (across && rounds > 1) throw UsageError("--repetitions: within a node; across nodes run the command again");
-  const std::vector<P2pPlan> plans = sweep_plans(plan, sizes, [](P2pPlan& p, std::uint64_t s) { p.size = s; },
-                                                 [&](const P2pPlan& p) { validate_p2p_plan(p, backend); });
+  if (across && a.rounds > 1) throw UsageError("--repetitions: within a node; across nodes run the command again");
+  const std::vector<P2pPlan> plans = sweep_plans(p, a.sizes, [](P2pPlan& q, std::uint64_t s) { q.size = s; },
+                                                 [&](const P2pPlan& q) { validate_p2p_plan(q, backend); });
   if (across && flags.layers) {
     throw UsageError("--judge: p2p within a node only (across nodes the fleet judges; docs/judge.md)");
   }
@@ -257,7 +251,7 @@ int run_p2p_command(const std::vector<std::string>& args, CommandContext& ctx) {
   if (a.mpi) return run_mpi(a, plans.front(), flags, ctx, backend);  // one size across nodes (above)
   if (!a.peer.empty()) return run_two_nodes(a, plans.front(), flags, ctx, backend);
   // Within a node only (above): MPI ranks share one terminal, and rank 0's table is the output.
-  return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run_each(in_rounds(plans, rounds), job); });
+  return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run_each(in_rounds(plans, a.rounds), job); });
 }
 
 }  // namespace

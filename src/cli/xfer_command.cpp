@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/plan_options.hpp"
 #include "cli/job_command.hpp"
 #include "cli/ready_file.hpp"
 #include "cli/session_caps_flags.hpp"
@@ -20,13 +21,12 @@
 namespace xb {
 namespace {
 
+// What the plan does not hold as given: the role, the addresses, the token and the caps.
 struct XferArgs {
-  std::string role, listen = "127.0.0.1", data_port = "0", peer, transport, mode = "h2h", op = "write",
-              block = "1M,2M,4M,8M", total = "128M", pool_chunk = "4M", wait = "20", token, backend, device = "0",
-              iters = "1", warmup = "1", ready_file, clients = "1";
+  std::string role, listen = "127.0.0.1", peer, token, ready_file, token_file;
+  std::uint16_t data_port = 0;
   SessionCapFlags caps;
-  std::string token_file;
-  bool pool = false, verify = false, no_latency = false;
+  bool no_latency = false;
 };
 
 // The flags that only one role takes, so a misplaced one is named instead of silently ignored.
@@ -49,12 +49,6 @@ void refuse_other_role_flags(const CLI::App& app, XferRole role) {
   else check(kServerOnly, "server");
 }
 
-// Whether HOST[:PORT] text names a port: "[v6]:port", or one colon (a bare IPv6 address has more).
-bool names_port(std::string_view text) {
-  if (!text.empty() && text.front() == '[') return text.find("]:") != std::string_view::npos;
-  return std::count(text.begin(), text.end(), ':') == 1;
-}
-
 // --peer HOST:PORT[,HOST:PORT…]: the servers a client moves to at once (the default port where
 // none is given).
 std::vector<SocketAddress> xfer_peers(const std::string& text) {
@@ -75,80 +69,72 @@ std::vector<SocketAddress> xfer_peers(const std::string& text) {
   return peers;
 }
 
-XferPlan to_plan(const XferArgs& a, const CLI::App& app) {
-  XferPlan p;
-  if (a.role == "server") p.role = XferRole::server;
-  else if (a.role == "client") p.role = XferRole::client;
-  else if (a.role.empty()) throw UsageError("xfer: expected server or client first (xferbench xfer server|client …)");
-  else throw UsageError(fmt::format("xfer {}: expected server or client", a.role));
-  refuse_other_role_flags(app, p.role);
+XferRole xfer_role(const std::string& role) {
+  if (role == "server") return XferRole::server;
+  if (role == "client") return XferRole::client;
+  if (role.empty()) throw UsageError("xfer: expected server or client first (xferbench xfer server|client …)");
+  throw UsageError(fmt::format("xfer {}: expected server or client", role));
+}
 
-  p.transport = a.transport.empty() ? default_transport_name() : a.transport;
+// What only the role's plan holds, from the flags' values.
+void settle_plan(const XferArgs& a, XferPlan& p) {
+  if (p.transport.empty()) p.transport = default_transport_name();
   p.token = a.token.empty() ? default_session_token() : a.token;
-  p.wait = std::chrono::seconds(parse_count(a.wait, "--wait", 1, 24 * 3600));
-  p.backend = a.backend;
-  p.device = static_cast<int>(parse_count(a.device, "--device", 0, 1023));
   if (p.role == XferRole::server) {
-    p.control = parse_address(a.listen, "--listen", false, true);
-    if (!names_port(a.listen)) p.control.port = kXferDefaultControlPort;  // ":0" asks for any port
+    p.control = parse_listen_address(a.listen, "--listen", kXferDefaultControlPort);
     p.token = server_session_token(a.token, p.control.host, "--listen");
-    p.data = SocketAddress{p.control.host, parse_port(a.data_port, "--data-port", true)};
+    p.data = SocketAddress{p.control.host, a.data_port};
     p.caps = parse_session_caps(a.caps);
-    p.clients = static_cast<unsigned>(parse_count(a.clients, "--clients", 1, kXferMaxFanOut));
-    return p;
+    return;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
   p.control = xfer_peers(a.peer).front();
-  const auto mode = xfer_mode_from(a.mode);
-  if (!mode) throw UsageError(fmt::format("--mode {}: expected d2d, h2d, d2h or h2h (client memory 2 server memory)", a.mode));
-  p.mode = *mode;
-  const auto op = xfer_op_from(a.op);
-  if (!op) throw UsageError(fmt::format("--op {}: expected write (client into server) or read", a.op));
-  p.op = *op;
-  p.blocks = parse_block_sizes(a.block, "--block");
-  p.total = parse_size(a.total, "--total");
-  p.pool = a.pool;
-  p.pool_chunk = parse_size(a.pool_chunk, "--pool-chunk");
-  p.iters = static_cast<unsigned>(parse_count(a.iters, "--iters", 1, 1'000'000));
-  p.warmup = static_cast<unsigned>(parse_count(a.warmup, "--warmup", 0, 1'000'000));
   p.latency = !a.no_latency;
-  p.verify = a.verify;
-  return p;
 }
 
 int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Move one endpoint's memory into (write) or out of (read) another's over UCX or TCP, per block size",
                "xfer"};
+  PlanOptions o(app);
   XferArgs a;
-  app.add_option("role", a.role, "server or client");
-  app.add_option("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
-  app.add_option("--data-port", a.data_port, "server: the transport's port on the --listen host (default 0: any, announced)");
-  app.add_option("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
+  XferPlan p;
+  o.text("role", a.role, "server or client");
+  o.text("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
+  o.later("--data-port", "0", "server: the transport's port on the --listen host (default 0: any, announced)",
+          [&](std::string_view v, std::string_view f) { a.data_port = parse_port(v, f, true); });
+  o.text("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
   add_session_cap_flags(app, a.caps);
-  app.add_option("--peer", a.peer, "client: the server's control address HOST:PORT; a list A,B,…: every server at once");
-  app.add_option("--clients", a.clients, "server: clients served at once on --listen (default 1)");
-  app.add_option("--transport", a.transport, "ucx or tcp (default ucx where built)");
-  app.add_option("--mode", a.mode, "client memory 2 server memory: d2d, h2d, d2h or h2h (default h2h)");
-  app.add_option("--op", a.op, "write (client into server, default) or read (server into client)");
-  app.add_option("--block", a.block, "block sizes: a list 1M,2M or a doubling range 1M:8M (default 1M,2M,4M,8M)");
-  app.add_option("--total", a.total, "bytes moved per block size: total/block transfers (default 128M)");
-  app.add_flag("--pool", a.pool, "move the data through a registered staging pool (client memory unregistered)");
-  app.add_option("--pool-chunk", a.pool_chunk, "bytes per pool slot (default 4M; two slots)");
-  app.add_option("--wait", a.wait, "seconds the side started first waits for its peer (default 20)");
-  app.add_option("--token", a.token, "shared token (default $XFERBENCH_TOKEN or the built-in one)");
+  o.text("--peer", a.peer, "client: the server's control address HOST:PORT; a list A,B,…: every server at once");
+  o.count("--clients", p.clients, "1", 1, kXferMaxFanOut, "server: clients served at once on --listen (default 1)");
+  o.text("--transport", p.transport, "ucx or tcp (default ucx where built)");
+  o.choice("--mode", p.mode, "h2h", xfer_mode_from, "d2d, h2d, d2h or h2h (client memory 2 server memory)",
+           "client memory 2 server memory: d2d, h2d, d2h or h2h (default h2h)");
+  o.choice("--op", p.op, "write", xfer_op_from, "write (client into server) or read",
+           "write (client into server, default) or read (server into client)");
+  o.later("--block", "1M,2M,4M,8M", "block sizes: a list 1M,2M or a doubling range 1M:8M (default 1M,2M,4M,8M)",
+          [&](std::string_view v, std::string_view f) { p.blocks = parse_block_sizes(v, f); });
+  o.size("--total", p.total, "128M", "bytes moved per block size: total/block transfers (default 128M)");
+  o.flag("--pool", p.pool, "move the data through a registered staging pool (client memory unregistered)");
+  o.size("--pool-chunk", p.pool_chunk, "4M", "bytes per pool slot (default 4M; two slots)");
+  o.later("--wait", "20", "seconds the side started first waits for its peer (default 20)",
+          [&](std::string_view v, std::string_view f) { p.wait = std::chrono::seconds(parse_count(v, f, 1, 24 * 3600)); });
+  o.text("--token", a.token, "shared token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);
-  app.add_option("--backend", a.backend, "device backend (default: an accelerator where there is one, else cpu)");
-  app.add_option("--device", a.device, "device index (default 0)");
-  app.add_option("--iters", a.iters, "client: timed passes per block size (default 1)");
-  app.add_option("--warmup", a.warmup, "client: untimed passes before them (default 1)");
-  app.add_flag("--no-latency", a.no_latency, "client: skip the per-transfer latency pass");
-  app.add_flag("--verify", a.verify, "client: check the data the timed passes moved");
+  o.text("--backend", p.backend, "device backend (default: an accelerator where there is one, else cpu)");
+  o.count("--device", p.device, "0", 0, 1023, "device index (default 0)");
+  o.count("--iters", p.iters, "1", 1, 1'000'000, "client: timed passes per block size (default 1)");
+  o.count("--warmup", p.warmup, "1", 0, 1'000'000, "client: untimed passes before them (default 1)");
+  o.flag("--no-latency", a.no_latency, "client: skip the per-transfer latency pass");
+  o.flag("--verify", p.verify, "client: check the data the timed passes moved");
   JobCommandFlags flags;
   flags.add_to(app);
   parse_args(app, args);
   resolve_token_file(a.token, a.token_file);
-
-  const XferPlan plan = to_plan(a, app);
+  p.role = xfer_role(a.role);
+  refuse_other_role_flags(app, p.role);  // a flag of the other role is named before any value is read
+  o.convert();
+  settle_plan(a, p);
+  const XferPlan& plan = p;
   flags.load_expectations();  // a client's flags
   validate_xfer_plan(plan);
   check_ready_file_path(a.ready_file);

@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <optional>
@@ -152,6 +153,16 @@ bool same_ip(const std::string& a, const std::string& b) {
   unsigned char x[16] = {}, y[16] = {};
   const int n = bytes_of(a, x);
   return n != 0 && n == bytes_of(b, y) && std::memcmp(x, y, static_cast<std::size_t>(n)) == 0;
+}
+
+SocketAddress parse_listen_address(std::string_view text, std::string_view flag, std::uint16_t default_port) {
+  SocketAddress a = parse_address(text, flag, false, true);
+  // A port is named by "[v6]:PORT" or by one colon (a bare IPv6 address has more).
+  const bool names_port = !text.empty() && text.front() == '['
+                              ? text.find("]:") != std::string_view::npos
+                              : std::count(text.begin(), text.end(), ':') == 1;
+  if (!names_port) a.port = default_port;
+  return a;
 }
 
 }  // namespace xb

@@ -21,6 +21,9 @@ struct SocketAddress {
 // with getaddrinfo (numeric results only).
 SocketAddress parse_address(std::string_view text, std::string_view flag, bool port_required,
                             bool allow_any_port = false);
+// A server's listening address: "HOST" (then `default_port`), "HOST:PORT", "[v6]:PORT"; ":0" or
+// port 0 asks for any port. UsageError naming `flag`.
+SocketAddress parse_listen_address(std::string_view text, std::string_view flag, std::uint16_t default_port);
 // Whether two literal IPv4 or IPv6 addresses are the same address (byte by byte, so "::1" and
 // "0:0:0:0:0:0:0:1" are); false when either is not a literal address.
 bool same_ip(const std::string& a, const std::string& b);
