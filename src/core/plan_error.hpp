@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -77,6 +78,15 @@ class PlanError final : public PlanRule<UsageError> {
 class MachineLimit final : public PlanRule<Unavailable> {
   using PlanRule::PlanRule;
 };
+
+// PlanError "FIELD VALUE: expected WHAT from MIN to MAX" unless `value` is in [min, max].
+template <class T, class Min, class Max>
+void require_in_range(T value, std::string_view field, std::string_view what, Min min, Max max) {
+  if (std::cmp_less(value, min) || std::cmp_greater(value, max)) {
+    throw PlanError(flag(field) + " " + std::to_string(value) + ": expected " + std::string(what) + " from " +
+                    std::to_string(min) + " to " + std::to_string(max));
+  }
+}
 
 // The ranks of one run were given plans that differ (each node's command line is its own): found
 // at run time, once the ranks met, so a failed run (exit 1), not bad input; worded by the command

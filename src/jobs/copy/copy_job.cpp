@@ -7,6 +7,7 @@
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
@@ -21,16 +22,12 @@
 
 namespace xb {
 
-std::string_view to_string(CopyDirection d) {
-  switch (d) {
-    case CopyDirection::h2d: return "h2d";
-    case CopyDirection::d2h: return "d2h";
-    case CopyDirection::d2d: return "d2d";
-    case CopyDirection::h2h: return "h2h";
-  }
-  return "?";
-}
+namespace {
+constexpr NamedValue<CopyDirection> kCopyDirectionNames[] = {
+    {CopyDirection::h2d, "h2d"}, {CopyDirection::d2h, "d2h"}, {CopyDirection::d2d, "d2d"}, {CopyDirection::h2h, "h2h"}};
+}  // namespace
 
+std::string_view to_string(CopyDirection d) { return name_of(kCopyDirectionNames, d); }
 std::string_view to_string(CopyTopology t) { return t == CopyTopology::shared ? "shared" : "per-device"; }
 
 namespace {
@@ -275,18 +272,9 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
   if (plan.block_bytes == 0) {
     throw PlanError(fmt::format("{}: a block size must be at least 1 byte", flag("copy.size")));
   }
-  if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
-    throw PlanError(
-        fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.blocks"), plan.blocks, kMaxBlocks));
-  }
-  if (plan.iterations < 1 || plan.iterations > kMaxIterations) {
-    throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.iterations"), plan.iterations,
-                                kMaxIterations));
-  }
-  if (plan.streams < 1 || plan.streams > kMaxStreams) {
-    throw PlanError(
-        fmt::format("{} {}: expected a whole number from 1 to {}", flag("copy.streams"), plan.streams, kMaxStreams));
-  }
+  require_in_range(plan.blocks, "copy.blocks", "a whole number", 1, kMaxBlocks);
+  require_in_range(plan.iterations, "copy.iterations", "a whole number", 1, kMaxIterations);
+  require_in_range(plan.streams, "copy.streams", "a whole number", 1, kMaxStreams);
   // A backend that cannot run here (a CUDA module without a driver or GPU) is "not available", not
   // bad input: say why before anything else is checked against its device count.
   if (const Support s = backend.availability(); !s.ok) {

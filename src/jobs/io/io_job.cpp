@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "core/clock.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/numa_binding.hpp"
@@ -24,49 +25,32 @@
 #include "jobs/io/io_data_path.hpp"
 #include "jobs/io/io_layout.hpp"
 #include "jobs/io/io_metrics.hpp"
+#include "jobs/worker_tally.hpp"
 #include "runtime/thread_team.hpp"
 #include "storage/file_set.hpp"
 #include "storage/io_engine.hpp"
 
 namespace xb {
 
-std::string_view to_string(IoPattern p) {
-  switch (p) {
-    case IoPattern::read: return "read";
-    case IoPattern::write: return "write";
-    case IoPattern::randread: return "randread";
-    case IoPattern::randwrite: return "randwrite";
-  }
-  return "?";
-}
+namespace {
+constexpr NamedValue<IoPattern> kIoPatternNames[] = {
+    {IoPattern::read, "read"}, {IoPattern::write, "write"}, {IoPattern::randread, "randread"},
+    {IoPattern::randwrite, "randwrite"}};
+constexpr NamedValue<IoTransfer> kIoTransferNames[] = {
+    {IoTransfer::cpu, "cpu"},
+    {IoTransfer::cpu_gpu, "cpu-gpu"},
+    {IoTransfer::cpu_async_gpu, "cpu-async-gpu"},
+    {IoTransfer::cpu_cached_gpu, "cpu-cached-gpu"},
+    {IoTransfer::gpu_direct, "gpu-direct"},
+    {IoTransfer::gpu_direct_async, "gpu-direct-async"},
+    {IoTransfer::gpu_batch, "gpu-batch"},
+    {IoTransfer::gpu_batch_stream, "gpu-batch-stream"}};
+}  // namespace
 
-std::optional<IoPattern> io_pattern_from(std::string_view name) {
-  for (IoPattern p : {IoPattern::read, IoPattern::write, IoPattern::randread, IoPattern::randwrite}) {
-    if (to_string(p) == name) return p;
-  }
-  return std::nullopt;
-}
-
-std::string_view to_string(IoTransfer t) {
-  switch (t) {
-    case IoTransfer::cpu: return "cpu";
-    case IoTransfer::cpu_gpu: return "cpu-gpu";
-    case IoTransfer::cpu_async_gpu: return "cpu-async-gpu";
-    case IoTransfer::cpu_cached_gpu: return "cpu-cached-gpu";
-    case IoTransfer::gpu_direct: return "gpu-direct";
-    case IoTransfer::gpu_direct_async: return "gpu-direct-async";
-    case IoTransfer::gpu_batch: return "gpu-batch";
-    case IoTransfer::gpu_batch_stream: return "gpu-batch-stream";
-  }
-  return "?";
-}
-
-std::optional<IoTransfer> io_transfer_from(std::string_view name) {
-  for (IoTransfer t : kIoTransfers) {
-    if (to_string(t) == name) return t;
-  }
-  return std::nullopt;
-}
+std::string_view to_string(IoPattern p) { return name_of(kIoPatternNames, p); }
+std::optional<IoPattern> io_pattern_from(std::string_view name) { return value_named(kIoPatternNames, name); }
+std::string_view to_string(IoTransfer t) { return name_of(kIoTransferNames, t); }
+std::optional<IoTransfer> io_transfer_from(std::string_view name) { return value_named(kIoTransferNames, name); }
 
 double io_throughput_gib_per_s(std::uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) / seconds / 1073741824.0 : 0.0;
@@ -137,7 +121,7 @@ std::uint64_t order_seed(const IoPlan& plan, std::uint32_t file_index) {
 
 // One thread's state. Members are destroyed in reverse order: the engine (which waits for or
 // cancels whatever is in flight) goes before the data path whose buffers it points into.
-struct Worker {
+struct Worker : WorkerTally {
   std::unique_ptr<IoDataPath> data;  // the buffers and what the transfer type does around each IO
   std::vector<IoUnit> units;
   std::unique_ptr<IoEngine> engine;
@@ -145,10 +129,7 @@ struct Worker {
   std::uint32_t file_index = 0;
   std::uint64_t base = 0;     // where the thread's region starts in its file
   unsigned depth = 1;         // IOs in flight at most (CPU_GPU has more units than that)
-  LatencyHistogram latency;   // ns per IO, from submit to reap
-  std::uint64_t bytes = 0, ops = 0, start_ns = 0, end_ns = 0;
   bool covered = false;  // wrote every byte of its region at least once with the pattern
-  std::exception_ptr error;
 };
 
 struct Shared {
@@ -349,14 +330,8 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
   if (find_io_engine(plan.engine) == nullptr) {
     throw PlanError(fmt::format("{} {}: expected {}", flag("io.engine"), plan.engine, io_engine_names()));
   }
-  if (plan.threads < 1 || plan.threads > kMaxThreads) {
-    throw PlanError(
-        fmt::format("{} {}: expected a thread count from 1 to {}", flag("io.threads"), plan.threads, kMaxThreads));
-  }
-  if (plan.queue_depth < 1 || plan.queue_depth > kMaxQueueDepth) {
-    throw PlanError(fmt::format("{} {}: expected a queue depth from 1 to {}", flag("io.queue_depth"), plan.queue_depth,
-                                kMaxQueueDepth));
-  }
+  require_in_range(plan.threads, "io.threads", "a thread count", 1, kMaxThreads);
+  require_in_range(plan.queue_depth, "io.queue_depth", "a queue depth", 1, kMaxQueueDepth);
   if (plan.io_bytes < 1 || plan.io_bytes > kMaxIoBytes) {
     throw PlanError(fmt::format("{} {}: expected an IO size from 1 byte to {}", flag("io.io_size"), plan.io_bytes,
                                 format_size(kMaxIoBytes)));
@@ -377,10 +352,7 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
     throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("io.size"), format_size(plan.file_bytes),
                                 flag("io.threads"), plan.threads, format_size(kMaxSize)));
   }
-  if (plan.device < 0 || plan.device > kMaxDevice) {
-    throw PlanError(
-        fmt::format("{} {}: expected a device index from 0 to {}", flag("io.device"), plan.device, kMaxDevice));
-  }
+  require_in_range(plan.device, "io.device", "a device index", 0, kMaxDevice);
   if (plan.seconds > kMaxSeconds) {
     throw PlanError(fmt::format("{} {}: expected at most {} seconds", flag("io.seconds"), plan.seconds, kMaxSeconds));
   }
@@ -533,24 +505,14 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   const rusage after = process_usage();
   stop_here_if_asked(interrupt);  // stopped early: no case (and no file set marked whole)
 
-  LatencyHistogram latency;
-  std::uint64_t bytes = 0, ops = 0, first_start = UINT64_MAX, last_end = 0;
-  for (const auto& w : workers) {
-    latency.merge(w->latency);
-    bytes += w->bytes;
-    ops += w->ops;
-    first_start = std::min(first_start, w->start_ns);
-    last_end = std::max(last_end, w->end_ns);
-  }
-  const std::uint64_t wall_ns = last_end - first_start;
+  const TeamTally team = sum_tallies(workers);
+  const std::uint64_t wall_ns = team.wall_ns();
   const double wall = static_cast<double>(wall_ns) / 1e9;
-  for (const auto& w : workers) {
-    if (w->error) {
-      const std::string planned = plan.seconds ? fmt::format("in {:.3f} of {} s", wall, plan.seconds)
-                                               : fmt::format("of {}", plan.threads * per_thread);
-      throw std::runtime_error(fmt::format("{}; done before the error: {} bytes {} in {} IOs", error_text(w->error),
-                                           bytes, planned, ops));
-    }
+  if (team.error) {
+    const std::string planned = plan.seconds ? fmt::format("in {:.3f} of {} s", wall, plan.seconds)
+                                             : fmt::format("of {}", plan.threads * per_thread);
+    throw std::runtime_error(fmt::format("{}; done before the error: {} bytes {} in {} IOs", error_text(team.error),
+                                         team.bytes, planned, team.ops));
   }
   // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
   const auto whole = [&](const auto& w) { return w->covered; };
@@ -564,7 +526,7 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   result.config = config;
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
-  result.metrics = io_case_metrics({bytes, ops, wall_ns, user, sys}, latency);
+  result.metrics = io_case_metrics({team.bytes, team.ops, wall_ns, user, sys}, team.latency);
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
   result.labels = {{"rw", std::string(to_string(plan.pattern))},

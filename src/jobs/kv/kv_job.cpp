@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/clock.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/histogram.hpp"
 #include "core/machine.hpp"
@@ -25,6 +26,7 @@
 #include "core/unique_fd.hpp"
 #include "jobs/kv/kv_config.hpp"
 #include "jobs/kv/kv_metrics.hpp"
+#include "jobs/worker_tally.hpp"
 #include "memory/host_buffer.hpp"
 #include "runtime/thread_team.hpp"
 #include "storage/file_set.hpp"
@@ -32,32 +34,16 @@
 
 namespace xb {
 
+namespace {
+constexpr NamedValue<KvSync> kKvSyncNames[] = {{KvSync::none, "none"}, {KvSync::block, "block"}, {KvSync::end, "end"}};
+constexpr NamedValue<KvTarget> kKvTargetNames[] = {{KvTarget::host, "host"}, {KvTarget::device, "device"}};
+}  // namespace
+
 std::string_view to_string(KvOp op) { return op == KvOp::dump ? "dump" : "load"; }
-
-std::string_view to_string(KvSync sync) {
-  switch (sync) {
-    case KvSync::none: return "none";
-    case KvSync::block: return "block";
-    case KvSync::end: return "end";
-  }
-  return "?";
-}
-
-std::string_view to_string(KvTarget target) { return target == KvTarget::host ? "host" : "device"; }
-
-std::optional<KvSync> kv_sync_from(std::string_view name) {
-  for (KvSync s : {KvSync::none, KvSync::block, KvSync::end}) {
-    if (to_string(s) == name) return s;
-  }
-  return std::nullopt;
-}
-
-std::optional<KvTarget> kv_target_from(std::string_view name) {
-  for (KvTarget t : {KvTarget::host, KvTarget::device}) {
-    if (to_string(t) == name) return t;
-  }
-  return std::nullopt;
-}
+std::string_view to_string(KvSync sync) { return name_of(kKvSyncNames, sync); }
+std::string_view to_string(KvTarget target) { return name_of(kKvTargetNames, target); }
+std::optional<KvSync> kv_sync_from(std::string_view name) { return value_named(kKvSyncNames, name); }
+std::optional<KvTarget> kv_target_from(std::string_view name) { return value_named(kKvTargetNames, name); }
 
 namespace {
 
@@ -101,16 +87,13 @@ void read_all(int fd, std::span<std::byte> data, const std::filesystem::path& pa
 }
 
 // One thread's state. The stream goes before the device memory it copies into.
-struct KvWorker {
+struct KvWorker : WorkerTally {  // ops: blocks
   std::unique_ptr<HostBuffer> buffer;     // the IO buffer (dump, load --to host)
   std::unique_ptr<Allocation> bounce;     // load --to device: pinned, from the device's allocator
   std::unique_ptr<Allocation> slot;       // load --to device: where each block lands
   std::unique_ptr<Allocation> readback;   // load --to device --verify: device memory copied back
   std::unique_ptr<Stream> stream;
-  LatencyHistogram latency;               // ns per block
   unsigned index = 0;                     // the thread's, for its temporaries' names
-  std::uint64_t bytes = 0, blocks = 0, start_ns = 0, end_ns = 0;
-  std::exception_ptr error;
 
   std::span<std::byte> io_span(std::size_t bytes_per_block) const {
     if (bounce) return {static_cast<std::byte*>(bounce->data()), bytes_per_block};
@@ -192,7 +175,7 @@ void run_worker(KvWorker& w, const KvPlan& plan, Shared shared) {
       if (plan.op == KvOp::dump) dump_block(w, plan, id);
       else load_block(w, plan, id);
       w.bytes += plan.block_bytes;
-      ++w.blocks;
+      ++w.ops;
       moved.add(plan.block_bytes);
     }
   } catch (...) {
@@ -251,22 +234,13 @@ KvConfig plan_config(const KvPlan& plan, std::uint64_t alignment, const std::str
 
 void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
   namespace fs = std::filesystem;
-  if (plan.blocks < 1 || plan.blocks > kMaxBlocks) {
-    throw PlanError(
-        fmt::format("{} {}: expected a block count from 1 to {}", flag("kv.blocks"), plan.blocks, kMaxBlocks));
-  }
+  require_in_range(plan.blocks, "kv.blocks", "a block count", 1, kMaxBlocks);
   if (plan.block_bytes < 1 || plan.block_bytes > kMaxBlockBytes) {
     throw PlanError(fmt::format("{} {}: expected a block size from 1 byte to {}", flag("kv.block"), plan.block_bytes,
                                 format_size(kMaxBlockBytes)));
   }
-  if (plan.threads < 1 || plan.threads > kMaxThreads) {
-    throw PlanError(
-        fmt::format("{} {}: expected a thread count from 1 to {}", flag("kv.threads"), plan.threads, kMaxThreads));
-  }
-  if (plan.passes < 1 || plan.passes > kMaxPasses) {
-    throw PlanError(
-        fmt::format("{} {}: expected a pass count from 1 to {}", flag("kv.passes"), plan.passes, kMaxPasses));
-  }
+  require_in_range(plan.threads, "kv.threads", "a thread count", 1, kMaxThreads);
+  require_in_range(plan.passes, "kv.passes", "a pass count", 1, kMaxPasses);
   if (plan.blocks > kMaxSize / plan.block_bytes) {
     throw PlanError(fmt::format("{} {} x {} {}: more than {} in all", flag("kv.blocks"), plan.blocks, flag("kv.block"),
                                 format_size(plan.block_bytes), format_size(kMaxSize)));
@@ -375,36 +349,25 @@ CaseResult run_kv(const KvPlan& plan, Backend* backend, ProgressLine* progress, 
                   [&](std::size_t i) { run_worker(*workers[i], plan, Shared{start, stop, next, progress, interrupt}); });
   stop_here_if_asked(interrupt);  // stopped early: no case (and no store marked whole)
 
-  LatencyHistogram latency;
-  std::uint64_t bytes = 0, blocks = 0, first_start = UINT64_MAX, last_end = 0;
-  for (const auto& w : workers) {
-    latency.merge(w->latency);
-    bytes += w->bytes;
-    blocks += w->blocks;
-    first_start = std::min(first_start, w->start_ns);
-    last_end = std::max(last_end, w->end_ns);
-  }
-  const std::uint64_t planned = plan.blocks * plan.passes;
-  for (const auto& w : workers) {
-    if (w->error) {
-      throw std::runtime_error(fmt::format("{}; done before the error: {} of {} blocks ({} bytes)", error_text(w->error),
-                                           blocks, planned, bytes));
-    }
+  TeamTally team = sum_tallies(workers);
+  if (team.error) {
+    throw std::runtime_error(fmt::format("{}; done before the error: {} of {} blocks ({} bytes)", error_text(team.error),
+                                         team.ops, plan.blocks * plan.passes, team.bytes));
   }
   // The end-of-run sync is part of the dump: it is not done until the blocks are durable.
   std::uint64_t sync_ns = 0;
   if (plan.op == KvOp::dump && plan.sync == KvSync::end) {
     const std::uint64_t t0 = now_ns();
     sync_store(plan.store);
-    last_end = now_ns();
-    sync_ns = last_end - t0;
+    team.last_end_ns = now_ns();
+    sync_ns = team.last_end_ns - t0;
   }
 
   CaseResult result;
   result.job = "kv";
   result.config = plan_config(plan, alignment, engine);
   const std::optional<std::uint64_t> dump_sync = plan.op == KvOp::dump ? std::optional(sync_ns) : std::nullopt;
-  result.metrics = kv_case_metrics({blocks, bytes, last_end - first_start, dump_sync}, latency, latency_span(plan));
+  result.metrics = kv_case_metrics({team.ops, team.bytes, team.wall_ns(), dump_sync}, team.latency, latency_span(plan));
 
   const std::string mode = plan.buffered ? "buffered" : "direct";
   result.labels = {{"op", std::string(to_string(plan.op))},

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
@@ -13,24 +14,13 @@
 
 namespace xb {
 
-std::optional<RegionPlace> link_memory_from(std::string_view name) {
-  if (name == "host") return RegionPlace::host;
-  if (name == "cuda") return RegionPlace::device;
-  if (name == "null") return RegionPlace::null;
-  return std::nullopt;
-}
+namespace {
+constexpr NamedValue<RegionPlace> kLinkMemoryNames[] = {
+    {RegionPlace::host, "host"}, {RegionPlace::device, "cuda"}, {RegionPlace::null, "null"}};
+}  // namespace
 
-std::string_view link_memory_name(RegionPlace place) {
-  switch (place) {
-    case RegionPlace::host:
-      return "host";
-    case RegionPlace::device:
-      return "cuda";
-    case RegionPlace::null:
-      return "null";
-  }
-  return "?";
-}
+std::optional<RegionPlace> link_memory_from(std::string_view name) { return value_named(kLinkMemoryNames, name); }
+std::string_view link_memory_name(RegionPlace place) { return name_of(kLinkMemoryNames, place); }
 
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag) {
   const auto colon = text.find(':');

@@ -54,10 +54,7 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
     throw PlanError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flag("p2p.size"), plan.size,
                                 kP2pMaxSize));
   }
-  if (plan.executions < 1 || plan.executions > kP2pMaxExecutions) {
-    throw PlanError(fmt::format("{} {}: expected a whole number from 1 to {}", flag("p2p.executions"), plan.executions,
-                                kP2pMaxExecutions));
-  }
+  require_in_range(plan.executions, "p2p.executions", "a whole number", 1, kP2pMaxExecutions);
   if (plan.warmup > kP2pMaxExecutions) {
     throw PlanError(
         fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup, kP2pMaxExecutions));

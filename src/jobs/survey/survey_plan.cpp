@@ -1,17 +1,16 @@
 #include "jobs/survey/survey_plan.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace xb {
 namespace {
 constexpr std::uint64_t KiB = 1024, MiB = KiB * 1024;
 }  // namespace
 
 std::string_view to_string(SurveyLevel level) {
-  switch (level) {
-    case SurveyLevel::quick: return "quick";
-    case SurveyLevel::standard: return "default";
-    case SurveyLevel::full: return "full";
-  }
-  return "?";
+  constexpr NamedValue<SurveyLevel> kNames[] = {
+      {SurveyLevel::quick, "quick"}, {SurveyLevel::standard, "default"}, {SurveyLevel::full, "full"}};
+  return name_of(kNames, level);
 }
 
 // The budgets: quick about 10 s, default well under 60 s, full the sweeps (minutes), on a

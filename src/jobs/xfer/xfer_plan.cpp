@@ -79,10 +79,7 @@ void validate_xfer_plan(const XferPlan& plan) {
   if (plan.wait < std::chrono::seconds(1) || plan.wait > kMaxWait) {
     throw PlanError(fmt::format("{}: expected 1 to {} seconds", flag("xfer.wait"), kMaxWait.count() * 3600));
   }
-  if (plan.device < 0 || plan.device > kMaxDevice) {
-    throw PlanError(
-        fmt::format("{} {}: expected a device index from 0 to {}", flag("xfer.device"), plan.device, kMaxDevice));
-  }
+  require_in_range(plan.device, "xfer.device", "a device index", 0, kMaxDevice);
   // A server on port 0 gets one from the kernel and announces it (stderr, --ready-file).
   if (plan.role == XferRole::server) return;
   if (plan.control.port == 0) {
