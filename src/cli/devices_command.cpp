@@ -21,15 +21,15 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/topology_inventory.hpp"
 #include "judge/memory_ceiling.hpp"
 #include "judge/nic_ceiling.hpp"
 #include "judge/pcie_path.hpp"
 #include "judge/server_model.hpp"
 #include "judge/storage_ceiling.hpp"
-#include "storage/storage_inventory.hpp"
-#include "jobs/survey/topology_inventory.hpp"
-#include "jobs/survey/transport_inventory.hpp"
 #include "runtime/mpi_library.hpp"
+#include "storage/storage_inventory.hpp"
+#include "transport/transport_inventory.hpp"
 
 namespace xb {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "storage/storage_inventory.hpp"
-#include "jobs/survey/topology_inventory.hpp"
+#include "core/topology_inventory.hpp"
 #include "support/temp_dir.hpp"
 
 namespace xb {

@@ -15,7 +15,7 @@
 namespace xb {
 namespace {
 
-constexpr std::size_t kChunk = std::size_t{64} << 20;  // device_pattern.cpp's staging bound
+constexpr std::size_t kChunk = std::size_t{4} << 20;  // device_pattern.cpp's staging bound
 // Two whole chunks and a part of a third, with a length that is not a multiple of 8: every chunk
 // boundary and the unaligned tail are crossed.
 constexpr std::size_t kBytes = 2 * kChunk + (1u << 20) + 5;

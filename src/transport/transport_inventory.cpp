@@ -1,4 +1,4 @@
-#include "jobs/survey/transport_inventory.hpp"
+#include "transport/transport_inventory.hpp"
 
 #include <fmt/format.h>
 

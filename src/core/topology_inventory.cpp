@@ -1,4 +1,4 @@
-#include "jobs/survey/topology_inventory.hpp"
+#include "core/topology_inventory.hpp"
 
 #include <fmt/format.h>
 #include <hwloc.h>
