@@ -13,8 +13,12 @@
 #                                      build/gpu-bundle carried along
 # What `run` leaves in $OUT (or ./gpu-check-out), and nothing else, also when it is stopped by its
 # deadline or by TERM / INT / HUP:
-#   report.txt   one line per check (PASS, FAIL, SKIPPED or STOPPED, with its wall time), the notes,
-#                the ratios block and the io figures
+#   report.txt   first the card, the driver (and the CUDA version it supports), the toolkit the
+#                module was built with and how many checks ran on the GPU; then one line per check
+#                (PASS, FAIL, SKIPPED or STOPPED, with its wall time), the notes, the ratios block
+#                and the io figures. A check of the CUDA backend PASSes only when it ran on it: a
+#                run that fell back to the cpu backend, or ended "not available" for want of a
+#                driver, is a FAIL saying so.
 #   ratios.txt   the ratios block: xferbench vs PyTorch per direction and engine, targets MET/MISSED
 #   results.tgz  results/: every JSON, every log (logs/), env.txt, torch.json, the two files above
 # Everything is written into a scratch directory first (./.gpu-check.XXXXXX, which also holds the io
@@ -34,12 +38,16 @@ make_bundle() {
   set -e
   # BUILD=DIR reuses a configured build directory (any optimized build type) instead of build/gpu.
   local build="${BUILD:-build/gpu}"
-  [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DXB_BUILD_TESTS=OFF >/dev/null
+  [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # The GPU tests (tests/cuda/cuda_gpu_tests: the gate) always go along: a build without them
+  # (configured without tests, or without a CUDA toolkit) is refused, not bundled short.
+  if ! ninja -C "$build" -t targets all 2>/dev/null | grep -q '^cuda_gpu_tests:'; then
+    echo "gpu_check bundle: $build has no cuda_gpu_tests (configured without tests, or without a CUDA toolkit): configure it with both, or leave BUILD unset" >&2
+    exit 2
+  fi
   # The UCX transport is a module too (its libucp is bundled below); MPI's is left behind (no check
   # runs MPI on the GPU machine).
-  # The GPU tests (tests/cuda/cuda_gpu_tests: the gate) where the build has tests.
-  local gpu_tests=()
-  ninja -C "$build" -t targets all | grep -q '^cuda_gpu_tests:' && gpu_tests=(cuda_gpu_tests)
+  local gpu_tests=(cuda_gpu_tests)
   ninja -C "$build" xferbench xferbench_backend_cuda xferbench_transport_ucx "${gpu_tests[@]}"
   rm -rf "$bundle"
   mkdir -p "$bundle/bin/modules" "$bundle/lib"
@@ -47,13 +55,10 @@ make_bundle() {
   strip -o "$bundle/bin/xferbench" "$build/src/xferbench"
   strip -o "$bundle/bin/modules/libxferbench-backend-cuda.so" "$build/src/modules/libxferbench-backend-cuda.so"
   strip -o "$bundle/bin/modules/libxferbench-transport-ucx.so" "$build/src/modules/libxferbench-transport-ucx.so"
-  local binaries=("$build/src/xferbench")
-  if [ ${#gpu_tests[@]} -gt 0 ]; then
-    strip -o "$bundle/bin/cuda_gpu_tests" "$build/tests/cuda/cuda_gpu_tests"
-    binaries+=("$build/tests/cuda/cuda_gpu_tests")
-  else
-    echo "note: $build has no tests (configured with XB_BUILD_TESTS=OFF): the bundle leaves the GPU tests out" >&2
-  fi
+  local binaries=("$build/src/xferbench" "$build/tests/cuda/cuda_gpu_tests")
+  strip -o "$bundle/bin/cuda_gpu_tests" "$build/tests/cuda/cuda_gpu_tests"
+  # The toolkit the module is built with, for the report's first lines.
+  sed -n 's/^CMAKE_CUDA_COMPILER_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt" >"$bundle/toolkit.txt"
   # Every shared library but the C and C++ runtimes, which the GPU machine has (newer).
   ldd "${binaries[@]}" "$build/src/modules/libxferbench-backend-cuda.so" \
     "$build/src/modules/libxferbench-transport-ucx.so" | awk '/=> \//{print $3}' | sort -u |
@@ -157,7 +162,11 @@ bounded() {
 
 # check NAME EXPECTED_RC COMMAND...: runs it (bounded), logs it to logs/NAME.log, and reports PASS or
 # FAIL by exit code with its wall time; SKIPPED where the deadline or a signal left it no time.
-# EXPECTED_RC "fail": any clean failure (an exit code, not a signal or the timeout).
+# Every check but those in host_checks is one of the CUDA backend: it PASSes only when it ran there
+# (its log has no note of the cpu backend, and an exit 3 is the reason wanted, not a missing
+# driver: check_says). EXPECTED_RC "fail": any clean failure (an exit code, not a signal or the timeout).
+host_checks=" devices torch-reference "
+gpu_passes=0 want_text=''
 check() {
   local name="$1" want="$2"; shift 2
   local log="$logs/$name.log" t0 rc took
@@ -169,8 +178,22 @@ check() {
     report "SKIPPED $name ($skip_reason)"; skipped=$((skipped + 1)); rm -f "$log"; return
   fi
   echo "[exit $rc after $took s]" >>"$log"
-  if [ "$rc" = "$want" ] || { [ "$want" = fail ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 124 ]; }; then
+  local on_gpu=1 why_not=''
+  case "$host_checks" in *" $name "*) on_gpu=0 ;; esac
+  if ((on_gpu)); then
+    if grep -q 'cpu backend' "$log"; then
+      why_not="ran on the cpu backend, not the GPU"
+    elif [ -n "$want_text" ] && ! grep -qF -- "$want_text" "$log"; then
+      why_not="exit $rc without '$want_text'"
+    elif [ "$rc" = 3 ] && grep -qE 'libcuda\.so\.1 cannot be loaded|needs a driver for CUDA' "$log"; then
+      why_not="the CUDA backend cannot run here (no driver, or one too old)"
+    fi
+  fi
+  if [ -n "$why_not" ] && { [ "$rc" = "$want" ] || [ "$want" = fail ]; }; then
+    report "FAIL $name ($why_not; $took s; logs/$name.log)"; fails=$((fails + 1))
+  elif [ "$rc" = "$want" ] || { [ "$want" = fail ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 124 ]; }; then
     report "PASS $name ($took s)"
+    ((on_gpu)) && gpu_passes=$((gpu_passes + 1))
   elif [ -n "$stop_reason" ]; then
     report "STOPPED $name ($stop_reason after $took s; logs/$name.log)"; skipped=$((skipped + 1))
   elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -178,6 +201,14 @@ check() {
   else
     report "FAIL $name (exit $rc, want $want; $took s; logs/$name.log)"; fails=$((fails + 1))
   fi
+}
+
+# check_says NAME EXPECTED_RC TEXT COMMAND...: check, and the log must say TEXT (a refusal that is
+# the one meant, not another exit with the same code).
+check_says() {
+  local name="$1" want="$2"; want_text="$3"; shift 3
+  check "$name" "$want" "$@"
+  want_text=''
 }
 
 on_signal() {
@@ -264,6 +295,14 @@ PY
       report "$line"
   done
   report "fails: $fails, skipped: $skipped; $(secs_since "$start_ms") s of the ${deadline_s} s deadline"
+  # The first lines: what ran where, and how much of it on the GPU.
+  {
+    echo "card: ${card:-none seen (no answer from nvidia-smi)}"
+    echo "driver: ${driver:-none seen}${driver_cuda:+ (supports CUDA $driver_cuda)}"
+    echo "module toolkit: $(if [ -s "$bundle/toolkit.txt" ]; then echo "CUDA $(cat "$bundle/toolkit.txt")"; else echo "unknown (no toolkit.txt in the bundle)"; fi)"
+    echo "checks on the GPU: $gpu_passes passed on the CUDA backend"
+    cat "$results/report.txt"
+  } >"$results/report.head" && mv "$results/report.head" "$results/report.txt"
   mkdir -p "$out"
   rm -f "$out/report.txt" "$out/ratios.txt" "$out/results.tgz"
   tar -C "$scratch" -czf "$out/results.tgz" results || echo "results.tgz: tar failed" >&2
@@ -307,20 +346,25 @@ run_checks() {
 
   # ---- the machine
   bounded "$results/env.txt" bash "$self" env-info
-  local smi='' driver='' gpus=0
+  local smi='' gpus=0
+  card='' driver='' driver_cuda=
   bounded "$logs/nvidia-smi-query.log" nvidia-smi --query-gpu=name,driver_version --format=csv,noheader &&
     smi=$(cat "$logs/nvidia-smi-query.log")
   if [ -n "$smi" ]; then
     driver=$(echo "$smi" | head -1 | awk -F', ' '{print $2}')
     gpus=$(echo "$smi" | grep -c .)
+    card="$(echo "$smi" | head -1 | awk -F', ' '{print $1}') x$gpus"
+    driver_cuda=$(sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' "$results/env.txt" | head -1)
     report "machine: $(echo "$smi" | head -1 | awk -F', ' '{print $1}') x$gpus, driver $driver, $(date -u +%F)"
   else
     report "machine: no answer from nvidia-smi (env.txt), $(date -u +%F)"
   fi
-  # The module links the CUDA 13 runtime, which needs an R580 driver or newer: an older one fails
-  # every CUDA check with cudaErrorInsufficientDriver, and this says why once.
-  [ -n "$driver" ] && [ "${driver%%.*}" -lt 580 ] 2>/dev/null &&
-    report "NOTE driver $driver is older than R580, which the CUDA 13 runtime needs: expect cudaErrorInsufficientDriver"
+  # A module built with CUDA 13 needs an R580 driver or newer: the module says so itself (exit 3,
+  # naming both versions), and this says it once.
+  case "$(cat "$bundle/toolkit.txt" 2>/dev/null)" in
+    13.*) [ -n "$driver" ] && [ "${driver%%.*}" -lt 580 ] 2>/dev/null &&
+      report "NOTE driver $driver is older than R580, which the module's CUDA 13 runtime needs: every CUDA check will FAIL" ;;
+  esac
   # O_DIRECT where the filesystem has it (a tmpfs or overlay may not): else buffered IO, said so.
   local io_mode=() kinds=(pageable shm odirect)
   if ! bounded "$logs/odirect-probe.log" dd if=/dev/zero of="$work/probe" bs=4096 count=1 oflag=direct &&
@@ -388,7 +432,7 @@ run_checks() {
   for path in api graph; do
     check "verify-batch-$path-fragments" 0 env "XFERBENCH_CUDA_BATCH=$path" "${xb[@]}" copy --backend cuda --batch -f 16 -s 4M -n 8 -i 2 --warmup 1 --verify -q
   done
-  check sm-refuses-pageable fail "${xb[@]}" copy --backend cuda --engine sm --from pageable --to device -s 4M -n 2 -i 1 -q
+  check_says sm-refuses-pageable 3 "the sm engine copies through device addresses" "${xb[@]}" copy --backend cuda --engine sm --from pageable --to device -s 4M -n 2 -i 1 -q
   check dev-sandbox-sdma 0 "${xb[@]}" dev-sandbox --model-type gqa --iodirect false --sdma true -s 64M -n 4 -i 8 -d 1 -f 4 --verify
   check dev-sandbox-ce 0 "${xb[@]}" dev-sandbox --model-type gqa --iodirect false --sdma false -s 64M -n 4 -i 8 -d 1 --verify
 
@@ -415,7 +459,8 @@ run_checks() {
   check io-cpu-gpu-write 0 "${xb[@]}" io --xfer cpu-gpu --backend cuda -D "$work" --rw write -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --format json -o "$results/io_write.json" -q
   check io-cpu-gpu-read-verify 0 "${xb[@]}" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --verify -q
   check io-cpu-gpu-read 0 "${xb[@]}" io --xfer cpu-gpu --backend cuda -D "$work" --rw read -s 1G -i 1M --engine "$io_engine" --qd 8 "${io_mode[@]}" --format json -o "$results/io_read.json" -q
-  if [ ${#io_mode[@]} -eq 0 ]; then  # gdsio always uses O_DIRECT
+  if [ ${#io_mode[@]} -eq 0 ]; then  # gdsio always uses O_DIRECT; its read needs the files its write leaves
+    check gdsio-cpu-gpu-write 0 "${xb[@]}" gdsio -D "$work" -d 0 -w 1 -s 1G -i 1M -x 2 -I 1
     check gdsio-cpu-gpu 0 "${xb[@]}" gdsio -D "$work" -d 0 -w 1 -s 1G -i 1M -x 2 -I 0
   fi
   rm -f "$work"/xferbench-io.*
@@ -441,11 +486,12 @@ run_checks() {
     check io-gpud-read-verify 0 "${gpud[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw randread -s 1G -i 1M -w 4 "${io_mode[@]}" --verify -q
     check io-gpud-read 0 "${gpud[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw read -s 1G -i 1M -w 4 "${io_mode[@]}" --format json -o "$results/io_gpud_read.json" -q
     if [ ${#io_mode[@]} -eq 0 ]; then
+      check gdsio-gpud-write 0 "${gpud[@]}" gdsio -D "$work" -d 0 -w 4 -s 1G -i 1M -x 0 -I 1
       check gdsio-gpud 0 "${gpud[@]}" gdsio -D "$work" -d 0 -w 4 -s 1G -i 1M -x 0 -I 0
     fi
   else
     [ -z "$stop_reason" ] && report "NOTE no libcufile.so.0 on this machine (logs/cufile-lookup.log): GPUD is not measured, and must say why (exit 3)"
-    check io-gpud-unavailable 3 "${xb[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw write -s 64M -i 1M "${io_mode[@]}" -q
+    check_says io-gpud-unavailable 3 "GPUD needs NVIDIA GPUDirect Storage's cuFile library" "${xb[@]}" io --xfer gpu-direct --backend cuda -D "$work" --rw write -s 64M -i 1M "${io_mode[@]}" -q
   fi
   rm -f "$work"/xferbench-io.*
   completed=1

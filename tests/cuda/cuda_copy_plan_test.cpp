@@ -24,6 +24,13 @@ TEST(CudaBatchArrays, KeepsOrderAndDropsEmptyCopies) {
 
 TEST(CudaBatchArrays, EmptyListGivesEmptyArrays) { EXPECT_EQ(make_batch_arrays({}).count(), 0u); }
 
+// A module built with a toolkit before 12.8 says which it was built with and which it needs.
+TEST(CudaBatchApi, ItsAbsenceNamesTheToolkitBuiltWithAndTheOneNeeded) {
+  EXPECT_EQ(batch_api_absent(12040), "cudaMemcpyBatchAsync needs CUDA 12.8; this module was built with CUDA 12.4");
+  EXPECT_EQ(batch_api_absent(12000), "cudaMemcpyBatchAsync needs CUDA 12.8; this module was built with CUDA 12.0");
+  EXPECT_EQ(batch_api_absent(12070), "cudaMemcpyBatchAsync needs CUDA 12.8; this module was built with CUDA 12.7");
+}
+
 TEST(CudaBatchKey, SameOpsSameKeyAnyChangeAnotherKey) {
   std::array<CopyOp, 2> ops{CopyOp{at(0x1000), at(0x9000), 64}, CopyOp{at(0x2000), at(0xa000), 128}};
   const auto base = batch_key(ops);

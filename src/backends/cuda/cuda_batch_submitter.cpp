@@ -12,6 +12,21 @@ namespace xb::cuda {
 namespace {
 // Distinct batches a stream keeps graphs for; a job replays a handful, so more means it never repeats.
 constexpr std::size_t kMaxGraphs = 64;
+
+// cudaMemcpyBatchAsync as the toolkit the module is built with declares it: absent before CUDA
+// 12.8; 12.8 and 12.9 take non-const arrays and a failIdx before the stream; 13.0 const arrays and
+// no failIdx. Without it the first batch takes the graph path, saying why (config.submission).
+#if CUDART_VERSION >= 12080
+cudaError_t memcpy_batch(BatchArrays& a, cudaMemcpyAttributes* attr, std::size_t* attr_index, cudaStream_t stream) {
+#if CUDART_VERSION >= 13000
+  return cudaMemcpyBatchAsync(a.dsts.data(), a.srcs.data(), a.sizes.data(), a.count(), attr, attr_index, 1, stream);
+#else
+  std::size_t fail_index = 0;  // which copy failed; the error text is what a result records
+  return cudaMemcpyBatchAsync(a.dsts.data(), const_cast<void**>(a.srcs.data()), a.sizes.data(), a.count(), attr,
+                              attr_index, 1, &fail_index, stream);
+#endif
+}
+#endif
 }  // namespace
 
 BatchSubmitter::BatchSubmitter(cudaStream_t stream, int device) : stream_(stream), device_(device) {
@@ -91,17 +106,22 @@ void BatchSubmitter::submit(std::span<const CopyOp> ops) {
 }
 
 bool BatchSubmitter::try_api(std::span<const CopyOp> ops, std::string& why) {
-  const BatchArrays a = make_batch_arrays(ops);
+#if CUDART_VERSION >= 12080
+  BatchArrays a = make_batch_arrays(ops);
   if (a.count() == 0) return true;
   cudaMemcpyAttributes attr{};
   attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;  // sources are read in stream order
   std::size_t attr_index = 0;                            // one attribute for every copy
-  const cudaError_t e = cudaMemcpyBatchAsync(a.dsts.data(), a.srcs.data(), a.sizes.data(), a.count(), &attr,
-                                             &attr_index, 1, stream_);
+  const cudaError_t e = memcpy_batch(a, &attr, &attr_index, stream_);
   if (e == cudaSuccess) return true;
   (void)cudaGetLastError();
   why = fmt::format("cudaMemcpyBatchAsync of {} copies failed: {}", a.count(), error_text(e));
   return false;
+#else
+  (void)ops;
+  why = batch_api_absent(CUDART_VERSION);
+  return false;
+#endif
 }
 
 bool BatchSubmitter::try_graph(std::span<const CopyOp> ops, std::string& why) {

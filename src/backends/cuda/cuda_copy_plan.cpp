@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_copy_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 
@@ -58,6 +60,11 @@ SmLaunch sm_launch_for(const void* dst, const void* src, std::size_t bytes, int 
 
 bool batch_api_takes(const PointerView& p, bool device_uses_host_pointers) {
   return device_uses_host_pointers || !p.host || !p.device_address_differs;
+}
+
+std::string batch_api_absent(int cudart_version) {
+  return fmt::format("cudaMemcpyBatchAsync needs CUDA 12.8; this module was built with CUDA {}.{}",
+                     cudart_version / 1000, cudart_version % 1000 / 10);
 }
 
 }  // namespace xb::cuda

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "backends/copy_order.hpp"
@@ -25,6 +26,10 @@ struct BatchArrays {
   std::size_t count() const { return sizes.size(); }
 };
 BatchArrays make_batch_arrays(std::span<const CopyOp> ops);
+
+// Why a module built with the CUDA runtime `cudart_version` (CUDART_VERSION: 12040 for 12.4) has no
+// batch API: "cudaMemcpyBatchAsync needs CUDA 12.8; this module was built with CUDA 12.4".
+std::string batch_api_absent(int cudart_version);
 
 // A content key for a list of copies: the same ops give the same key, so a graph captured for one
 // iteration's batch is replayed for the next instead of being captured again.

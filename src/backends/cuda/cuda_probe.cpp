@@ -7,6 +7,7 @@
 
 #include "backends/child_answer.hpp"
 #include "backends/pci_numa.hpp"
+#include "backends/cuda/cuda_driver_version.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_nvlink.hpp"
 
@@ -22,6 +23,16 @@ Probe probe_in_this_process() {
     return {Support::no(fmt::format("no NVIDIA driver: libcuda.so.1 cannot be loaded ({})", why ? why : "not found")),
             {}};
   }
+  // The driver's CUDA version before any runtime call: a runtime newer than the driver would fail
+  // in its own words, or not at all until a kernel launch.
+  using DriverGetVersion = int (*)(int*);
+  const auto driver_get_version = reinterpret_cast<DriverGetVersion>(dlsym(driver, "cuDriverGetVersion"));
+  if (driver_get_version == nullptr) return {Support::no("libcuda.so.1 has no cuDriverGetVersion: not an NVIDIA driver"), {}};
+  int driver_version = 0;
+  if (const int r = driver_get_version(&driver_version); r != 0) {
+    return {Support::no(fmt::format("cuDriverGetVersion failed (CUresult {})", r)), {}};
+  }
+  if (const Support s = driver_runs_runtime(driver_version, CUDART_VERSION); !s.ok) return {s, {}};
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
     return {Support::no(fmt::format("cudaGetDeviceCount failed: {}", error_text(e))), {}};
