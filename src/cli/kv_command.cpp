@@ -13,12 +13,6 @@
 namespace xb {
 namespace {
 
-std::optional<KvOp> kv_op_from(std::string_view name) {
-  if (name == "dump") return KvOp::dump;
-  if (name == "load") return KvOp::load;
-  return std::nullopt;
-}
-
 // --sync applies to a dump, --to to a load: a misplaced one is named before its value is read.
 void set_op_terms(KvPlan& p, const std::string& sync, const std::string& to) {
   if (!sync.empty()) {

@@ -56,7 +56,6 @@ void settle_plan(const LinkArgs& a, const CLI::App& app, LinkPlan& p) {
   validate_link_plan(p);
 }
 
-// The server takes the client's terms it shares (transport, wait, device) from the client's plan.
 void refuse_client_flags(const CLI::App& app) {
   for (const char* f : kClientOnly) {
     if (app.count(f) > 0) {
@@ -65,6 +64,7 @@ void refuse_client_flags(const CLI::App& app) {
   }
 }
 
+// The server takes the client's terms it shares (transport, wait, device) from the client's plan.
 LinkServerPlan to_server_plan(const LinkArgs& a, const LinkPlan& terms) {
   LinkServerPlan p;
   p.control = parse_listen_address(a.listen.empty() ? "127.0.0.1" : a.listen, "--listen", kLinkDefaultControlPort);
@@ -119,8 +119,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   o.flag("--loopback", a.loopback, "the peer is a server thread of this process on 127.0.0.1 (the default)");
   o.text("--listen", a.listen, "run the server: control address HOST[:PORT] (default 127.0.0.1:20001; port 0: any)")
       ->expected(0, 1);
-  o.later("--data-port", "0", "server: the transport's port on the --listen host (default 0: any)",
-          [&](std::string_view v, std::string_view f) { a.data_port = parse_port(v, f, true); });
+  o.port("--data-port", a.data_port, "0", "server: the transport's port on the --listen host (default 0: any)");
   o.text("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
   add_session_cap_flags(app, a.caps);
   o.later("-s,--size", "4:32M", "sizes MIN:MAX, or one SIZE (default 4:32M)", [&](std::string_view v, std::string_view f) {
@@ -138,8 +137,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   o.flag("--check", p.check, "check every size's data at the peer (host or cuda memory only)");
   o.text("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);
-  o.later("--wait", "20", "seconds to wait for the peer and for each transfer (default 20)",
-          [&](std::string_view v, std::string_view f) { p.wait = std::chrono::seconds(parse_count(v, f, 1, 24 * 3600)); });
+  o.seconds("--wait", p.wait, "20", 1, 24 * 3600, "seconds to wait for the peer and for each transfer (default 20)");
   o.count("--device", p.device, "0", 0, 1023, "device index of cuda memory (default 0)");
   JobCommandFlags flags;
   flags.add_to(app);

@@ -7,6 +7,7 @@
 #include "cli/args.hpp"
 #include "core/error.hpp"
 #include "core/sweep.hpp"
+#include "transport/address.hpp"
 
 namespace xb {
 
@@ -27,6 +28,19 @@ CLI::Option* PlanOptions::sizes(const std::string& names, std::vector<std::uint6
                                 const std::string& help) {
   return later(names, std::move(given), help,
                [&field](std::string_view v, std::string_view f) { field = parse_size_sweep(v, f); });
+}
+
+CLI::Option* PlanOptions::seconds(const std::string& names, std::chrono::milliseconds& field, std::string given,
+                                  std::uint64_t min, std::uint64_t max, const std::string& help) {
+  return later(names, std::move(given), help, [&field, min, max](std::string_view v, std::string_view f) {
+    field = std::chrono::seconds(parse_count(v, f, min, max));
+  });
+}
+
+CLI::Option* PlanOptions::port(const std::string& names, std::uint16_t& field, std::string given,
+                               const std::string& help) {
+  return later(names, std::move(given), help,
+               [&field](std::string_view v, std::string_view f) { field = parse_port(v, f, true); });
 }
 
 CLI::Option* PlanOptions::repetitions(std::uint64_t& rounds) {

@@ -5,6 +5,7 @@
 // (its first name) and the rule, as parse_count and parse_size word them.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -21,7 +22,6 @@ class PlanOptions {
  public:
   explicit PlanOptions(CLI::App& app) : app_(app) {}
 
-  CLI::App& app() { return app_; }
   template <class T>  // std::string, std::filesystem::path
   CLI::Option* text(const std::string& names, T& field, const std::string& help) {
     return app_.add_option(names, field, help);
@@ -56,7 +56,13 @@ class PlanOptions {
       field = *e;
     });
   }
-  // --repetitions N: every case N times in rounds, the same words and bound on every command.
+  // Whole seconds from `min` to `max`, into a duration field (the servers' and clients' --wait).
+  CLI::Option* seconds(const std::string& names, std::chrono::milliseconds& field, std::string given,
+                       std::uint64_t min, std::uint64_t max, const std::string& help);
+  // A TCP port, 0 (any) allowed (the servers' --data-port).
+  CLI::Option* port(const std::string& names, std::uint16_t& field, std::string given, const std::string& help);
+  // --repetitions N (compare's significance test, docs/report.md): every case N times in rounds,
+  // the same words and bound on every command.
   CLI::Option* repetitions(std::uint64_t& rounds);
 
   // parse_args(app, args), then convert().

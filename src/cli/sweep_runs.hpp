@@ -2,7 +2,6 @@
 // A swept flag (core/sweep.hpp) as runs of a job: one plan per point, every plan checked before
 // any runs (bad input leaves nothing), then run in order, each point's cases appended to one result.
 // Measurement stays in the job: this only repeats it.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -29,17 +28,6 @@ std::vector<Plan> sweep_plans(const Plan& base, const std::vector<std::uint64_t>
     plans.push_back(std::move(p));
   }
   return plans;
-}
-
-// The flag that repeats a run (--repetitions N), for compare's significance test (docs/report.md):
-// the same words and bound on every command that takes it.
-inline void add_repetitions_option(CLI::App& app, std::string& text) {
-  app.add_option("--repetitions", text,
-                 "run every case N times, in rounds (all points, then all again): repeated cases that compare "
-                 "pools and tests for significance (default 1)");
-}
-inline std::uint64_t parse_repetitions(const std::string& text) {
-  return parse_count(text, "--repetitions", 1, 1000);
 }
 
 // `plans` repeated `rounds` times, round after round, so each round sees every point (a slow minute

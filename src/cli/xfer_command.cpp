@@ -100,8 +100,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   XferPlan p;
   o.text("role", a.role, "server or client");
   o.text("--listen", a.listen, "server: control address HOST[:PORT] (default 127.0.0.1:20000; port 0: any)");
-  o.later("--data-port", "0", "server: the transport's port on the --listen host (default 0: any, announced)",
-          [&](std::string_view v, std::string_view f) { a.data_port = parse_port(v, f, true); });
+  o.port("--data-port", a.data_port, "0", "server: the transport's port on the --listen host (default 0: any, announced)");
   o.text("--ready-file", a.ready_file, "server: write the bound control and data addresses here once listening");
   add_session_cap_flags(app, a.caps);
   o.text("--peer", a.peer, "client: the server's control address HOST:PORT; a list A,B,…: every server at once");
@@ -116,8 +115,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   o.size("--total", p.total, "128M", "bytes moved per block size: total/block transfers (default 128M)");
   o.flag("--pool", p.pool, "move the data through a registered staging pool (client memory unregistered)");
   o.size("--pool-chunk", p.pool_chunk, "4M", "bytes per pool slot (default 4M; two slots)");
-  o.later("--wait", "20", "seconds the side started first waits for its peer (default 20)",
-          [&](std::string_view v, std::string_view f) { p.wait = std::chrono::seconds(parse_count(v, f, 1, 24 * 3600)); });
+  o.seconds("--wait", p.wait, "20", 1, 24 * 3600, "seconds the side started first waits for its peer (default 20)");
   o.text("--token", a.token, "shared token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);
   o.text("--backend", p.backend, "device backend (default: an accelerator where there is one, else cpu)");

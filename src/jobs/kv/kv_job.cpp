@@ -35,13 +35,15 @@
 namespace xb {
 
 namespace {
+constexpr NamedValue<KvOp> kKvOpNames[] = {{KvOp::dump, "dump"}, {KvOp::load, "load"}};
 constexpr NamedValue<KvSync> kKvSyncNames[] = {{KvSync::none, "none"}, {KvSync::block, "block"}, {KvSync::end, "end"}};
 constexpr NamedValue<KvTarget> kKvTargetNames[] = {{KvTarget::host, "host"}, {KvTarget::device, "device"}};
 }  // namespace
 
-std::string_view to_string(KvOp op) { return op == KvOp::dump ? "dump" : "load"; }
+std::string_view to_string(KvOp op) { return name_of(kKvOpNames, op); }
 std::string_view to_string(KvSync sync) { return name_of(kKvSyncNames, sync); }
 std::string_view to_string(KvTarget target) { return name_of(kKvTargetNames, target); }
+std::optional<KvOp> kv_op_from(std::string_view name) { return value_named(kKvOpNames, name); }
 std::optional<KvSync> kv_sync_from(std::string_view name) { return value_named(kKvSyncNames, name); }
 std::optional<KvTarget> kv_target_from(std::string_view name) { return value_named(kKvTargetNames, name); }
 

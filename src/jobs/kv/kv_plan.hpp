@@ -36,6 +36,7 @@ struct KvPlan {
 std::string_view to_string(KvOp op);
 std::string_view to_string(KvSync sync);
 std::string_view to_string(KvTarget target);
+std::optional<KvOp> kv_op_from(std::string_view name);
 std::optional<KvSync> kv_sync_from(std::string_view name);
 std::optional<KvTarget> kv_target_from(std::string_view name);
 
