@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/metric_units.hpp"
@@ -28,22 +29,38 @@ std::string metric_cell_text(const Metric& m) {
   return format_number(m.value);
 }
 
+std::string column_header(std::string_view name, std::string_view unit) {
+  return unit.empty() || unit == name ? std::string(name) : fmt::format("{}({})", name, unit);
+}
+
 std::vector<Column> case_columns(const CaseResult& c) {
   std::vector<Column> cols;
-  for (const auto& [k, v] : c.labels) cols.push_back({k, v});
+  // Each header once: a later column under a header already shown would print the same name twice
+  // over two figures (a series' p50 from its samples beside the histogram's metric of that name).
+  const auto add = [&cols](std::string header, std::string value) {
+    if (std::none_of(cols.begin(), cols.end(), [&](const Column& k) { return k.header == header; })) {
+      cols.push_back({std::move(header), std::move(value)});
+    }
+  };
+  for (const auto& [k, v] : c.labels) add(k, v);
+  // A case's metrics are its figures; a series' summary fills in only what no metric already says.
+  const auto is_metric = [&c](const std::string& name) {
+    return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const Metric& m) { return m.name == name; });
+  };
   static constexpr const char* kBrief[] = {"avg", "p50", "p99"};
   for (const auto& s : c.series) {
     for (const char* f : kBrief) {
-      cols.push_back({fmt::format("{}_{}({})", s.name, f, s.unit), format_number(summary_field(s.summary, f))});
+      const std::string name = fmt::format("{}_{}", s.name, f);
+      if (!is_metric(name)) add(column_header(name, s.unit), format_number(summary_field(s.summary, f)));
     }
   }
-  for (const auto& m : c.metrics) cols.push_back({fmt::format("{}({})", m.name, m.unit), metric_cell_text(m)});
+  for (const auto& m : c.metrics) add(column_header(m.name, m.unit), metric_cell_text(m));
   // A judged case: what the figure should be, the ratio and the verdict after it.
   if (c.verdict) {
     const CaseVerdict& v = *c.verdict;
-    cols.push_back({fmt::format("expected({})", v.unit), v.expected ? format_number(*v.expected) : std::string("-")});
-    cols.push_back({"ratio", v.ratio ? fmt::format("{:.2f}", *v.ratio) : std::string("-")});
-    cols.push_back({"verdict", v.verdict});
+    add(column_header("expected", v.unit), v.expected ? format_number(*v.expected) : std::string("-"));
+    add("ratio", v.ratio ? fmt::format("{:.2f}", *v.ratio) : std::string("-"));
+    add("verdict", v.verdict);
   }
   return cols;
 }

@@ -3,6 +3,7 @@
 // metrics. Cases with the same column set form one table. The summary's statistics are shared
 // with the tidy CSV (one row each there).
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -23,7 +24,11 @@ double summary_field(const Summary& s, std::string_view field);
 // integer, every other figure as format_number.
 std::string metric_cell_text(const Metric& m);
 
-// The table's columns: labels, avg/p50/p99 of each series, the metrics, and a verdict's columns.
+// A column's header: "name(unit)", or the name alone where the unit is none or the name again
+// (a count of links: "links", not "links(links)").
+std::string column_header(std::string_view name, std::string_view unit);
+
+// The table's columns, each header once: labels, avg/p50/p99 of each series, the metrics, and a verdict's columns.
 std::vector<Column> case_columns(const CaseResult& c);
 
 }  // namespace xb

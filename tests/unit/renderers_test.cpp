@@ -202,6 +202,42 @@ TEST(RenderTable, ShowsLabelsAndBandwidth) {
   EXPECT_EQ(lines[3].size(), lines[1].size());
 }
 
+TEST(CaseColumns, ACountWhoseUnitIsItsNameIsHeadedByTheNameAlone) {
+  EXPECT_EQ(column_header("links", "links"), "links");
+  EXPECT_EQ(column_header("executions", "executions"), "executions");
+  EXPECT_EQ(column_header("ratio", ""), "ratio");
+  EXPECT_EQ(column_header("flagged", "links"), "flagged(links)");
+  EXPECT_EQ(column_header("bandwidth", "GB/s"), "bandwidth(GB/s)");
+}
+
+// A series' brief statistics and a metric of the same name (p2p's elapsed samples beside the
+// histogram's elapsed_p50) were two columns under one header with two different figures.
+TEST(CaseColumns, EachHeaderOnceAndTheMetricWinsOverASeriesSummaryOfItsName) {
+  CaseResult c;
+  c.labels = {{"size", "1M"}, {"verdict", "ok"}};
+  c.series = {make_series("elapsed", "us", {243.0, 361.0})};
+  c.metrics = {{"elapsed_p50", 243.0, "us", ""}, {"elapsed_avg", 302.0, "us", ""},
+               {"executions", 2, "executions", ""}, {"flagged", 0, "links", ""}};
+  c.verdict = CaseVerdict{};
+  c.verdict->unit = "GB/s";
+  c.verdict->verdict = "pass";
+  const auto cols = case_columns(c);
+  std::vector<std::string> headers;
+  for (const auto& k : cols) headers.push_back(k.header);
+  EXPECT_EQ(headers, (std::vector<std::string>{"size", "verdict", "elapsed_p99(us)", "elapsed_p50(us)",
+                                               "elapsed_avg(us)", "executions", "flagged(links)", "expected(GB/s)",
+                                               "ratio"}));
+  // The figure under elapsed_p50 is the metric's (the histogram's lower median), not the series'
+  // interpolated 302; the label "verdict" is kept, the judged one is not printed beside it again.
+  const auto at = [&](const std::string& h) {
+    return std::find_if(cols.begin(), cols.end(), [&](const Column& k) { return k.header == h; })->value;
+  };
+  EXPECT_EQ(at("elapsed_p50(us)"), format_number(243.0));
+  EXPECT_EQ(at("elapsed_p99(us)"), format_number(c.series[0].summary.p99));
+  EXPECT_EQ(at("verdict"), "ok");
+  EXPECT_EQ(at("executions"), "2");
+}
+
 TEST(RenderTable, WaivedAndFailedCasesPrintTheirReason) {
   ResultDocument doc = two_case_document();
   CaseResult waived;
