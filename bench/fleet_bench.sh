@@ -7,8 +7,16 @@
 #
 #   BUILD=build/release bash bench/fleet_bench.sh
 #   SIZE=64M TIMES=10 RATE=500mbit THRESHOLD=0.8 MAX_PAIRS=1 ROUNDS=3 …
+#   SMOKE=1 BUILD=build/release bash bench/fleet_bench.sh    # CI: one round of 1M, 1 s of iperf3
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 (bench_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
+
+if [[ ${SMOKE:-0} == 1 ]]; then
+  : "${SIZE:=1M}" "${TIMES:=2}" "${ROUNDS:=1}" "${IPERF_SECONDS:=1}"
+fi
+IPERF_SECONDS=${IPERF_SECONDS:-3}
 
 SIZE=${SIZE:-32M}
 TIMES=${TIMES:-10}
@@ -35,8 +43,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+need_tool iperf3 iperf3
+need_tool mpirun openmpi-bin
 
 ip link add xbflbr type bridge
 ip addr add $NET.254/24 dev xbflbr
@@ -65,7 +73,7 @@ chmod +x "$work/agent"
 iperf() {
   ip netns exec "xbfl$2" iperf3 -s -1 -B "$NET.$2" -p 15202 >/dev/null 2>&1 &
   sleep 0.5
-  ip netns exec "xbfl$1" iperf3 -c "$NET.$2" -p 15202 -t 3 -J |
+  ip netns exec "xbfl$1" iperf3 -c "$NET.$2" -p 15202 -t "$IPERF_SECONDS" -J |
     python3 -c "import json,sys; print(json.load(sys.stdin)['end']['sum_received']['bits_per_second']/8e9)"
   wait
 }
@@ -85,10 +93,10 @@ for r in $(seq "$ROUNDS"); do
     "$XB" fleet --transport tcp -s "$SIZE" --times "$TIMES" --threshold "$THRESHOLD" --max-pairs "$MAX_PAIRS" --format json -q \
     >"$work/fleet.json" 2>"$work/fleet.err" || rc=$?
   if [[ ! -s "$work/fleet.json" ]]; then echo "round $r: fleet gave no result (exit $rc):" >&2; cat "$work/fleet.err" >&2; exit 1; fi
-  fleet_slow+=("$(link 0 2 <"$work/fleet.json")")
-  fleet_good+=("$(link 0 1 <"$work/fleet.json")")
-  iperf_slow+=("$(iperf 1 3)")
-  iperf_good+=("$(iperf 1 2)")
+  fleet_slow+=("$(need_figure "fleet 1->3" "$(link 0 2 <"$work/fleet.json")")")
+  fleet_good+=("$(need_figure "fleet 1->2" "$(link 0 1 <"$work/fleet.json")")")
+  iperf_slow+=("$(need_figure "iperf3 1->3" "$(iperf 1 3)")")
+  iperf_good+=("$(need_figure "iperf3 1->2" "$(iperf 1 2)")")
   echo "round $r: exit $rc; $(grep -c 'slow link' "$work/fleet.err" || true) flagged ($(grep 'slow link' "$work/fleet.err" | sed 's/^ *slow link: //' | paste -sd';'))"
   echo "  1->3 (slowed): fleet ${fleet_slow[-1]} GB/s, iperf3 ${iperf_slow[-1]} GB/s; 1->2: fleet ${fleet_good[-1]} GB/s, iperf3 ${iperf_good[-1]} GB/s"
 done
@@ -104,7 +112,8 @@ summary() {  # NAME, fleet figures, iperf3 figures (newline-separated)
   local mf mi
   mf=$(echo "$2" | median)
   mi=$(echo "$3" | median)
-  echo "median ($1): fleet $mf GB/s, iperf3 $mi GB/s, ratio $(ratio "$mf" "$mi")"
+  r=$(ratio "$mf" "$mi")
+  echo "median ($1): fleet $mf GB/s, iperf3 $mi GB/s, ratio $r"
 }
 summary "slowed link 1->3" "$(printf '%s\n' "${fleet_slow[@]}")" "$(printf '%s\n' "${iperf_slow[@]}")"
 summary "good link 1->2" "$(printf '%s\n' "${fleet_good[@]}")" "$(printf '%s\n' "${iperf_good[@]}")"

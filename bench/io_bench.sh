@@ -12,8 +12,15 @@
 #
 #   bash bench/io_bench.sh                          # builds build/release, files under /var/tmp
 #   XB=build/x/src/xferbench DIR=/mnt/nvme ROUNDS=5 bash bench/io_bench.sh
+#   SMOKE=1 XB=… bash bench/io_bench.sh        # CI: one round of 1 s runs over 8M files, no pauses
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 (bench_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
+
+if [[ ${SMOKE:-0} == 1 ]]; then
+  : "${ROUNDS:=1}" "${SEQ_SIZE:=8M}" "${SEQ_SECONDS:=1}" "${RAND_SECONDS:=1}"
+fi
 
 ROUNDS=${ROUNDS:-3}
 SEQ_SIZE=${SEQ_SIZE:-256M}
@@ -21,9 +28,7 @@ SEQ_SECONDS=${SEQ_SECONDS:-5}
 RAND_SECONDS=${RAND_SECONDS:-5}
 BASE=${DIR:-/var/tmp}
 
-if ! command -v fio >/dev/null; then
-  apt-get install -y fio >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y fio >/dev/null; }
-fi
+need_tool fio fio
 if [[ -z "${XB:-}" ]]; then
   bash scripts/setup.sh
   cmake --preset release >/dev/null
@@ -42,17 +47,9 @@ fio_get() {
     index($0, sec) { in_sec = 1 }
     in_sec && index($0, key) { v = $0; sub(/.*: */, "", v); sub(/,$/, "", v); print v; exit }' "$3"
 }
-# xb_metric NAME FILE: a metric of the first case of xferbench's --format json, as its table shows it
-# (display_value; a version 1 document has only value).
-xb_metric() {
-  python3 -c 'import json, sys
-d = json.load(open(sys.argv[2]))
-print(next(m.get("display_value", m["value"]) for m in d["cases"][0]["metrics"] if m["name"] == sys.argv[1]))' "$1" "$2"
-}
 # Before every run: what the previous one left in flight or dirty goes to the drive first.
-settle() { sync; sleep 1; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# SMOKE=1: no pause (CI runs no sleeps; its figures are checked, not compared).
+settle() { sync; [[ ${SMOKE:-0} == 1 ]] || sleep 1; }
 
 # The same files for both: xferbench's -D names (xferbench-io.N), fio's $jobnum counts from 0.
 fio_seq() {  # fio_seq read|write
@@ -63,7 +60,7 @@ fio_seq() {  # fio_seq read|write
 }
 xb_seq() {  # xb_seq read|write
   "$XB" io -D "$work" -w 4 --rw "$1" -s "$SEQ_SIZE" -i 1M --engine psync -T "$SEQ_SECONDS" --format json --output "$out" --quiet
-  awk -v b="$(xb_metric bytes "$out")" -v t="$(xb_metric wall_time "$out")" 'BEGIN { printf "%.0f", b / t }'
+  awk -v b="$(xb_shown "$out" bytes)" -v t="$(xb_shown "$out" wall_time)" 'BEGIN { printf "%.0f", b / t }'
 }
 fio_rand() {  # prints: IOPS CPU-us-per-IO
   fio --name=rand --filename="$work/xferbench-io.0" --rw=randread --bs=4k --size="$SEQ_SIZE" --direct=1 \
@@ -80,7 +77,7 @@ fio_rand() {  # prints: IOPS CPU-us-per-IO
 xb_rand() {
   "$XB" io -D "$work" -w 1 --rw randread -s "$SEQ_SIZE" -i 4K --engine io_uring --qd 32 -T "$RAND_SECONDS" \
     --format json --output "$out" --quiet
-  echo "$(xb_metric iops "$out" | awk '{ printf "%.0f", $1 }') $(xb_metric cpu_per_io "$out" | awk '{ printf "%.3f", $1 }')"
+  echo "$(xb_shown "$out" iops | awk '{ printf "%.0f", $1 }') $(xb_shown "$out" cpu_per_io | awk '{ printf "%.3f", $1 }')"
 }
 
 echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
@@ -97,10 +94,13 @@ for r in $(seq "$ROUNDS"); do
     # inherits the other's after-effects (a drive still flushing, a throttle's spent budget).
     if (( r % 2 )); then settle; f=$(fio_seq $rw); settle; x=$(xb_seq $rw)
     else settle; x=$(xb_seq $rw); settle; f=$(fio_seq $rw); fi
+    f=$(need_figure "fio $rw" "$f"); x=$(need_figure "xferbench io $rw" "$x")
     s[fio_$rw]+="$f "; s[xb_$rw]+="$x "; s[pair_$rw]+="$(ratio "$x" "$f") "
   done
   if (( r % 2 )); then settle; read -r fi fc < <(fio_rand); settle; read -r xi xc < <(xb_rand)
   else settle; read -r xi xc < <(xb_rand); settle; read -r fi fc < <(fio_rand); fi
+  fi=$(need_figure "fio randread IOPS" "$fi"); fc=$(need_figure "fio CPU per IO" "$fc")
+  xi=$(need_figure "xferbench randread IOPS" "$xi"); xc=$(need_figure "xferbench CPU per IO" "$xc")
   s[fio_iops]+="$fi "; s[fio_cpu]+="$fc "; s[xb_iops]+="$xi "; s[xb_cpu]+="$xc "
   s[pair_iops]+="$(ratio "$xi" "$fi") "; s[pair_cpu]+="$(ratio "$xc" "$fc") "
 done

@@ -7,8 +7,15 @@
 #
 #   bash bench/tcp_transport_bench.sh                         # builds build/release
 #   BENCH=build/x/bench/tcp_transport_bench SECONDS_PER_RUN=3 ROUNDS=5 bash bench/tcp_transport_bench.sh
+#   SMOKE=1 BENCH=… bash bench/tcp_transport_bench.sh     # CI: one 1 s round at 1 MiB
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 (bench_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
+
+if [[ ${SMOKE:-0} == 1 ]]; then
+  : "${ROUNDS:=1}" "${SECONDS_PER_RUN:=1}" "${BLOCKS:=1048576}"
+fi
 
 ROUNDS=${ROUNDS:-3}
 SECS=${SECONDS_PER_RUN:-5}
@@ -22,7 +29,7 @@ if [[ -z "${BENCH:-}" ]]; then
   BENCH=build/release/bench/tcp_transport_bench
 fi
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+need_tool iperf3 iperf3
 
 # One iperf3 run (server for exactly one test, client for SECS seconds): receiver Gbit/s.
 iperf_gbit() {
@@ -48,8 +55,10 @@ for block in $BLOCKS; do
       xb+=("$(bench_gbit "$block")"); iperf+=("$(iperf_gbit)")
     fi
   done
+  for v in "${iperf[@]}"; do need_figure "iperf3 at $block B" "$v" >/dev/null; done
+  for v in "${xb[@]}"; do need_figure "tcp_transport_bench at $block B" "$v" >/dev/null; done
   i=$(printf '%s\n' "${iperf[@]}" | median)
   x=$(printf '%s\n' "${xb[@]}" | median)
-  printf '%-10s %12.3f %12.3f %8.3f   (iperf3: %s; xferbench: %s)\n' "$block" "$i" "$x" \
-    "$(awk -v a="$x" -v b="$i" 'BEGIN { print a / b }')" "${iperf[*]}" "${xb[*]}"
+  r=$(ratio "$x" "$i")
+  printf '%-10s %12.3f %12.3f %8.3f   (iperf3: %s; xferbench: %s)\n' "$block" "$i" "$x" "$r" "${iperf[*]}" "${xb[*]}"
 done

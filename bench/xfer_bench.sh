@@ -23,9 +23,16 @@
 #   bash bench/xfer_bench.sh                                   # builds build/release
 #   BUILD=build/helper-ucx ROUNDS=6 bash bench/xfer_bench.sh    # an existing build directory
 #   BYTES_PER_RUN=67108864 ROUNDS=2 …                           # quick (a busy machine)
+#   SMOKE=1 BUILD=build/release bash bench/xfer_bench.sh        # CI: every figure there, not their size
+# Our figures are read from xfer's JSON by name (bench_lib.sh); a figure of either side that is
+# missing, zero or unparsable ends the script with exit 1 naming it, never a ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
 
+if [[ ${SMOKE:-0} == 1 ]]; then
+  : "${ROUNDS:=1}" "${WARMUP:=0}" "${BYTES_PER_RUN:=16777216}" "${TCP_SECONDS:=1}"
+fi
 ROUNDS=${ROUNDS:-4}
 SHM_TLS=posix,sysv,cma,self
 PORT=${PORT:-13447}
@@ -33,9 +40,8 @@ WINDOW=${WINDOW:-64}
 TCP_SECONDS=${TCP_SECONDS:-4}
 BYTES_PER_RUN=${BYTES_PER_RUN:-2147483648}  # moved per run by each shared-memory/tcp transfer test
 
-for tool in ucx_perftest iperf3; do
-  command -v "$tool" >/dev/null || bash scripts/setup.sh
-done
+need_tool ucx_perftest ucx-utils
+need_tool iperf3 iperf3
 if [[ -z "${BUILD:-}" ]]; then
   bash scripts/setup.sh
   cmake --preset release >/dev/null
@@ -47,8 +53,6 @@ XB=$BUILD/src/xferbench
 work=$(mktemp -d /tmp/xferbench-xfer-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 iters_for() { awk -v s="$1" -v b="$BYTES_PER_RUN" 'BEGIN { n = int(b / s); print (n < 8 ? 8 : n) }'; }
 
 # perftest TEST TLS SIZE: MiB/s (perftest's "MB/s" is 2^20 bytes per second), overall figure.
@@ -80,16 +84,16 @@ ours() {
   local -a amount=(--total "$BYTES_PER_RUN")
   [[ ${SAME_BUFFER:-0} == 1 ]] && amount=(--total "$4" --iters "$(iters_for "$4")" --warmup 10)
   UCX_TLS=$2 XFERBENCH_UCX_PROTOCOL=$3 "$XB" xfer client --peer "$(awk '/control/ { print $2 }' "$work/ready")" \
-    --transport "$transport" --op "$xop" --block "$4" "${amount[@]}" --no-latency --format csv -q \
-    >"$work/ours.csv"
+    --transport "$transport" --op "$xop" --block "$4" "${amount[@]}" --no-latency --format json -q \
+    >"$work/ours.json"
   wait "$server" || true
   if [[ $transport == ucx ]]; then
     echo "xfer $xop $4 B ucx UCX_TLS=$2: XFERBENCH_UCX_PROTOCOL=${3:-auto}" >>"$work/lines.txt"
   else
     echo "xfer $xop $4 B $transport: --transport $transport" >>"$work/lines.txt"
   fi
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "throughput(GiB/s)") c = i; next }
-           c { printf "%.1f", $c * 1024 }' "$work/ours.csv"
+  # throughput is B/s in the JSON.
+  awk -v b="$(xb_metric "$work/ours.json" throughput)" 'BEGIN { printf "%.1f", b / 1048576 }'
 }
 ours_transport() {
   local iters; iters=$(iters_for "$4")
@@ -118,6 +122,8 @@ pair() {  # pair KEY PEER-COMMAND... -- OURS-COMMAND...
   mine=("$@")
   local p m
   if (( r % 2 )); then p=$("${peer[@]}"); m=$("${mine[@]}"); else m=$("${mine[@]}"); p=$("${peer[@]}"); fi
+  p=$(need_figure "$key: the peer's figure (${peer[*]})" "$p")
+  m=$(need_figure "$key: our figure" "$m")
   s[peer_$key]+="$p "; s[ours_$key]+="$m "; s[pair_$key]+="$(ratio "$m" "$p") "
 }
 

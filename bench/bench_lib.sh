@@ -1,0 +1,52 @@
+# Sourced by the bench/ scripts: our figures read from the result JSON by name (never a column's
+# place or a table's header), every compared figure checked before a ratio is printed, medians.
+# SMOKE=1 (set by the caller): tiny sizes, one round, no warm-up, for CI, where a figure that is
+# missing, zero or unparsable fails the script exactly as in a full run.
+
+# xb_metric FILE NAME [CASE]: metric NAME of case CASE (an index, default 0; or a case name) of our
+# --format json document FILE, in the JSON's unit (B/s, s, …). Exit 1 naming what is missing.
+xb_metric() { XB_SHOWN=0 xb_figure "$@"; }
+# xb_shown FILE NAME [CASE]: the same metric as our table shows it (its display unit).
+xb_shown() { XB_SHOWN=1 xb_figure "$@"; }
+xb_figure() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+path, name = sys.argv[1], sys.argv[2]
+which = sys.argv[3] if len(sys.argv) > 3 else "0"
+key = "display_value" if os.environ.get("XB_SHOWN") == "1" else "value"
+try:
+    cases = json.load(open(path))["cases"]
+    case = cases[int(which)] if which.isdigit() else next(c for c in cases if c["name"] == which)
+    print(repr(float(next(m.get(key, m["value"]) for m in case["metrics"] if m["name"] == name))))
+except (OSError, ValueError, KeyError, IndexError, StopIteration) as e:
+    sys.exit(f"bench: no metric {name} in case {which} of {path} ({type(e).__name__}: {e})")
+PY
+}
+
+# need_figure WHAT VALUE: VALUE when it is a positive finite number; otherwise exit 1 naming WHAT
+# (a missing figure must never become a ratio).
+need_figure() {
+  if ! awk -v v="$2" 'BEGIN { exit !(v ~ /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/ && v + 0 > 0) }'; then
+    echo "bench: $1 is missing, zero or not a number: '$2'" >&2
+    exit 1
+  fi
+  printf '%s' "$2"
+}
+
+# ratio A B: A / B to three decimals, both checked first.
+ratio() {
+  need_figure "the figure over" "$1" >/dev/null
+  need_figure "the figure under" "$2" >/dev/null
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# need_tool TOOL PACKAGE: TOOL on PATH, installing Debian's PACKAGE where it is not; exit 1 naming
+# both when that fails.
+need_tool() {
+  command -v "$1" >/dev/null && return 0
+  apt-get install -y -qq --no-install-recommends "$2" >/dev/null 2>&1 ||
+    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends "$2" >/dev/null 2>&1; } || true
+  command -v "$1" >/dev/null || { echo "bench: $1 is needed (Debian package $2) and could not be installed" >&2; exit 1; }
+}
