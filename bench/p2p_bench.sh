@@ -13,8 +13,16 @@
 #
 #   BUILD=build/helper-p2p bash bench/p2p_bench.sh       # an existing build directory
 #   SIZE=64M TIMES=20 ROUNDS=3 …                          # bytes per execution, executions, rounds
+#   SMOKE=1 BUILD=build/release bash bench/p2p_bench.sh   # CI: one round of 1M, 1 s of iperf3
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 (bench_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
+
+if [[ ${SMOKE:-0} == 1 ]]; then
+  : "${ROUNDS:=1}" "${SIZE:=1M}" "${TIMES:=2}" "${NET_SIZE:=1M}" "${NET_TIMES:=2}" "${IPERF_SECONDS:=1}"
+fi
+IPERF_SECONDS=${IPERF_SECONDS:-4}
 
 ROUNDS=${ROUNDS:-3}
 SIZE=${SIZE:-256M}
@@ -37,27 +45,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-# The value of metric NAME of case INDEX in a result document on stdin.
-metric() { python3 -c "import json,sys; d=json.load(sys.stdin); print([m.get('display_value', m['value']) for m in d['cases'][$1]['metrics'] if m['name']=='$2'][0])"; }
+# The value of metric NAME of case INDEX in a result document on stdin, as its table shows it.
+metric() { cat >"$work/doc.json"; xb_shown "$work/doc.json" "$2" "$1"; }
 
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo "## (a) cpu p2p vs the copy job's cpu d2d copy, $SIZE per execution, $TIMES executions, $ROUNDS rounds"
 p2p=() copy=()
 for r in $(seq "$ROUNDS"); do
-  p2p+=("$("$XB" p2p --backend cpu -s "$SIZE" --times "$TIMES" --format json -q | metric 0 bandwidth_gib)")
-  copy+=("$("$XB" copy --backend cpu --from device --to device -d 1 -s "$SIZE" -n 1 --streams 1 -i "$TIMES" --format json -q | metric 0 bandwidth)")
+  p2p+=("$(need_figure "p2p (a)" "$("$XB" p2p --backend cpu -s "$SIZE" --times "$TIMES" --format json -q | metric 0 bandwidth_gib)")")
+  copy+=("$(need_figure "copy d2d (a)" "$("$XB" copy --backend cpu --from device --to device -d 1 -s "$SIZE" -n 1 --streams 1 -i "$TIMES" --format json -q | metric 0 bandwidth)")")
   echo "round $r: p2p ${p2p[-1]} GiB/s, copy d2d ${copy[-1]} GiB/s"
 done
 mp=$(printf '%s\n' "${p2p[@]}" | median)
 mc=$(printf '%s\n' "${copy[@]}" | median)
-echo "median: p2p $mp GiB/s, copy d2d $mc GiB/s, ratio $(ratio "$mp" "$mc")"
+r=$(ratio "$mp" "$mc")
+echo "median: p2p $mp GiB/s, copy d2d $mc GiB/s, ratio $r"
 
-if [[ $(id -u) -ne 0 ]] || ! command -v mpirun >/dev/null || ! command -v iperf3 >/dev/null; then
-  echo "## (b) skipped: needs root, mpirun and iperf3"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "## (b) and (c) skipped: network namespaces need root"
   exit 0
 fi
+need_tool mpirun openmpi-bin
+need_tool iperf3 iperf3
 echo "## (b) p2p --mpi across two namespaces vs iperf3 -P1, $NET_SIZE per execution, $NET_TIMES executions"
 ip link add xbp2pbr type bridge
 ip addr add 10.97.0.254/24 dev xbp2pbr
@@ -83,6 +92,9 @@ exec ip netns exec "\$host" /bin/sh -c "\$*"
 AGENT
 chmod +x "$work/agent"
 printf 'xbp2p1 slots=1\nxbp2p2 slots=1\n' >"$work/hosts"
+# (c)'s two sides serve addresses others can reach: they need a token of their own, shared.
+XFERBENCH_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+export XFERBENCH_TOKEN
 net_p2p=() net_iperf=() net_hand=()
 for r in $(seq "$ROUNDS"); do
   # --bind-to none: each namespace "host" would bind its rank to core 0, the same core on this machine.
@@ -91,22 +103,24 @@ for r in $(seq "$ROUNDS"); do
     --mca btl self,tcp "$XB" p2p --mpi --transport tcp --ds 0 --dd 0 -s "$NET_SIZE" --times "$NET_TIMES" \
     --format json -q)
   # Case 2 is rank 0 -> rank 1 one way: ns1 -> ns2, iperf3's direction below.
-  net_p2p+=("$(echo "$out" | metric 2 bandwidth)")
+  net_p2p+=("$(need_figure "p2p --mpi (b)" "$(echo "$out" | metric 2 bandwidth)")")
   # (c): ns2 (the higher address: rank 1) waits for ns1 (rank 0) within the start window.
   ip netns exec xbp2p2 "$XB" p2p --ip 10.97.0.1 --hip 10.97.0.2 --transport tcp --ds 0 --dd 0 -s "$NET_SIZE" \
     --times "$NET_TIMES" --format json -q >/dev/null &
   hand=$(ip netns exec xbp2p1 "$XB" p2p --ip 10.97.0.2 --hip 10.97.0.1 --transport tcp --ds 0 --dd 0 \
     -s "$NET_SIZE" --times "$NET_TIMES" --format json -q)
   wait
-  net_hand+=("$(echo "$hand" | metric 2 bandwidth)")
+  net_hand+=("$(need_figure "p2p --ip (c)" "$(echo "$hand" | metric 2 bandwidth)")")
   ip netns exec xbp2p2 iperf3 -s -1 -B 10.97.0.2 -p 15201 >/dev/null 2>&1 &
   sleep 0.5
-  gbps=$(ip netns exec xbp2p1 iperf3 -c 10.97.0.2 -p 15201 -t 4 -J | python3 -c "import json,sys; print(json.load(sys.stdin)['end']['sum_received']['bits_per_second']/8e9)")
+  gbps=$(ip netns exec xbp2p1 iperf3 -c 10.97.0.2 -p 15201 -t "$IPERF_SECONDS" -J | python3 -c "import json,sys; print(json.load(sys.stdin)['end']['sum_received']['bits_per_second']/8e9)")
   wait
-  net_iperf+=("$gbps")
+  net_iperf+=("$(need_figure "iperf3 (b)" "$gbps")")
   echo "round $r: p2p --mpi ${net_p2p[-1]} GB/s, p2p --ip ${net_hand[-1]} GB/s, iperf3 ${net_iperf[-1]} GB/s"
 done
 mp=$(printf '%s\n' "${net_p2p[@]}" | median)
 mh=$(printf '%s\n' "${net_hand[@]}" | median)
 mi=$(printf '%s\n' "${net_iperf[@]}" | median)
-echo "median: p2p --mpi $mp GB/s, p2p --ip $mh GB/s, iperf3 $mi GB/s, ratios $(ratio "$mp" "$mi") and $(ratio "$mh" "$mi")"
+r1=$(ratio "$mp" "$mi")
+r2=$(ratio "$mh" "$mi")
+echo "median: p2p --mpi $mp GB/s, p2p --ip $mh GB/s, iperf3 $mi GB/s, ratios $r1 and $r2"
