@@ -92,6 +92,28 @@ TEST(DeviceFigure, CopySumsItsDevicesPaths) {
   EXPECT_TRUE(has(f.ceiling.derivation, "cpu::device::1: PCIe Gen4 x8")) << f.ceiling.derivation;
 }
 
+// A copy from device 1 alone: its own link (x8), named as device 1, not as the backend's first.
+TEST(DeviceFigure, CopyFromALaterDeviceIsBoundByThatDevicesPathAndNamesIt) {
+  TwoDevices t;
+  CopyConfig config;
+  config.backend = "cpu";
+  config.direction = "d2h";
+  config.block_bytes = 4 << 20;
+  config.devices = 1;
+  config.first_device = 1;
+  config.device_info = std::vector<DeviceInfo>{t.backend->open_device(1)->info()};
+  config.device_memory_in_host_ram = t.backend->capabilities().device_memory_in_host_ram;
+  CaseResult c;
+  c.config = config;
+  const JudgedFigure f = copy_figure(c, t.sys.root(), "");
+  EXPECT_EQ(f.facts.path, "copy.d2h");
+  EXPECT_EQ(f.facts.device, t.backend->open_device(1)->info().name);
+  ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
+  EXPECT_DOUBLE_EQ(*f.ceiling.bytes_per_second, 8 * kGen4Lane);
+  EXPECT_TRUE(f.ceiling.derivation.starts_with("cpu::device::1: PCIe Gen4 x8")) << f.ceiling.derivation;
+  EXPECT_FALSE(has(f.ceiling.derivation, "device::0")) << f.ceiling.derivation;
+}
+
 TEST(DeviceFigure, AP2pPairIsBoundByTheNarrowerDeviceAndBothWaysByTwiceThat) {
   TwoDevices t;
   JudgedFigure f = p2p_figure(p2p_case(*t.backend, "unidirectional", std::nullopt), t.sys.root(), "");

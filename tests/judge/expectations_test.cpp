@@ -164,6 +164,14 @@ TEST(Expectations, EveryMalformedFileIsOneLineNamingFileLineAndRule) {
   }
 }
 
+// Equal levels are a rule with no warning band: accepted, not refused as fail above warn.
+TEST(Expectations, EqualWarnAndFailLevelsAreOneEdge) {
+  const auto site = parse("  - {path: link, expect: '40 Gb/s', warn_below: 0.9, fail_below: 0.9}\n");
+  ASSERT_EQ(site.size(), 1u);
+  EXPECT_DOUBLE_EQ(site[0].warn_below, 0.9);
+  EXPECT_DOUBLE_EQ(site[0].fail_below, 0.9);
+}
+
 TEST(Expectations, CommandLineRules) {
   const ExpectRule a = parse_expectation_rule("copy.h2d=20 GB/s", "--expect-rule", 1);
   EXPECT_EQ(a.layer, ExpectLayer::command_line);

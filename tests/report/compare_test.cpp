@@ -232,6 +232,25 @@ TEST(Compare, ZerosAndUnits) {
   EXPECT_NE(row(r, "rate")->note.find("transfers/s"), std::string::npos);
 }
 
+// Every repetition of BASE in BASE's first unit, whatever unit it was written in; MB is 10^6
+// bytes, MiB 2^20, Gb 10^9 bits: three ways of writing 1000 MB/s.
+TEST(Compare, EveryRepetitionIsInTheFirstsUnitAndMegabytesAreDecimal) {
+  const auto at = [](double value, const char* unit) {
+    CaseResult c = io_case("a", 0, 0);
+    c.metrics = {{"bandwidth", value, unit, ""}};
+    return c;
+  };
+  const CompareResult r = compare_results(doc_of({at(1000, "MB/s"), at(1e9 / 1048576.0, "MiB/s"), at(8, "Gb/s")}),
+                                          doc_of({at(500, "MB/s"), at(0.5, "GB/s")}), 0.9);
+  const CompareRow* b = row(r, "bandwidth");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->base_runs, 3u);
+  EXPECT_EQ(b->new_runs, 2u);
+  EXPECT_NEAR(*b->base, 1000, 1e-9);
+  EXPECT_NEAR(*b->now, 500, 1e-9);
+  EXPECT_NEAR(*b->ratio, 0.5, 1e-12);
+}
+
 TEST(Compare, GatedMetricsByUnitAndName) {
   EXPECT_EQ(gated_direction({"throughput", 1, "GiB/s", ""}), Better::higher);
   EXPECT_EQ(gated_direction({"bandwidth", 1, "Gb/s", ""}), Better::higher);
