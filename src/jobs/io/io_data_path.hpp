@@ -52,9 +52,7 @@ inline constexpr unsigned kBounceSetsPerDepth = 2;
 
 std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup);
 
-// The three data paths (io_data_path.cpp, direct_data_path.cpp).
-std::unique_ptr<IoDataPath> make_host_data_path(const IoDataPathSetup& setup);
-std::unique_ptr<IoDataPath> make_bounce_data_path(const IoDataPathSetup& setup);
+// GPUD's data path (direct_data_path.cpp; the other two are io_data_path.cpp's).
 std::unique_ptr<IoDataPath> make_direct_data_path(const IoDataPathSetup& setup);
 
 // Throws "verify failed: FILE byte at offset N is 0x.., expected 0x.. (in the B-byte IO at offset

@@ -87,20 +87,12 @@ unsigned effective_queue_depth(const IoPlan& plan, const IoEngineInfo& engine) {
 }
 
 FileSetSpec file_spec(const IoPlan& plan) {
-  FileSetSpec s;
-  s.directory = plan.directory;
-  s.file = plan.file;
-  s.threads = plan.threads;
-  s.bytes_per_thread = whole_bytes_per_thread(plan);
-  // A mixed run writes too: its files are opened for writing and lose their completion records.
-  s.write = is_write(plan.pattern) || plan.read_percent.has_value();
-  s.direct = !buffered_io(plan);
-  s.offset = plan.offset;
-  s.name_prefix = plan.name_prefix;
-  s.keep = plan.keep;
-  s.verify = plan.verify && !plan.verify_readback;
-  s.seed = plan.seed;
-  return s;
+  return {.directory = plan.directory, .file = plan.file, .threads = plan.threads,
+          .bytes_per_thread = whole_bytes_per_thread(plan),
+          // A mixed run writes too: its files are opened for writing and lose their completion records.
+          .write = is_write(plan.pattern) || plan.read_percent.has_value(), .direct = !buffered_io(plan),
+          .keep = plan.keep, .verify = plan.verify && !plan.verify_readback, .seed = plan.seed, .offset = plan.offset,
+          .name_prefix = plan.name_prefix};
 }
 
 // An existing path on the file system the files live on, to ask for its O_DIRECT alignment.
@@ -216,7 +208,6 @@ rusage process_usage() {
   return r;
 }
 
-
 // Where the data lived, for the result: the backend and device of CPU_GPU and GPUD, the buffers of
 // each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
 void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, const Backend* backend,
@@ -249,34 +240,19 @@ void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, c
 
 IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
                      const std::string& features, const FileSet& files) {
-  IoConfig c;
-  c.directory = plan.directory.string();
-  c.file = plan.file.string();
+  IoConfig c{.directory = plan.directory.string(), .file = plan.file.string(), .files = {}, .threads = plan.threads,
+             .rw = std::string(to_string(plan.pattern)), .size_per_thread_requested = share_per_thread(plan),
+             .size_per_thread = whole_bytes_per_thread(plan), .data_set_requested = data_set_requested(plan),
+             .shared_size = one_shared_data_set(plan), .offset = plan.offset, .io_size = plan.io_bytes,
+             .io_size_min = plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes, .io_size_step = plan.io_step_bytes,
+             .random_alignment = plan.random_alignment, .engine = std::string(engine), .engine_features = features,
+             .queue_depth_requested = plan.queue_depth, .queue_depth = depth, .direct = !buffered_io(plan),
+             .direct_alignment = alignment, .verify = plan.verify, .seconds = plan.seconds, .seed = plan.seed,
+             .buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread"};
   for (const auto& f : files.files()) c.files.push_back(f.path);
-  c.threads = plan.threads;
-  c.rw = to_string(plan.pattern);
-  c.size_per_thread_requested = share_per_thread(plan);
-  c.size_per_thread = whole_bytes_per_thread(plan);
-  c.data_set_requested = data_set_requested(plan);
-  c.shared_size = one_shared_data_set(plan);
-  c.offset = plan.offset;
-  c.io_size = plan.io_bytes;
-  c.engine = engine;
-  c.engine_features = features;
-  c.queue_depth_requested = plan.queue_depth;
-  c.queue_depth = depth;
-  c.direct = !buffered_io(plan);
-  c.direct_alignment = alignment;
-  c.verify = plan.verify;
-  c.seconds = plan.seconds;
-  c.seed = plan.seed;
   c.order_seed = plan.order_seed;
-  c.io_size_min = plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes;
-  c.io_size_step = plan.io_step_bytes;
-  c.random_alignment = plan.random_alignment;
   c.read_percent = plan.read_percent;
   c.numa_node = plan.numa_node;
-  c.buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread";
   return c;
 }
 
@@ -420,18 +396,13 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
     for (const auto& [value, field, what] : {std::tuple{plan.io_min_bytes, flag("io.io_size"), "smallest IO size"},
                                              std::tuple{plan.io_step_bytes, flag("io.io_size"), "IO size step"},
                                              std::tuple{is_random(plan.pattern) ? plan.random_alignment : 0,
-                                                        flag("io.alignment"), "random offsets' alignment"}}) {
+                                                        flag("io.alignment"), "random offsets' alignment"},
+                                             std::tuple{plan.offset, flag("io.offset"), "start offset"}}) {
       if (value % align != 0) {
         throw PlanError(
-            fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes "
-                        "on {}",
+            fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes on {}",
                         field, value, what, align, probe.string()));
       }
-    }
-    if (plan.offset % align != 0) {
-      throw PlanError(fmt::format(
-          "{} {}: with O_DIRECT the start offset must be a multiple of the logical block size, {} bytes on {}",
-          flag("io.offset"), plan.offset, align, probe.string()));
     }
   }
   check_transfer(plan, backend);
@@ -460,12 +431,10 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   std::optional<NumaBinding> numa;
   if (plan.numa_node) numa.emplace(*plan.numa_node);
 
-  // Everything is set up before the clock starts: files, buffers, engines (an engine the kernel
-  // lacks throws Unavailable here, on this thread).
-  // CPU_GPU: one device for all threads (declared before the workers, whose streams and memory
-  // it must outlive), a stream and bounce buffers per thread.
-  // GPUD: the device's direct storage path, opened before any file is made so that a missing
-  // library (Unavailable) leaves nothing behind; shared by the threads, so declared before them.
+  // Everything is set up before the clock starts (an engine the kernel lacks throws Unavailable here,
+  // on this thread). The device and GPUD's direct storage path, shared by the threads, are declared
+  // before the workers, which they must outlive; the path opens before any file is made, so that a
+  // missing library (Unavailable) leaves nothing behind.
   std::unique_ptr<Device> device;
   if (uses_device(plan.transfer)) device = backend->open_device(plan.device);
   std::unique_ptr<DirectStorage> direct;
@@ -484,13 +453,9 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
                                  stream_engine, direct.get()});
     const auto slots = w->data->slots();
     for (std::uint32_t s = 0; s < slots.size(); ++s) {
-      IoUnit u;
-      u.buffer = slots[s].data();
-      u.length = plan.io_bytes;
-      u.op = is_write(plan.pattern) ? IoOp::write : IoOp::read;
-      u.slot = s;
-      u.file = 0;  // the engine sees only this thread's file
-      w->units.push_back(u);
+      w->units.push_back({.buffer = slots[s].data(), .length = plan.io_bytes,
+                          .file = 0,  // the engine sees only this thread's file
+                          .op = is_write(plan.pattern) ? IoOp::write : IoOp::read, .slot = s});
     }
     IoEngineSetup setup{files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}};
     w->engine = w->data->make_engine(setup);
@@ -529,16 +494,17 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   result.metrics = io_case_metrics({team.bytes, team.ops, wall_ns, user, sys}, team.latency);
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
+  const std::string mode = buffered_io(plan) ? "buffered" : "direct";
   result.labels = {{"rw", std::string(to_string(plan.pattern))},
                    {"engine", engine_name},
                    {"threads", std::to_string(plan.threads)},
                    {"qd", std::to_string(depth)},
                    {"io_size", format_size(plan.io_bytes)},
                    {"size", format_size(per_thread)},
-                   {"mode", buffered_io(plan) ? "buffered" : "direct"},
+                   {"mode", mode},
                    {"xfer", std::string(to_string(plan.transfer))}};
-  result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth,
-                            buffered_io(plan) ? "buffered" : "direct");
+  result.name =
+      fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth, mode);
   if (device) result.name += "_" + std::string(to_string(plan.transfer));
   result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
                              to_string(plan.pattern), format_size(plan.io_bytes), engine_name, depth, plan.threads,
@@ -564,8 +530,7 @@ std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
   } else {
     step.expect_bytes(whole_bytes_per_thread(plan) * plan.threads);
   }
-  std::vector<CaseResult> cases;
-  cases.push_back(run_io(plan, ctx.backend, ctx.progress, ctx.stop));
+  std::vector<CaseResult> cases{run_io(plan, ctx.backend, ctx.progress, ctx.stop)};
   ctx.emit(cases.back());
   return cases;
 }

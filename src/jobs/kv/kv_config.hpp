@@ -29,11 +29,11 @@ struct KvConfig {
   std::uint64_t direct_alignment = 0, seed = 0;
   std::string latency_span;  // what one block's latency spans
   // A dump: how it synced and how a block becomes visible.
-  std::optional<std::string> sync, publish;
+  std::optional<std::string> sync{}, publish{};
   // A load: where to ("host", "device"), whether checked, and the device when there.
-  std::optional<std::string> to;
-  std::optional<bool> verify;
-  Beside<KvDeviceConfig> device;
+  std::optional<std::string> to{};
+  std::optional<bool> verify{};
+  Beside<KvDeviceConfig> device{};
 
   bool dump() const { return op == "dump"; }
 };
