@@ -40,7 +40,7 @@ inline bool is_bounce(IoTransfer t) { return uses_device(t) && !is_direct(t); }
 
 struct IoPlan {
   std::filesystem::path directory;  // -D: one file per thread (exactly one of directory, file)
-  std::filesystem::path file;       // -f: one file, thread t owns region t
+  std::filesystem::path file{};     // -f: one file, thread t owns region t
   unsigned threads = 1;
   IoPattern pattern = IoPattern::read;
   std::uint64_t file_bytes = 1u << 30;  // -s: bytes per thread (rounded down to whole IOs when run)
@@ -54,8 +54,8 @@ struct IoPlan {
   // and -U), instead of the permutation in which every block comes once per pass (0, the default).
   std::uint64_t random_alignment = 0;
   // A mixed run (gdsio's -M): this percentage of the IOs read, the others write, drawn per IO.
-  std::optional<unsigned> read_percent;
-  std::optional<int> numa_node;  // threads and buffers bound to this NUMA node (gdsio's -n)
+  std::optional<unsigned> read_percent{};
+  std::optional<int> numa_node{};  // threads and buffers bound to this NUMA node (gdsio's -n)
   std::string engine = "psync";  // the native io command's default too (fio's): one IO at a time
   unsigned queue_depth = 1;
   bool buffered = false;   // default O_DIRECT
@@ -67,7 +67,7 @@ struct IoPlan {
   std::uint64_t seconds = 0;  // -T: 0 = one pass over the size; otherwise loop passes until time is up
   std::uint64_t seed = 0x78666572;  // the pattern's seed; file i uses seed + i
   // gdsio's -k: the seed of the blocks' random order (the same offsets again); unset: the pattern's.
-  std::optional<std::uint64_t> order_seed;
+  std::optional<std::uint64_t> order_seed{};
   IoTransfer transfer = IoTransfer::cpu;
   int device = 0;  // the device whose memory the device transfer types move data to and from
   bool register_buffers = true;  // direct types: register device buffers with the direct path (gdsio -b: no)

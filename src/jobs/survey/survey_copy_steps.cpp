@@ -18,17 +18,9 @@ constexpr Direction kDirections[] = {
     {CopyDirection::h2d, "H2D"}, {CopyDirection::d2h, "D2H"}, {CopyDirection::d2d, "D2D"}};
 
 CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direction, std::uint64_t size, int devices) {
-  CopyPlan p;
-  p.backend = std::string(backend.name());
-  p.direction = direction;
-  p.host_kind = HostMemoryKind::pinned;
-  p.engine = backend.capabilities().engines.front();
-  p.block_bytes = size;
-  p.blocks = b.copy_blocks;
-  p.iterations = b.copy_iterations;
-  p.warmup = b.copy_warmup;
-  p.devices = devices;
-  return p;
+  return {.backend = std::string(backend.name()), .direction = direction, .host_kind = HostMemoryKind::pinned,
+          .engine = backend.capabilities().engines.front(), .block_bytes = size, .blocks = b.copy_blocks,
+          .iterations = b.copy_iterations, .warmup = b.copy_warmup, .devices = devices};
 }
 
 std::vector<CaseResult> run_copy_step(const CopyPlan& plan, BackendRegistry& registry, Backend& backend,

@@ -67,16 +67,9 @@ void prepare_storage(SurveyState& st) {
 }
 
 IoPlan io_plan(const SurveyState& st, IoPattern pattern, std::uint64_t io_bytes, unsigned qd) {
-  IoPlan p;
-  p.directory = st.storage_dir;
-  p.threads = 1;
-  p.pattern = pattern;
-  p.file_bytes = st.plan.budget.storage_file_bytes;
-  p.io_bytes = io_bytes;
-  p.queue_depth = qd;
-  p.engine = st.io_engine;
-  if (is_random(pattern)) p.seconds = st.plan.budget.storage_randread_seconds;
-  return p;
+  return {.directory = st.storage_dir, .threads = 1, .pattern = pattern,
+          .file_bytes = st.plan.budget.storage_file_bytes, .io_bytes = io_bytes, .engine = st.io_engine,
+          .queue_depth = qd, .seconds = is_random(pattern) ? st.plan.budget.storage_randread_seconds : 0};
 }
 
 std::vector<CaseResult> finish(CaseResult c, const SurveyState& st, const SurveyRow& row) {

@@ -49,16 +49,10 @@ void add_link_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
   for (const std::string& name : wanted) {
     SurveyStep step{fmt::format("{} loopback {}:{}", name, format_size(b.link_min), format_size(b.link_max)), "link",
                     fmt::format("survey_link_{}", name), SurveyRow{fmt::format("{} loopback", name), 0, ""}, nullptr};
-    LinkPlan plan;
-    plan.min_bytes = b.link_min;
-    plan.max_bytes = b.link_max;
-    plan.step = b.link_step;
-    plan.iterations = b.link_iterations;
-    plan.warmup = b.link_warmup;
-    plan.transport = name;
-    plan.token = default_session_token();
-    BackendRegistry* registry = &st.registry;
-    step.run = [plan, registry] { return run_link_step(plan, *registry); };
+    const LinkPlan plan{.min_bytes = b.link_min, .max_bytes = b.link_max, .step = b.link_step,
+                        .iterations = b.link_iterations, .warmup = b.link_warmup, .peer = std::nullopt,  // loopback
+                        .transport = name, .token = default_session_token()};
+    step.run = [plan, registry = &st.registry] { return run_link_step(plan, *registry); };
     steps.push_back(std::move(step));
   }
 }
