@@ -13,7 +13,6 @@ class BlockOrder {
   BlockOrder(std::uint64_t blocks, bool random, std::uint64_t seed);
   // The block visited k-th in a pass, k < blocks. A bijection of [0, blocks).
   std::uint64_t at(std::uint64_t k) const noexcept;
-  std::uint64_t blocks() const noexcept { return blocks_; }
 
  private:
   std::uint64_t feistel(std::uint64_t x) const noexcept;

@@ -105,8 +105,7 @@ std::filesystem::path alignment_probe(const IoPlan& plan) {
 
 // Files differ from one another: file i holds the pattern of seed + i.
 std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
-// The random order of file i's blocks: from -k where given (the same offsets again with the same
-// seed), else from the file's pattern seed.
+// The random order of file i's blocks: from -k where given (the same offsets again), else its pattern seed.
 std::uint64_t order_seed(const IoPlan& plan, std::uint32_t file_index) {
   return plan.order_seed ? *plan.order_seed * 0x9e3779b97f4a7c15ull + file_index : file_seed(plan, file_index);
 }
@@ -117,7 +116,6 @@ struct Worker : WorkerTally {
   std::unique_ptr<IoDataPath> data;  // the buffers and what the transfer type does around each IO
   std::vector<IoUnit> units;
   std::unique_ptr<IoEngine> engine;
-  IoFile file;                // for messages
   std::uint32_t file_index = 0;
   std::uint64_t base = 0;     // where the thread's region starts in its file
   unsigned depth = 1;         // IOs in flight at most (CPU_GPU has more units than that)
@@ -208,38 +206,12 @@ rusage process_usage() {
   return r;
 }
 
-// Where the data lived, for the result: the backend and device of CPU_GPU and GPUD, the buffers of
-// each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
-void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, const Backend* backend,
-                         const Device* device, const DirectStorage* direct) {
-  config.transfer = to_string(plan.transfer);
-  if (!uses_device(plan.transfer)) return;
-  IoDeviceConfig& d = config.device.emplace();
-  d.backend = backend->name();
-  d.device = plan.device;
-  d.device_name = device->info().name;
-  if (direct != nullptr) {
-    d.direct_storage = direct->name();
-    d.direct_storage_mode = direct->mode();
-    d.registered_buffers = plan.register_buffers;
-    config.buffers =
-        "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
-        "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
-        "host memory; a verified read is copied back to be checked)";
-    return;
-  }
-  d.bounce_buffers_per_thread = kBounceSetsPerDepth * depth;
-  config.buffers = fmt::format(
-      "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
-      "writes from them), each with a region of device memory behind it; {}{}",
-      plan.transfer == IoTransfer::cpu_async_gpu
-          ? "reads are copied on with a device stream while the next IOs run"
-          : "each read is copied on into device memory before the thread's next IO",
-      plan.transfer == IoTransfer::cpu_cached_gpu ? "; the file IO goes through the page cache" : "");
-}
-
+// The case's config, with where the data lived: the backend and device of CPU_GPU and GPUD, the
+// buffers of each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's
+// compat mode).
 IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
-                     const std::string& features, const FileSet& files) {
+                     const std::string& features, const FileSet& files, const Backend* backend, const Device* device,
+                     const DirectStorage* direct) {
   IoConfig c{.directory = plan.directory.string(), .file = plan.file.string(), .files = {}, .threads = plan.threads,
              .rw = std::string(to_string(plan.pattern)), .size_per_thread_requested = share_per_thread(plan),
              .size_per_thread = whole_bytes_per_thread(plan), .data_set_requested = data_set_requested(plan),
@@ -248,11 +220,35 @@ IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth
              .random_alignment = plan.random_alignment, .engine = std::string(engine), .engine_features = features,
              .queue_depth_requested = plan.queue_depth, .queue_depth = depth, .direct = !buffered_io(plan),
              .direct_alignment = alignment, .verify = plan.verify, .seconds = plan.seconds, .seed = plan.seed,
-             .buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread"};
+             .buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread",
+             .transfer = std::string(to_string(plan.transfer))};
   for (const auto& f : files.files()) c.files.push_back(f.path);
   c.order_seed = plan.order_seed;
   c.read_percent = plan.read_percent;
   c.numa_node = plan.numa_node;
+  if (!uses_device(plan.transfer)) return c;
+  IoDeviceConfig& d = c.device.emplace();
+  d.backend = backend->name();
+  d.device = plan.device;
+  d.device_name = device->info().name;
+  if (direct != nullptr) {
+    d.direct_storage = direct->name();
+    d.direct_storage_mode = direct->mode();
+    d.registered_buffers = plan.register_buffers;
+    c.buffers =
+        "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
+        "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
+        "host memory; a verified read is copied back to be checked)";
+    return c;
+  }
+  d.bounce_buffers_per_thread = kBounceSetsPerDepth * depth;
+  c.buffers = fmt::format(
+      "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
+      "writes from them), each with a region of device memory behind it; {}{}",
+      plan.transfer == IoTransfer::cpu_async_gpu
+          ? "reads are copied on with a device stream while the next IOs run"
+          : "each read is copied on into device memory before the thread's next IO",
+      plan.transfer == IoTransfer::cpu_cached_gpu ? "; the file IO goes through the page cache" : "");
   return c;
 }
 
@@ -445,12 +441,11 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
     auto w = std::make_unique<Worker>();
     w->file_index = files.file_of(t);
     w->base = files.region_start(t);
-    w->file = files.files()[w->file_index];
     w->depth = depth;
     const std::string_view stream_engine =
         backend != nullptr ? std::string_view(backend->capabilities().engines.front()) : std::string_view();
-    w->data = make_io_data_path({plan, engine, depth, w->file, file_seed(plan, w->file_index), device.get(),
-                                 stream_engine, direct.get()});
+    w->data = make_io_data_path({plan, engine, depth, files.files()[w->file_index], file_seed(plan, w->file_index),
+                                 device.get(), stream_engine, direct.get()});
     const auto slots = w->data->slots();
     for (std::uint32_t s = 0; s < slots.size(); ++s) {
       w->units.push_back({.buffer = slots[s].data(), .length = plan.io_bytes,
@@ -486,9 +481,8 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;
   result.job = "io";
-  IoConfig config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files);
-  add_transfer_config(config, plan, depth, backend, device.get(), direct.get());
-  result.config = config;
+  result.config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files, backend,
+                              device.get(), direct.get());
   const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
   const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
   result.metrics = io_case_metrics({team.bytes, team.ops, wall_ns, user, sys}, team.latency);

@@ -137,9 +137,7 @@ void load_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
   const auto data = w.io_span(plan.block_bytes);
   const auto path = kv_block_path(plan.store, id);
   const std::uint64_t t0 = now_ns();
-  int flags = O_RDONLY | O_CLOEXEC;
-  if (!plan.buffered) flags |= O_DIRECT;
-  const UniqueFd fd(open(path.c_str(), flags));
+  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | (plan.buffered ? 0 : O_DIRECT)));
   if (!fd.valid() && errno == ENOENT) {
     throw std::runtime_error(fmt::format("block {} is missing from the store: {} does not exist", id, path.string()));
   }
