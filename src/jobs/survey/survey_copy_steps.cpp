@@ -43,10 +43,9 @@ void add_unusable_backends(SurveyState& state, std::vector<SurveyStep>& steps) {
       if (s.ok) continue;
       reason = fmt::format("backend {} not available: {}", m.name, s.reason);
     }
-    SurveyStep step{fmt::format("copy {}", m.name), "copy", fmt::format("survey_copy_{}", m.name),
-                    SurveyRow{fmt::format("H2D/D2H/D2D {}", m.name), 0, ""}, nullptr};
-    step.run = [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); };
-    steps.push_back(std::move(step));
+    steps.push_back({fmt::format("copy {}", m.name), "copy", fmt::format("survey_copy_{}", m.name),
+                     SurveyRow{fmt::format("H2D/D2H/D2D {}", m.name), 0, ""},
+                     [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); }});
   }
 }
 
