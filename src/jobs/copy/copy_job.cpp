@@ -49,9 +49,8 @@ std::uint64_t rank_seed(const CopyPlan& plan, int rank) {
   return plan.topology == CopyTopology::shared ? plan.seed : plan.seed + static_cast<std::uint64_t>(rank);
 }
 
-// A host-side buffer of a rank: made by the device's allocator when pinned (cudaHostAlloc on a
-// GPU), otherwise a host memory kind registered with the device, except pageable memory, which
-// stays unregistered because that is the point of it.
+// A host-side buffer of a rank: from the device's allocator when pinned (cudaHostAlloc on a GPU), else
+// a host memory kind registered with the device, but for pageable memory (unregistered is its point).
 struct HostSide {
   std::unique_ptr<Allocation> allocation;
   std::unique_ptr<HostBuffer> buffer;

@@ -22,9 +22,8 @@ CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 // naming the field (core/plan_error.hpp); MachineLimit when the buffers do not fit in memory.
 void validate_copy_plan(const CopyPlan& plan, Backend& backend);
 
-// Runs the plan on ctx.backend (validated against it), one rank per device: forked processes, or
-// ctx.launcher's when set (with plan.devices ranks: tests that count or inject ranks). Returns the
-// one case, also to ctx.on_case.
+// Runs the plan on ctx.backend (validated against it), a rank per device: forked processes, or with
+// plan.devices ranks ctx.launcher's (tests that count or inject ranks). Returns its case (also on_case).
 std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx);
 
 // The copy job's figures from its measurements: bandwidth = block_bytes * count / copy.avg, in

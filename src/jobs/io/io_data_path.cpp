@@ -51,9 +51,8 @@ class HostDataPath final : public IoDataPath {
   std::vector<std::span<std::byte>> slots_;
 };
 
-// CPU_GPU, CPU_ASYNC_GPU and CPU_CACHED_GPU: the engine works on pinned bounce buffers; a read is
-// copied on into device memory (before the thread's next IO, or with CPU_ASYNC_GPU while the next
-// IOs run), and checked as it arrived there.
+// CPU_GPU, CPU_ASYNC_GPU and CPU_CACHED_GPU: the engine works on pinned bounce buffers; a read is copied
+// on to device memory (before the next IO, or with CPU_ASYNC_GPU while the next IOs run), checked there.
 class BounceDataPath final : public IoDataPath {
  public:
   explicit BounceDataPath(const IoDataPathSetup& s)

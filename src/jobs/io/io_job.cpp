@@ -206,9 +206,8 @@ rusage process_usage() {
   return r;
 }
 
-// The case's config, with where the data lived: the backend and device of CPU_GPU and GPUD, the
-// buffers of each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's
-// compat mode).
+// The case's config, with where the data lived: the backend and device, the buffers of each kind,
+// and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
 IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
                      const std::string& features, const FileSet& files, const Backend* backend, const Device* device,
                      const DirectStorage* direct) {

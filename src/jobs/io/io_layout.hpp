@@ -44,8 +44,7 @@ class IoLayout {
   std::optional<BlockOrder> order_;
 };
 
-// The pieces a region of `region_bytes` is cut into with the plan's IO sizes (the io job's limit on
-// the memory the cut takes is checked against it).
+// The pieces the plan's IO sizes cut `region_bytes` into (the io job's limit on the cut's memory).
 std::uint64_t io_pieces(const IoPlan& plan, std::uint64_t region_bytes);
 
 }  // namespace xb

@@ -1,7 +1,6 @@
 #pragma once
-// The configuration of a kv case, typed: the kv job writes its result's `config` from it and the
-// dev-sandbox aio dialect reads it back (`case.config.get<KvConfig>()`), so the keys are spelled
-// once, here. Strings are the job's words (op "dump", to "device").
+// A kv case's configuration, typed: the kv job writes `config` from it and the dev-sandbox aio dialect
+// reads it back (`case.config.get<KvConfig>()`): the keys are spelled once, here, in the job's words.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,7 +1,6 @@
 #pragma once
-// Inside the survey (not for other code): a step, the state steps share, and the functions that lay
-// out each area's steps. One file per area: survey_copy_steps, survey_storage_steps,
-// survey_transfer_steps.
+// Inside the survey (not for other code): a step, the state steps share, and the functions laying out
+// each area's steps, one file each (survey_copy_steps, survey_storage_steps, survey_transfer_steps).
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -1,6 +1,5 @@
-// The survey's transfers: a loopback link over the default transport (UCX where its module loads;
-// in the full survey every other transport too, plain TCP as the baseline), through the link job;
-// and P2P where a backend has several devices, through the p2p job.
+// The survey's transfers: a loopback link over the default transport (UCX where its module loads; in
+// the full survey every other one too, TCP the baseline); P2P where a backend has several devices.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,8 +15,7 @@
 namespace xb {
 namespace {
 
-// Small messages are about latency, large ones about bandwidth: the row shows the figure that
-// matters at its size.
+// Small messages are about latency, large ones about bandwidth: a row shows the figure of its size.
 constexpr std::uint64_t kLatencyUpTo = 4096;
 
 std::vector<CaseResult> run_link_step(const LinkPlan& plan, BackendRegistry& registry) {
