@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
@@ -237,15 +236,14 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
   }
   const Capabilities& caps = backend.capabilities();
   const int max_devices = caps.virtual_devices ? kMaxDevices : backend.device_count();
+  const std::string limit = caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices);
   if (plan.devices < 1 || plan.devices > max_devices) {
     throw PlanError(fmt::format("{} {}: expected a device count from 1 to {} (the {} backend{})", flag("copy.devices"),
-                                plan.devices, max_devices, backend.name(),
-                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.devices, max_devices, backend.name(), limit));
   }
   if (plan.first_device < 0 || plan.first_device > max_devices - plan.devices) {
     throw PlanError(fmt::format("{} {}: expected a device from 0 to {} (the {} backend{})", flag("copy.first_device"),
-                                plan.first_device, max_devices - plan.devices, backend.name(),
-                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.first_device, max_devices - plan.devices, backend.name(), limit));
   }
   if (plan.fragments > plan.block_bytes) {
     throw PlanError(fmt::format("{} {}: more fragments than bytes in a block ({})", flag("copy.fragments"),
@@ -325,11 +323,8 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
     CopyRankOutput& out = rank_outputs[r];
     device_info.push_back(out.info);
-    RankResult rr;
-    rr.rank = static_cast<int>(r);
-    rr.device = out.device;
-    if (!out.submission.empty() &&
-        std::find(submissions.begin(), submissions.end(), out.submission) == submissions.end()) {
+    RankResult rr{.rank = static_cast<int>(r), .device = out.device, .series = {}};
+    if (!out.submission.empty() && std::ranges::find(submissions, out.submission) == submissions.end()) {
       submissions.push_back(out.submission);
     }
     auto s = std::move(out.submit);

@@ -10,7 +10,6 @@
 #include <exception>
 #include <latch>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 
 #include "core/clock.hpp"

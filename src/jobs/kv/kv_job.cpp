@@ -12,12 +12,10 @@
 #include <latch>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "core/clock.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
-#include "core/histogram.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/plan_error.hpp"
