@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
@@ -327,15 +328,13 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
     if (!out.submission.empty() && std::ranges::find(submissions, out.submission) == submissions.end()) {
       submissions.push_back(out.submission);
     }
-    auto s = std::move(out.submit);
-    auto c = std::move(out.copy);
     // The iteration of all devices lasts until the slowest is done: aggregate by the maximum.
-    for (std::size_t i = 0; i < plan.iterations && i < s.size() && i < c.size(); ++i) {
-      submit[i] = std::max(submit[i], s[i]);
-      copy[i] = std::max(copy[i], c[i]);
+    for (std::size_t i = 0; i < plan.iterations && i < out.submit.size() && i < out.copy.size(); ++i) {
+      submit[i] = std::max(submit[i], out.submit[i]);
+      copy[i] = std::max(copy[i], out.copy[i]);
     }
-    rr.series.push_back(make_series("submit", "us", std::move(s)));
-    rr.series.push_back(make_series("copy", "us", std::move(c)));
+    rr.series.push_back(make_series("submit", "us", std::move(out.submit)));
+    rr.series.push_back(make_series("copy", "us", std::move(out.copy)));
     // The device's own time of each iteration (its events), in the JSON only: the table prints the
     // host clock's figures as before.
     if (!out.device_time.empty()) {
@@ -347,24 +346,22 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   result.series.push_back(make_series("submit", "us", std::move(submit)));
   result.series.push_back(make_series("copy", "us", std::move(copy)));
   // plan.host_kind is shm for the shared topology (above).
-  CopyConfig config{.backend = std::string(backend.name()), .direction = std::string(to_string(plan.direction)),
-                    .host_memory = std::string(to_string(plan.host_kind)),
-                    .topology = std::string(to_string(plan.topology)), .engine = plan.engine, .batch = plan.batch,
-                    .streams = plan.streams, .block_bytes = plan.block_bytes, .blocks = plan.blocks,
-                    .iterations = plan.iterations, .warmup = plan.warmup, .seed = plan.seed, .devices = plan.devices,
-                    .first_device = plan.first_device, .fragments = plan.fragments, .verify = plan.verify,
-                    // How batches really went out (the CUDA batch API, a graph, or one by one and why): a
-                    // figure of the batch engine means little without it. Absent where a backend has one way.
-                    .submission = submissions.empty() ? std::nullopt : std::optional(submissions),
-                    // Which clock each series is: a figure means little without it.
-                    .timing = {.submit = "host clock: first enqueue to the last enqueue's return",
-                               .copy = "host clock: first enqueue until every stream has drained",
-                               .device = device_timing.empty()
-                                             ? std::nullopt
-                                             : std::optional(device_timing + " (per rank, in ranks[].series)")},
-                    .device_info = std::move(device_info),
-                    .device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram};
-  result.config = config;
+  result.config = CopyConfig{
+      .backend = std::string(backend.name()), .direction = std::string(to_string(plan.direction)),
+      .host_memory = std::string(to_string(plan.host_kind)), .topology = std::string(to_string(plan.topology)),
+      .engine = plan.engine, .batch = plan.batch, .streams = plan.streams, .block_bytes = plan.block_bytes,
+      .blocks = plan.blocks, .iterations = plan.iterations, .warmup = plan.warmup, .seed = plan.seed,
+      .devices = plan.devices, .first_device = plan.first_device, .fragments = plan.fragments, .verify = plan.verify,
+      // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of the
+      // batch engine means little without it. Absent where a backend has one way.
+      .submission = submissions.empty() ? std::nullopt : std::optional(submissions),
+      // Which clock each series is: a figure means little without it.
+      .timing = {.submit = "host clock: first enqueue to the last enqueue's return",
+                 .copy = "host clock: first enqueue until every stream has drained",
+                 .device = device_timing.empty() ? std::nullopt
+                                                 : std::optional(device_timing + " (per rank, in ranks[].series)")},
+      .device_info = std::move(device_info),
+      .device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram};
 
   const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
   result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);
@@ -394,13 +391,9 @@ std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx) {
                                                     format_size(plan.block_bytes), plan.iterations));
   step.expect_bytes((plan.warmup + plan.iterations) * plan.block_bytes * plan.blocks *
                     static_cast<std::uint64_t>(plan.devices));
-  std::vector<CaseResult> cases;
-  if (ctx.launcher != nullptr) {
-    cases.push_back(run_copy(plan, backend, *ctx.launcher, ctx.progress));
-  } else {
-    ForkLauncher launcher(plan.devices);
-    cases.push_back(run_copy(plan, backend, launcher, ctx.progress));
-  }
+  std::optional<ForkLauncher> own;
+  Launcher& launcher = ctx.launcher != nullptr ? *ctx.launcher : own.emplace(plan.devices);
+  std::vector<CaseResult> cases{run_copy(plan, backend, launcher, ctx.progress)};
   ctx.emit(cases.back());
   return cases;
 }
