@@ -250,10 +250,7 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
     throw PlanError(fmt::format("{} {}: more fragments than bytes in a block ({})", flag("copy.fragments"),
                                 plan.fragments, format_size(plan.block_bytes)));
   }
-  if (plan.fragments > 65536) {
-    throw PlanError(
-        fmt::format("{} {}: expected a fragment count from 0 to 65536", flag("copy.fragments"), plan.fragments));
-  }
+  require_in_range(plan.fragments, "copy.fragments", "a fragment count", 0, 65536);
   if (!plan.engine.empty() &&
       std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
     throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("copy.engine"), plan.engine,

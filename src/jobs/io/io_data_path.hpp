@@ -47,6 +47,16 @@ inline constexpr unsigned kBounceSetsPerDepth = 2;
 
 std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup);
 
+// For a data path's destructor: a thread that stopped on an error may leave copies queued, which must
+// finish before their memory goes (the cpu stream would anyway; a GPU stream's destruction does not
+// wait). Already failing then: a copy error is not the one to report.
+inline void drain(Stream& stream) noexcept {
+  try {
+    stream.synchronize();
+  } catch (...) {
+  }
+}
+
 // GPUD's data path (direct_data_path.cpp; the other two are io_data_path.cpp's).
 std::unique_ptr<IoDataPath> make_direct_data_path(const IoDataPathSetup& setup);
 

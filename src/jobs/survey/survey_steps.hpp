@@ -43,7 +43,4 @@ void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps);
 void add_storage_steps(SurveyState& state, std::vector<SurveyStep>& steps);
 void add_transfer_steps(SurveyState& state, std::vector<SurveyStep>& steps);
 
-// A case of `job` saying a path was not measured (waived) or failed, with the reason.
-CaseResult survey_status_case(const SurveyStep& step, CaseStatus status, const std::string& reason);
-
 }  // namespace xb
