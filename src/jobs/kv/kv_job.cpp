@@ -56,11 +56,6 @@ constexpr std::uint64_t kMaxPasses = 1'000'000;
 
 bool to_device(const KvPlan& plan) { return plan.op == KvOp::load && plan.target == KvTarget::device; }
 
-// Host buffers per thread: the IO buffer, plus a buffer to read device memory back into for --verify.
-std::uint64_t host_bytes_per_thread(const KvPlan& plan) {
-  return plan.block_bytes * (to_device(plan) && plan.verify ? 2 : 1);
-}
-
 // The whole block from its file's start, resumed when short: pwrite for a dump, pread for a load.
 void move_all(bool write, int fd, std::span<std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
   std::size_t done = 0;
@@ -263,7 +258,9 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
           flag("kv.block"), plan.block_bytes, align, plan.store.string(), flag("kv.buffered")));
     }
   }
-  double memory = static_cast<double>(plan.threads) * static_cast<double>(host_bytes_per_thread(plan));
+  // Host buffers per thread: the IO buffer, plus a buffer to read device memory back into for --verify.
+  const std::uint64_t host_per_thread = plan.block_bytes * (to_device(plan) && plan.verify ? 2 : 1);
+  double memory = static_cast<double>(plan.threads) * static_cast<double>(host_per_thread);
   if (to_device(plan)) {
     if (backend == nullptr) throw std::logic_error("kv: a load --to device needs a backend");
     const Capabilities& caps = backend->capabilities();
