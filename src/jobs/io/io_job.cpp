@@ -11,6 +11,7 @@
 #include <latch>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "core/clock.hpp"
 #include "core/enum_names.hpp"
@@ -197,12 +198,12 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
   w.covered = layout.covers_region() && !plan.read_percent && is_write(plan.pattern) && !w.error && w.ops >= blocks;
 }
 
-double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
-
-rusage process_usage() {
+// The process's user and system CPU seconds so far (getrusage).
+std::pair<double, double> cpu_seconds() {
   rusage r{};
   getrusage(RUSAGE_SELF, &r);
-  return r;
+  const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return {s(r.ru_utime), s(r.ru_stime)};
 }
 
 // The case's config, with where the data lived: the backend and device, the buffers of each kind,
@@ -450,17 +451,17 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
                           .file = 0,  // the engine sees only this thread's file
                           .op = is_write(plan.pattern) ? IoOp::write : IoOp::read, .slot = s});
     }
-    IoEngineSetup setup{files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}};
-    w->engine = w->data->make_engine(setup);
+    w->engine =
+        w->data->make_engine({files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}});
     workers.push_back(std::move(w));
   }
 
   std::latch start(plan.threads);
   std::atomic<bool> stop{false};
-  const rusage before = process_usage();
+  const auto [user_before, sys_before] = cpu_seconds();
   run_thread_team(workers.size(), start, stop,
                   [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop, progress, interrupt}); });
-  const rusage after = process_usage();
+  const auto [user_after, sys_after] = cpu_seconds();
   stop_here_if_asked(interrupt);  // stopped early: no case (and no file set marked whole)
 
   const TeamTally team = sum_tallies(workers);
@@ -473,17 +474,15 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
                                          team.bytes, planned, team.ops));
   }
   // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
-  const auto whole = [&](const auto& w) { return w->covered; };
-  if (std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
+  if (std::ranges::all_of(workers, [](const auto& w) { return w->covered; })) files.mark_written(plan.io_bytes);
 
   const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;
   result.job = "io";
   result.config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files, backend,
                               device.get(), direct.get());
-  const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
-  const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
-  result.metrics = io_case_metrics({team.bytes, team.ops, wall_ns, user, sys}, team.latency);
+  result.metrics =
+      io_case_metrics({team.bytes, team.ops, wall_ns, user_after - user_before, sys_after - sys_before}, team.latency);
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
   const std::string mode = buffered_io(plan) ? "buffered" : "direct";
