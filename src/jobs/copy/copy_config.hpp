@@ -1,7 +1,6 @@
 #pragma once
-// The configuration of a copy case, typed: the copy job writes its result's `config` from it and
-// the dev-sandbox and ascend-dmi dialects read it back (`case.config.get<CopyConfig>()`), so the
-// keys are spelled once, here.
+// A copy case's configuration, typed: the copy job writes `config` from it and the dev-sandbox and
+// ascend-dmi dialects read it back (`case.config.get<CopyConfig>()`): the keys are spelled once, here.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,14 +1,16 @@
 #include "jobs/copy/copy_job.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backends/device_pattern.hpp"
 #include "backends/stream_clock.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/json_record.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
@@ -47,9 +49,8 @@ std::uint64_t rank_seed(const CopyPlan& plan, int rank) {
   return plan.topology == CopyTopology::shared ? plan.seed : plan.seed + static_cast<std::uint64_t>(rank);
 }
 
-// A host-side buffer of a rank: made by the device's allocator when pinned (cudaHostAlloc on a
-// GPU), otherwise a host memory kind registered with the device, except pageable memory, which
-// stays unregistered because that is the point of it.
+// A host-side buffer of a rank: from the device's allocator when pinned (cudaHostAlloc on a GPU), else
+// a host memory kind registered with the device, but for pageable memory (unregistered is its point).
 struct HostSide {
   std::unique_ptr<Allocation> allocation;
   std::unique_ptr<HostBuffer> buffer;
@@ -74,33 +75,16 @@ HostSide make_host_side(Device& dev, HostMemoryKind kind, std::size_t bytes, con
   return h;
 }
 
-// What one rank hands back to the root: its device, how its batches went out, and its samples.
+// What one rank hands back to the root: its device, how its batches went out, and its samples
+// (TimedLoopSamples' submit_us, complete_us, device_us and device_method).
 struct CopyRankOutput {
   std::string device;
   DeviceInfo info;
   std::string submission;
-  TimedLoopSamples samples;
+  std::vector<double> submit, copy, device_time;
+  std::string device_timing;
 };
-
-void to_json(nlohmann::json& j, const CopyRankOutput& o) {
-  j = {{"device", o.device},
-       {"info", o.info},
-       {"submission", o.submission},
-       {"submit", o.samples.submit_us},
-       {"copy", o.samples.complete_us},
-       {"device_time", o.samples.device_us},
-       {"device_timing", o.samples.device_method}};
-}
-
-void from_json(const nlohmann::json& j, CopyRankOutput& o) {
-  j.at("device").get_to(o.device);
-  j.at("info").get_to(o.info);
-  j.at("submission").get_to(o.submission);
-  j.at("submit").get_to(o.samples.submit_us);
-  j.at("copy").get_to(o.samples.complete_us);
-  j.at("device_time").get_to(o.samples.device_us);
-  j.at("device_timing").get_to(o.samples.device_method);
-}
+XB_JSON_RECORD(CopyRankOutput, device, info, submission, submit, copy, device_time, device_timing)
 
 // `progress` (may be null) hears the bytes each iteration moved, warm-ups included: the live rate.
 CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, HostBuffer* shared_host,
@@ -111,39 +95,30 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
   const std::uint64_t seed = rank_seed(plan, rank);
   const HostMemoryKind kind = plan.host_kind;
 
-  // Source and destination of this rank, by direction.
+  // Source and destination of this rank, by direction: the shared host buffer, a host side of the
+  // rank's own, or device memory.
   HostSide host_src, host_dst;
   std::unique_ptr<Allocation> dev_src, dev_dst;
   std::unique_ptr<Registration> shared_registration;
-  std::byte* src = nullptr;
-  std::byte* dst = nullptr;
+  const auto side = [&](bool host, bool use_shared, HostMemoryKind k, std::uint64_t s, HostSide& h,
+                        std::unique_ptr<Allocation>& d) -> std::byte* {
+    if (host && use_shared) {
+      shared_registration = dev->register_host(shared_host->data(), bytes);
+      return shared_host->data();
+    }
+    if (host) {
+      h = make_host_side(*dev, k, bytes, plan, s);
+      return h.data;
+    }
+    d = dev->allocate(bytes);
+    return static_cast<std::byte*>(d->data());
+  };
   const bool shared = plan.topology == CopyTopology::shared;
-  if (host_source(plan.direction)) {
-    if (shared) {
-      shared_registration = dev->register_host(shared_host->data(), bytes);
-      src = shared_host->data();
-    } else {
-      host_src = make_host_side(*dev, kind, bytes, plan, seed);
-      src = host_src.data;
-    }
-  } else {
-    dev_src = dev->allocate(bytes);
-    src = static_cast<std::byte*>(dev_src->data());
-  }
-  if (host_destination(plan.direction)) {
-    if (shared && !host_source(plan.direction)) {
-      shared_registration = dev->register_host(shared_host->data(), bytes);
-      dst = shared_host->data();
-    } else {
-      // ~seed: an O_DIRECT destination arrives filled from its file, and must not already hold the
-      // pattern that verification expects there.
-      host_dst = make_host_side(*dev, host_source(plan.direction) ? HostMemoryKind::pinned : kind, bytes, plan, ~seed);
-      dst = host_dst.data;
-    }
-  } else {
-    dev_dst = dev->allocate(bytes);
-    dst = static_cast<std::byte*>(dev_dst->data());
-  }
+  std::byte* const src = side(host_source(plan.direction), shared, kind, seed, host_src, dev_src);
+  // ~seed: an O_DIRECT destination arrives filled from its file, and must not already hold the
+  // pattern that verification expects there.
+  std::byte* const dst = side(host_destination(plan.direction), shared && !host_source(plan.direction),
+                              host_source(plan.direction) ? HostMemoryKind::pinned : kind, ~seed, host_dst, dev_dst);
 
   // The source's content: the odirect kind arrived from its file with this seed's pattern, and the
   // shared buffer was filled by the parent; everything else is filled here.
@@ -214,7 +189,8 @@ CopyRankOutput run_rank(const CopyPlan& plan, Backend& backend, Runtime& rt, Hos
           static_cast<unsigned>(bad->found), pattern_byte(seed, bad->offset)));
     }
   }
-  return {device_name, dev->info(), streams.front()->submission(), samples};
+  return {device_name, dev->info(), streams.front()->submission(), samples.submit_us, samples.complete_us,
+          samples.device_us, samples.device_method};
 }
 
 std::string host_location(const Backend& backend, const CopyPlan& plan, bool source) {
@@ -230,27 +206,6 @@ std::string host_location(const Backend& backend, const CopyPlan& plan, bool sou
 std::string location(const Backend& backend, const CopyPlan& plan, bool source) {
   const bool host = source ? host_source(plan.direction) : host_destination(plan.direction);
   return host ? host_location(backend, plan, source) : fmt::format("{}::device::all", backend.name());
-}
-
-CopyConfig plan_config(const CopyPlan& plan, const Backend& backend, const std::string& engine) {
-  CopyConfig c;
-  c.backend = backend.name();
-  c.direction = to_string(plan.direction);
-  c.host_memory = to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind);
-  c.topology = to_string(plan.topology);
-  c.engine = engine;
-  c.batch = plan.batch;
-  c.streams = plan.streams;
-  c.block_bytes = plan.block_bytes;
-  c.blocks = plan.blocks;
-  c.iterations = plan.iterations;
-  c.warmup = plan.warmup;
-  c.devices = plan.devices;
-  c.first_device = plan.first_device;
-  c.fragments = plan.fragments;
-  c.verify = plan.verify;
-  c.seed = plan.seed;
-  return c;
 }
 
 }  // namespace
@@ -282,30 +237,24 @@ void validate_copy_plan(const CopyPlan& plan, Backend& backend) {
   }
   const Capabilities& caps = backend.capabilities();
   const int max_devices = caps.virtual_devices ? kMaxDevices : backend.device_count();
+  const std::string limit = caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices);
   if (plan.devices < 1 || plan.devices > max_devices) {
     throw PlanError(fmt::format("{} {}: expected a device count from 1 to {} (the {} backend{})", flag("copy.devices"),
-                                plan.devices, max_devices, backend.name(),
-                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.devices, max_devices, backend.name(), limit));
   }
   if (plan.first_device < 0 || plan.first_device > max_devices - plan.devices) {
     throw PlanError(fmt::format("{} {}: expected a device from 0 to {} (the {} backend{})", flag("copy.first_device"),
-                                plan.first_device, max_devices - plan.devices, backend.name(),
-                                caps.virtual_devices ? "'s arena limit" : fmt::format(" has {} devices", max_devices)));
+                                plan.first_device, max_devices - plan.devices, backend.name(), limit));
   }
   if (plan.fragments > plan.block_bytes) {
     throw PlanError(fmt::format("{} {}: more fragments than bytes in a block ({})", flag("copy.fragments"),
                                 plan.fragments, format_size(plan.block_bytes)));
   }
-  if (plan.fragments > 65536) {
-    throw PlanError(
-        fmt::format("{} {}: expected a fragment count from 0 to 65536", flag("copy.fragments"), plan.fragments));
-  }
+  require_in_range(plan.fragments, "copy.fragments", "a fragment count", 0, 65536);
   if (!plan.engine.empty() &&
       std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
-    std::string known;
-    for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw PlanError(
-        fmt::format("{} {}: the {} backend's engines are {}", flag("copy.engine"), plan.engine, backend.name(), known));
+    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("copy.engine"), plan.engine,
+                                backend.name(), fmt::join(caps.engines, ", ")));
   }
   const bool odirect_used = plan.topology == CopyTopology::per_device && plan.host_kind == HostMemoryKind::odirect &&
                             plan.direction != CopyDirection::d2d;
@@ -365,49 +314,51 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
 
   CaseResult result;
   result.job = "copy";
-  CopyConfig config = plan_config(plan, backend, plan.engine);
   std::vector<double> submit(plan.iterations, 0.0), copy(plan.iterations, 0.0);
   std::vector<std::string> submissions;  // distinct, in rank order
+  std::vector<DeviceInfo> device_info;
   std::string device_timing;
-  config.device_info.emplace();
-  config.device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram;
   for (std::size_t r = 0; r < rank_outputs.size(); ++r) {
     CopyRankOutput& out = rank_outputs[r];
-    config.device_info->push_back(out.info);
-    RankResult rr;
-    rr.rank = static_cast<int>(r);
-    rr.device = out.device;
-    if (!out.submission.empty() &&
-        std::find(submissions.begin(), submissions.end(), out.submission) == submissions.end()) {
+    device_info.push_back(out.info);
+    RankResult rr{.rank = static_cast<int>(r), .device = out.device, .series = {}};
+    if (!out.submission.empty() && std::ranges::find(submissions, out.submission) == submissions.end()) {
       submissions.push_back(out.submission);
     }
-    auto s = std::move(out.samples.submit_us);
-    auto c = std::move(out.samples.complete_us);
     // The iteration of all devices lasts until the slowest is done: aggregate by the maximum.
-    for (std::size_t i = 0; i < plan.iterations && i < s.size() && i < c.size(); ++i) {
-      submit[i] = std::max(submit[i], s[i]);
-      copy[i] = std::max(copy[i], c[i]);
+    for (std::size_t i = 0; i < plan.iterations && i < out.submit.size() && i < out.copy.size(); ++i) {
+      submit[i] = std::max(submit[i], out.submit[i]);
+      copy[i] = std::max(copy[i], out.copy[i]);
     }
-    rr.series.push_back(make_series("submit", "us", std::move(s)));
-    rr.series.push_back(make_series("copy", "us", std::move(c)));
+    rr.series.push_back(make_series("submit", "us", std::move(out.submit)));
+    rr.series.push_back(make_series("copy", "us", std::move(out.copy)));
     // The device's own time of each iteration (its events), in the JSON only: the table prints the
     // host clock's figures as before.
-    if (!out.samples.device_us.empty()) {
-      rr.series.push_back(make_series("device", "us", std::move(out.samples.device_us)));
-      device_timing = out.samples.device_method;
+    if (!out.device_time.empty()) {
+      rr.series.push_back(make_series("device", "us", std::move(out.device_time)));
+      device_timing = out.device_timing;
     }
     result.ranks.push_back(std::move(rr));
   }
   result.series.push_back(make_series("submit", "us", std::move(submit)));
   result.series.push_back(make_series("copy", "us", std::move(copy)));
-  // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of
-  // the batch engine means little without it. Absent where a backend has one way.
-  if (!submissions.empty()) config.submission = submissions;
-  // Which clock each series is: a figure means little without it.
-  config.timing.submit = "host clock: first enqueue to the last enqueue's return";
-  config.timing.copy = "host clock: first enqueue until every stream has drained";
-  if (!device_timing.empty()) config.timing.device = device_timing + " (per rank, in ranks[].series)";
-  result.config = config;
+  // plan.host_kind is shm for the shared topology (above).
+  result.config = CopyConfig{
+      .backend = std::string(backend.name()), .direction = std::string(to_string(plan.direction)),
+      .host_memory = std::string(to_string(plan.host_kind)), .topology = std::string(to_string(plan.topology)),
+      .engine = plan.engine, .batch = plan.batch, .streams = plan.streams, .block_bytes = plan.block_bytes,
+      .blocks = plan.blocks, .iterations = plan.iterations, .warmup = plan.warmup, .seed = plan.seed,
+      .devices = plan.devices, .first_device = plan.first_device, .fragments = plan.fragments, .verify = plan.verify,
+      // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of the
+      // batch engine means little without it. Absent where a backend has one way.
+      .submission = submissions.empty() ? std::nullopt : std::optional(submissions),
+      // Which clock each series is: a figure means little without it.
+      .timing = {.submit = "host clock: first enqueue to the last enqueue's return",
+                 .copy = "host clock: first enqueue until every stream has drained",
+                 .device = device_timing.empty() ? std::nullopt
+                                                 : std::optional(device_timing + " (per rank, in ranks[].series)")},
+      .device_info = std::move(device_info),
+      .device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram};
 
   const std::uint64_t count = plan.blocks * static_cast<std::uint64_t>(plan.devices);
   result.metrics = copy_bandwidth_metrics(plan.block_bytes, count, result.series[1].summary.avg);
@@ -418,8 +369,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
                    {"method", method},
                    {"size", format_size(plan.block_bytes)},
                    {"count", std::to_string(count)}};
-  result.name = fmt::format("{}_{}_{}_{}{}", to_string(plan.direction),
-                            to_string(plan.topology == CopyTopology::shared ? HostMemoryKind::shm : plan.host_kind),
+  result.name = fmt::format("{}_{}_{}_{}{}", to_string(plan.direction), to_string(plan.host_kind),
                             plan.topology == CopyTopology::shared ? "shared" : "per_device", plan.engine,
                             plan.batch ? "_batch" : "");
   result.title = fmt::format("copy {} -> {}, {} blocks of {} per device on {} device(s), {} on {} stream(s){}",
@@ -438,13 +388,9 @@ std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx) {
                                                     format_size(plan.block_bytes), plan.iterations));
   step.expect_bytes((plan.warmup + plan.iterations) * plan.block_bytes * plan.blocks *
                     static_cast<std::uint64_t>(plan.devices));
-  std::vector<CaseResult> cases;
-  if (ctx.launcher != nullptr) {
-    cases.push_back(run_copy(plan, backend, *ctx.launcher, ctx.progress));
-  } else {
-    ForkLauncher launcher(plan.devices);
-    cases.push_back(run_copy(plan, backend, launcher, ctx.progress));
-  }
+  std::optional<ForkLauncher> own;
+  Launcher& launcher = ctx.launcher != nullptr ? *ctx.launcher : own.emplace(plan.devices);
+  std::vector<CaseResult> cases{run_copy(plan, backend, launcher, ctx.progress)};
   ctx.emit(cases.back());
   return cases;
 }

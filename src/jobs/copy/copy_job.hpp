@@ -18,15 +18,12 @@ struct CopyMemoryNeed {
 };
 CopyMemoryNeed copy_memory_need(const CopyPlan& plan);
 
-// Checks every parameter against the rules and the backend before anything is allocated; throws
-// PlanError naming the field (core/plan_error.hpp: each command words it with its own flags);
-// MachineLimit when the buffers do not fit in memory.
+// Checks every parameter against the rules and the backend before anything is allocated: PlanError
+// naming the field (core/plan_error.hpp); MachineLimit when the buffers do not fit in memory.
 void validate_copy_plan(const CopyPlan& plan, Backend& backend);
 
-// Runs the plan on ctx.backend (validated against it): one rank per device, each returning its
-// samples as a typed value. The ranks are forked processes, or ctx.launcher's when set (it must
-// have plan.devices ranks: for tests that count or inject ranks). Returns the one case, which
-// also goes to ctx.on_case.
+// Runs the plan on ctx.backend (validated against it), a rank per device: forked processes, or with
+// plan.devices ranks ctx.launcher's (tests that count or inject ranks). Returns its case (also on_case).
 std::vector<CaseResult> run(const CopyPlan& plan, JobContext& ctx);
 
 // The copy job's figures from its measurements: bandwidth = block_bytes * count / copy.avg, in

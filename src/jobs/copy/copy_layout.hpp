@@ -11,9 +11,8 @@ namespace xb {
 // The copies of one stream, in submission order.
 using StreamOps = std::vector<CopyOp>;
 
-// `dst` and `src` each hold `blocks` consecutive blocks of `block_bytes`. Fragments 0 or 1 mean
-// whole blocks; f > 1 splits a block into f pieces, the first ones a byte larger when it does not
-// divide evenly. Returns one list per stream.
+// One list per stream; `dst` and `src` each hold `blocks` blocks of `block_bytes`. Fragments 0 or 1:
+// whole blocks; f > 1: f pieces a block, the first a byte larger where f does not divide it.
 std::vector<StreamOps> layout_copies(std::byte* dst, const std::byte* src, std::uint64_t block_bytes,
                                      std::uint64_t blocks, int streams, std::uint64_t fragments);
 

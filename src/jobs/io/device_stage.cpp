@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "jobs/io/io_data_path.hpp"
 #include "memory/host_buffer.hpp"
 #include "memory/kinds.hpp"
 
@@ -24,15 +25,7 @@ DeviceStage::DeviceStage(Device& device, std::string_view engine, std::size_t sl
   stream_ = device.create_stream(engine);
 }
 
-DeviceStage::~DeviceStage() {
-  // A thread that stopped on an error may leave copies queued: let them finish before the memory
-  // goes (the cpu stream would anyway; a GPU stream's destruction does not wait).
-  try {
-    stream_->synchronize();
-  } catch (...) {
-    // Already failing; the copy error is not the one to report.
-  }
-}
+DeviceStage::~DeviceStage() { drain(*stream_); }
 
 std::byte* DeviceStage::region(const Allocation& a, std::uint32_t slot) const {
   return static_cast<std::byte*>(a.data()) + std::size_t{slot} * stride_;

@@ -1,9 +1,7 @@
-// GPUD: the engine reads into and writes from device memory through the device's direct storage
-// path (cuFile), one synchronous IO at a time per thread, as gdsio's GPUD threads do. The device
-// memory is registered with that path once (cuFileBufRegister). A write's pattern is put into device
-// memory by a stream copy from a pinned host buffer before the write (standing in for the application
-// that produced the data there; the device interface has no generator of its own), and a verified
-// read is copied back the same way and checked as it arrived in device memory.
+// GPUD: the engine moves data between the file and device memory through the direct storage path
+// (cuFile), one synchronous IO at a time per thread as gdsio's GPUD threads do, on memory registered
+// once (cuFileBufRegister). A write's pattern is stream-copied in from a pinned host buffer first (for
+// the application that made it there: the interface has no generator); a verified read goes back out.
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -75,13 +73,7 @@ class DirectDataPath final : public IoDataPath {
     }
     stream_ = s.device->create_stream(s.stream_engine);
   }
-  ~DirectDataPath() override {
-    try {
-      stream_->synchronize();
-    } catch (...) {
-      // Already failing; the copy error is not the one to report.
-    }
-  }
+  ~DirectDataPath() override { drain(*stream_); }
 
   std::span<const std::span<std::byte>> slots() const override { return slots_; }
   std::unique_ptr<IoEngine> make_engine(const IoEngineSetup& setup) override {

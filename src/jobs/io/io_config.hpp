@@ -37,12 +37,12 @@ struct IoConfig {
   bool verify = false;
   std::uint64_t seconds = 0, seed = 0;
   // Written as null when unset (the keys have always been there).
-  OrNull<std::uint64_t> order_seed;
-  OrNull<unsigned> read_percent;
-  OrNull<int> numa_node;
+  OrNull<std::uint64_t> order_seed{};
+  OrNull<unsigned> read_percent{};
+  OrNull<int> numa_node{};
   std::string buffers;  // where the data lived, in words
   std::string transfer = "cpu";
-  Beside<IoDeviceConfig> device;
+  Beside<IoDeviceConfig> device{};
 
   // Sizes were drawn from a range (io_size_min below io_size): lines show the mean size moved.
   bool sizes_drawn() const { return io_size_min != io_size; }

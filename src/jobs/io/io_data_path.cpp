@@ -51,9 +51,8 @@ class HostDataPath final : public IoDataPath {
   std::vector<std::span<std::byte>> slots_;
 };
 
-// CPU_GPU, CPU_ASYNC_GPU and CPU_CACHED_GPU: the engine works on pinned bounce buffers; a read is
-// copied on into device memory (before the thread's next IO, or with CPU_ASYNC_GPU while the next
-// IOs run), and checked as it arrived there.
+// CPU_GPU, CPU_ASYNC_GPU and CPU_CACHED_GPU: the engine works on pinned bounce buffers; a read is copied
+// on to device memory (before the next IO, or with CPU_ASYNC_GPU while the next IOs run), checked there.
 class BounceDataPath final : public IoDataPath {
  public:
   explicit BounceDataPath(const IoDataPathSetup& s)
@@ -88,20 +87,12 @@ class BounceDataPath final : public IoDataPath {
 
 }  // namespace
 
-std::unique_ptr<IoDataPath> make_host_data_path(const IoDataPathSetup& setup) {
-  return std::make_unique<HostDataPath>(setup);
-}
-
-std::unique_ptr<IoDataPath> make_bounce_data_path(const IoDataPathSetup& setup) {
-  return std::make_unique<BounceDataPath>(setup);
-}
-
 std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup) {
   switch (setup.plan.transfer) {
-    case IoTransfer::cpu: return make_host_data_path(setup);
+    case IoTransfer::cpu: return std::make_unique<HostDataPath>(setup);
     case IoTransfer::cpu_gpu:
     case IoTransfer::cpu_async_gpu:
-    case IoTransfer::cpu_cached_gpu: return make_bounce_data_path(setup);
+    case IoTransfer::cpu_cached_gpu: return std::make_unique<BounceDataPath>(setup);
     case IoTransfer::gpu_direct: return make_direct_data_path(setup);
     case IoTransfer::gpu_direct_async:
     case IoTransfer::gpu_batch:

@@ -1,10 +1,8 @@
 #pragma once
 // Where one io thread's data lives and how it gets there (gdsio's transfer types): host buffers
-// (CPUONLY), pinned bounce buffers with device memory behind them (CPU_GPU), or device memory that
-// the device's direct storage path reads into and writes from (GPUD, cuFile). The io job's loop is
-// the same for all three: it takes the data path's buffers and engine, and calls it at the three
-// points where the transfer types differ. A new transfer type is one implementation and one line
-// in make_io_data_path.
+// (CPUONLY), pinned bounce buffers before device memory (CPU_GPU), or device memory the direct
+// storage path moves (GPUD, cuFile). The io job's loop is the same for all: it takes the path's
+// buffers and engine and calls it where the types differ. A new type is one class and one line.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -21,20 +19,17 @@ class IoDataPath {
   virtual ~IoDataPath() = default;
   // The buffers the engine reads into and writes from; IoUnit::slot indexes them, one unit each.
   virtual std::span<const std::span<std::byte>> slots() const = 0;
-  // The engine that moves data between the thread's file (setup.files[0]) and the slots: the
-  // plan's engine on host buffers, the device's direct storage on device memory.
+  // The engine between the thread's file (setup.files[0]) and the slots: the plan's on host buffers,
+  // the device's direct storage on device memory.
   virtual std::unique_ptr<IoEngine> make_engine(const IoEngineSetup& setup) = 0;
-  // Before the unit's slot is used again, and once per unit at the end: whatever the data path
-  // started on it is done, and a read it carried is checked when verifying.
+  // Before the unit's slot is used again, and once per unit at the end: what the path started on it
+  // is done, and a read it carried is checked when verifying.
   virtual void settle(const IoUnit& unit) = 0;
-  // Before a write is submitted: the slot holds the pattern of the unit's file and offset, so any
-  // later read can verify it.
+  // Before a write: the slot holds the pattern of the unit's file and offset, for a later read to verify.
   virtual void prepare_write(IoUnit& unit) = 0;
-  // A read completed into the slot.
-  virtual void read_done(const IoUnit& unit) = 0;
+  virtual void read_done(const IoUnit& unit) = 0;  // a read completed into the slot
 };
 
-// What a data path needs to know about its thread.
 struct IoDataPathSetup {
   const IoPlan& plan;
   const IoEngineInfo& engine;  // the plan's engine (not used by GPUD)
@@ -52,9 +47,17 @@ inline constexpr unsigned kBounceSetsPerDepth = 2;
 
 std::unique_ptr<IoDataPath> make_io_data_path(const IoDataPathSetup& setup);
 
-// The three data paths (io_data_path.cpp, direct_data_path.cpp).
-std::unique_ptr<IoDataPath> make_host_data_path(const IoDataPathSetup& setup);
-std::unique_ptr<IoDataPath> make_bounce_data_path(const IoDataPathSetup& setup);
+// For a data path's destructor: a thread that stopped on an error may leave copies queued, which must
+// finish before their memory goes (the cpu stream would anyway; a GPU stream's destruction does not
+// wait). Already failing then: a copy error is not the one to report.
+inline void drain(Stream& stream) noexcept {
+  try {
+    stream.synchronize();
+  } catch (...) {
+  }
+}
+
+// GPUD's data path (direct_data_path.cpp; the other two are io_data_path.cpp's).
 std::unique_ptr<IoDataPath> make_direct_data_path(const IoDataPathSetup& setup);
 
 // Throws "verify failed: FILE byte at offset N is 0x.., expected 0x.. (in the B-byte IO at offset

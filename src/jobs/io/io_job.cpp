@@ -10,8 +10,8 @@
 #include <exception>
 #include <latch>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
+#include <utility>
 
 #include "core/clock.hpp"
 #include "core/enum_names.hpp"
@@ -87,20 +87,12 @@ unsigned effective_queue_depth(const IoPlan& plan, const IoEngineInfo& engine) {
 }
 
 FileSetSpec file_spec(const IoPlan& plan) {
-  FileSetSpec s;
-  s.directory = plan.directory;
-  s.file = plan.file;
-  s.threads = plan.threads;
-  s.bytes_per_thread = whole_bytes_per_thread(plan);
-  // A mixed run writes too: its files are opened for writing and lose their completion records.
-  s.write = is_write(plan.pattern) || plan.read_percent.has_value();
-  s.direct = !buffered_io(plan);
-  s.offset = plan.offset;
-  s.name_prefix = plan.name_prefix;
-  s.keep = plan.keep;
-  s.verify = plan.verify && !plan.verify_readback;
-  s.seed = plan.seed;
-  return s;
+  return {.directory = plan.directory, .file = plan.file, .threads = plan.threads,
+          .bytes_per_thread = whole_bytes_per_thread(plan),
+          // A mixed run writes too: its files are opened for writing and lose their completion records.
+          .write = is_write(plan.pattern) || plan.read_percent.has_value(), .direct = !buffered_io(plan),
+          .keep = plan.keep, .verify = plan.verify && !plan.verify_readback, .seed = plan.seed, .offset = plan.offset,
+          .name_prefix = plan.name_prefix};
 }
 
 // An existing path on the file system the files live on, to ask for its O_DIRECT alignment.
@@ -113,8 +105,7 @@ std::filesystem::path alignment_probe(const IoPlan& plan) {
 
 // Files differ from one another: file i holds the pattern of seed + i.
 std::uint64_t file_seed(const IoPlan& plan, std::uint32_t file_index) { return plan.seed + file_index; }
-// The random order of file i's blocks: from -k where given (the same offsets again with the same
-// seed), else from the file's pattern seed.
+// The random order of file i's blocks: from -k where given (the same offsets again), else its pattern seed.
 std::uint64_t order_seed(const IoPlan& plan, std::uint32_t file_index) {
   return plan.order_seed ? *plan.order_seed * 0x9e3779b97f4a7c15ull + file_index : file_seed(plan, file_index);
 }
@@ -125,7 +116,6 @@ struct Worker : WorkerTally {
   std::unique_ptr<IoDataPath> data;  // the buffers and what the transfer type does around each IO
   std::vector<IoUnit> units;
   std::unique_ptr<IoEngine> engine;
-  IoFile file;                // for messages
   std::uint32_t file_index = 0;
   std::uint64_t base = 0;     // where the thread's region starts in its file
   unsigned depth = 1;         // IOs in flight at most (CPU_GPU has more units than that)
@@ -208,22 +198,35 @@ void run_worker(Worker& w, const IoPlan& plan, std::uint64_t region, Shared shar
   w.covered = layout.covers_region() && !plan.read_percent && is_write(plan.pattern) && !w.error && w.ops >= blocks;
 }
 
-double seconds_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
-
-rusage process_usage() {
+// The process's user and system CPU seconds so far (getrusage).
+std::pair<double, double> cpu_seconds() {
   rusage r{};
   getrusage(RUSAGE_SELF, &r);
-  return r;
+  const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return {s(r.ru_utime), s(r.ru_stime)};
 }
 
-
-// Where the data lived, for the result: the backend and device of CPU_GPU and GPUD, the buffers of
-// each kind, and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
-void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, const Backend* backend,
-                         const Device* device, const DirectStorage* direct) {
-  config.transfer = to_string(plan.transfer);
-  if (!uses_device(plan.transfer)) return;
-  IoDeviceConfig& d = config.device.emplace();
+// The case's config, with where the data lived: the backend and device, the buffers of each kind,
+// and for GPUD how the direct path really moved the data (GDS or cuFile's compat mode).
+IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
+                     const std::string& features, const FileSet& files, const Backend* backend, const Device* device,
+                     const DirectStorage* direct) {
+  IoConfig c{.directory = plan.directory.string(), .file = plan.file.string(), .files = {}, .threads = plan.threads,
+             .rw = std::string(to_string(plan.pattern)), .size_per_thread_requested = share_per_thread(plan),
+             .size_per_thread = whole_bytes_per_thread(plan), .data_set_requested = data_set_requested(plan),
+             .shared_size = one_shared_data_set(plan), .offset = plan.offset, .io_size = plan.io_bytes,
+             .io_size_min = plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes, .io_size_step = plan.io_step_bytes,
+             .random_alignment = plan.random_alignment, .engine = std::string(engine), .engine_features = features,
+             .queue_depth_requested = plan.queue_depth, .queue_depth = depth, .direct = !buffered_io(plan),
+             .direct_alignment = alignment, .verify = plan.verify, .seconds = plan.seconds, .seed = plan.seed,
+             .buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread",
+             .transfer = std::string(to_string(plan.transfer))};
+  for (const auto& f : files.files()) c.files.push_back(f.path);
+  c.order_seed = plan.order_seed;
+  c.read_percent = plan.read_percent;
+  c.numa_node = plan.numa_node;
+  if (!uses_device(plan.transfer)) return c;
+  IoDeviceConfig& d = c.device.emplace();
   d.backend = backend->name();
   d.device = plan.device;
   d.device_name = device->info().name;
@@ -231,52 +234,20 @@ void add_transfer_config(IoConfig& config, const IoPlan& plan, unsigned depth, c
     d.direct_storage = direct->name();
     d.direct_storage_mode = direct->mode();
     d.registered_buffers = plan.register_buffers;
-    config.buffers =
+    c.buffers =
         "device memory, one buffer per thread, registered with the direct storage path; the file IO moves data "
         "between the file and it without a host bounce buffer (a write's pattern is first copied into it from pinned "
         "host memory; a verified read is copied back to be checked)";
-    return;
+    return c;
   }
   d.bounce_buffers_per_thread = kBounceSetsPerDepth * depth;
-  config.buffers = fmt::format(
+  c.buffers = fmt::format(
       "pinned host bounce buffers from the device runtime, 2 x queue_depth per thread (the engine reads into and "
       "writes from them), each with a region of device memory behind it; {}{}",
       plan.transfer == IoTransfer::cpu_async_gpu
           ? "reads are copied on with a device stream while the next IOs run"
           : "each read is copied on into device memory before the thread's next IO",
       plan.transfer == IoTransfer::cpu_cached_gpu ? "; the file IO goes through the page cache" : "");
-}
-
-IoConfig plan_config(const IoPlan& plan, std::string_view engine, unsigned depth, std::uint64_t alignment,
-                     const std::string& features, const FileSet& files) {
-  IoConfig c;
-  c.directory = plan.directory.string();
-  c.file = plan.file.string();
-  for (const auto& f : files.files()) c.files.push_back(f.path);
-  c.threads = plan.threads;
-  c.rw = to_string(plan.pattern);
-  c.size_per_thread_requested = share_per_thread(plan);
-  c.size_per_thread = whole_bytes_per_thread(plan);
-  c.data_set_requested = data_set_requested(plan);
-  c.shared_size = one_shared_data_set(plan);
-  c.offset = plan.offset;
-  c.io_size = plan.io_bytes;
-  c.engine = engine;
-  c.engine_features = features;
-  c.queue_depth_requested = plan.queue_depth;
-  c.queue_depth = depth;
-  c.direct = !buffered_io(plan);
-  c.direct_alignment = alignment;
-  c.verify = plan.verify;
-  c.seconds = plan.seconds;
-  c.seed = plan.seed;
-  c.order_seed = plan.order_seed;
-  c.io_size_min = plan.io_min_bytes ? plan.io_min_bytes : plan.io_bytes;
-  c.io_size_step = plan.io_step_bytes;
-  c.random_alignment = plan.random_alignment;
-  c.read_percent = plan.read_percent;
-  c.numa_node = plan.numa_node;
-  c.buffers = "pageable, each page-aligned, one pool of queue_depth buffers per thread";
   return c;
 }
 
@@ -420,18 +391,13 @@ void validate_io_plan(const IoPlan& plan, const Backend* backend) {
     for (const auto& [value, field, what] : {std::tuple{plan.io_min_bytes, flag("io.io_size"), "smallest IO size"},
                                              std::tuple{plan.io_step_bytes, flag("io.io_size"), "IO size step"},
                                              std::tuple{is_random(plan.pattern) ? plan.random_alignment : 0,
-                                                        flag("io.alignment"), "random offsets' alignment"}}) {
+                                                        flag("io.alignment"), "random offsets' alignment"},
+                                             std::tuple{plan.offset, flag("io.offset"), "start offset"}}) {
       if (value % align != 0) {
         throw PlanError(
-            fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes "
-                        "on {}",
+            fmt::format("{} {}: with O_DIRECT the {} must be a multiple of the logical block size, {} bytes on {}",
                         field, value, what, align, probe.string()));
       }
-    }
-    if (plan.offset % align != 0) {
-      throw PlanError(fmt::format(
-          "{} {}: with O_DIRECT the start offset must be a multiple of the logical block size, {} bytes on {}",
-          flag("io.offset"), plan.offset, align, probe.string()));
     }
   }
   check_transfer(plan, backend);
@@ -460,12 +426,10 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
   std::optional<NumaBinding> numa;
   if (plan.numa_node) numa.emplace(*plan.numa_node);
 
-  // Everything is set up before the clock starts: files, buffers, engines (an engine the kernel
-  // lacks throws Unavailable here, on this thread).
-  // CPU_GPU: one device for all threads (declared before the workers, whose streams and memory
-  // it must outlive), a stream and bounce buffers per thread.
-  // GPUD: the device's direct storage path, opened before any file is made so that a missing
-  // library (Unavailable) leaves nothing behind; shared by the threads, so declared before them.
+  // Everything is set up before the clock starts (an engine the kernel lacks throws Unavailable here,
+  // on this thread). The device and GPUD's direct storage path, shared by the threads, are declared
+  // before the workers, which they must outlive; the path opens before any file is made, so that a
+  // missing library (Unavailable) leaves nothing behind.
   std::unique_ptr<Device> device;
   if (uses_device(plan.transfer)) device = backend->open_device(plan.device);
   std::unique_ptr<DirectStorage> direct;
@@ -476,33 +440,28 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
     auto w = std::make_unique<Worker>();
     w->file_index = files.file_of(t);
     w->base = files.region_start(t);
-    w->file = files.files()[w->file_index];
     w->depth = depth;
     const std::string_view stream_engine =
         backend != nullptr ? std::string_view(backend->capabilities().engines.front()) : std::string_view();
-    w->data = make_io_data_path({plan, engine, depth, w->file, file_seed(plan, w->file_index), device.get(),
-                                 stream_engine, direct.get()});
+    w->data = make_io_data_path({plan, engine, depth, files.files()[w->file_index], file_seed(plan, w->file_index),
+                                 device.get(), stream_engine, direct.get()});
     const auto slots = w->data->slots();
     for (std::uint32_t s = 0; s < slots.size(); ++s) {
-      IoUnit u;
-      u.buffer = slots[s].data();
-      u.length = plan.io_bytes;
-      u.op = is_write(plan.pattern) ? IoOp::write : IoOp::read;
-      u.slot = s;
-      u.file = 0;  // the engine sees only this thread's file
-      w->units.push_back(u);
+      w->units.push_back({.buffer = slots[s].data(), .length = plan.io_bytes,
+                          .file = 0,  // the engine sees only this thread's file
+                          .op = is_write(plan.pattern) ? IoOp::write : IoOp::read, .slot = s});
     }
-    IoEngineSetup setup{files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}};
-    w->engine = w->data->make_engine(setup);
+    w->engine =
+        w->data->make_engine({files.files().subspan(w->file_index, 1), slots, IoEngineOptions{depth, true, true}});
     workers.push_back(std::move(w));
   }
 
   std::latch start(plan.threads);
   std::atomic<bool> stop{false};
-  const rusage before = process_usage();
+  const auto [user_before, sys_before] = cpu_seconds();
   run_thread_team(workers.size(), start, stop,
                   [&](std::size_t i) { run_worker(*workers[i], plan, per_thread, Shared{start, stop, progress, interrupt}); });
-  const rusage after = process_usage();
+  const auto [user_after, sys_after] = cpu_seconds();
   stop_here_if_asked(interrupt);  // stopped early: no case (and no file set marked whole)
 
   const TeamTally team = sum_tallies(workers);
@@ -515,30 +474,28 @@ CaseResult run_io(const IoPlan& plan, Backend* backend, ProgressLine* progress, 
                                          team.bytes, planned, team.ops));
   }
   // Only a write of every thread's whole region (-T may stop sooner) records the set as complete.
-  const auto whole = [&](const auto& w) { return w->covered; };
-  if (std::all_of(workers.begin(), workers.end(), whole)) files.mark_written(plan.io_bytes);
+  if (std::ranges::all_of(workers, [](const auto& w) { return w->covered; })) files.mark_written(plan.io_bytes);
 
   const std::string engine_name(direct ? direct->name() : engine.name);
   CaseResult result;
   result.job = "io";
-  IoConfig config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files);
-  add_transfer_config(config, plan, depth, backend, device.get(), direct.get());
-  result.config = config;
-  const double user = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
-  const double sys = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
-  result.metrics = io_case_metrics({team.bytes, team.ops, wall_ns, user, sys}, team.latency);
+  result.config = plan_config(plan, engine_name, depth, alignment, workers.front()->engine->features(), files, backend,
+                              device.get(), direct.get());
+  result.metrics =
+      io_case_metrics({team.bytes, team.ops, wall_ns, user_after - user_before, sys_after - sys_before}, team.latency);
 
   const std::string where = plan.directory.empty() ? plan.file.string() : plan.directory.string();
+  const std::string mode = buffered_io(plan) ? "buffered" : "direct";
   result.labels = {{"rw", std::string(to_string(plan.pattern))},
                    {"engine", engine_name},
                    {"threads", std::to_string(plan.threads)},
                    {"qd", std::to_string(depth)},
                    {"io_size", format_size(plan.io_bytes)},
                    {"size", format_size(per_thread)},
-                   {"mode", buffered_io(plan) ? "buffered" : "direct"},
+                   {"mode", mode},
                    {"xfer", std::string(to_string(plan.transfer))}};
-  result.name = fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth,
-                            buffered_io(plan) ? "buffered" : "direct");
+  result.name =
+      fmt::format("{}_{}_{}_qd{}_{}", to_string(plan.pattern), engine_name, format_size(plan.io_bytes), depth, mode);
   if (device) result.name += "_" + std::string(to_string(plan.transfer));
   result.title = fmt::format("{} {} IOs with {} at queue depth {} on {} thread(s), {} per thread in {}{}{}",
                              to_string(plan.pattern), format_size(plan.io_bytes), engine_name, depth, plan.threads,
@@ -564,8 +521,7 @@ std::vector<CaseResult> run(const IoPlan& plan, JobContext& ctx) {
   } else {
     step.expect_bytes(whole_bytes_per_thread(plan) * plan.threads);
   }
-  std::vector<CaseResult> cases;
-  cases.push_back(run_io(plan, ctx.backend, ctx.progress, ctx.stop));
+  std::vector<CaseResult> cases{run_io(plan, ctx.backend, ctx.progress, ctx.stop)};
   ctx.emit(cases.back());
   return cases;
 }

@@ -71,13 +71,8 @@ IoExtent IoLayout::at(std::uint64_t pass, std::uint64_t k) {
     }
     piece = order_->at(k);
   }
-  if (starts_.empty()) {
-    e.offset = piece * max_;
-    e.length = max_;
-  } else {
-    e.offset = starts_[piece];
-    e.length = starts_[piece + 1] - starts_[piece];
-  }
+  e.offset = starts_.empty() ? piece * max_ : starts_[piece];
+  e.length = starts_.empty() ? max_ : starts_[piece + 1] - starts_[piece];
   return e;
 }
 

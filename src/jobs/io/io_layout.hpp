@@ -1,16 +1,10 @@
 #pragma once
-// Where a thread's IOs go in its region, and how long each is: the offsets and lengths of one pass.
-// - Fixed-size IOs (the default): the region cut into blocks of the IO size, visited in sequence or
-//   in a pseudo-random permutation in which every block comes exactly once per pass (block_order),
-//   so a random write run leaves every byte written and verifiable.
-// - Sizes drawn in a range (gdsio's -i MIN:MAX:STEP): the region cut, in sequence, into IOs whose
-//   sizes are MIN + k x STEP with k drawn from the seed (the last one cut to what is left); visited in
-//   sequence, or those pieces in a permutation.
-// - Independent random offsets (gdsio's -a ALIGN and -U): each IO's offset drawn on its own, a
-//   multiple of the alignment (1: any byte), so IOs may repeat or overlap and a pass need not cover
-//   the region; as many IOs per pass as the region has pieces.
-// The same seed gives the same offsets and sizes, pass by pass (gdsio's -k), which is what lets a
-// read-back verify exactly what a write of independent offsets wrote.
+// Where a thread's IOs go in its region and how long each is, one pass at a time: fixed-size blocks
+// in sequence or in a permutation that visits each once a pass (block_order), so a random write
+// leaves every byte written and verifiable; sizes drawn in a range (gdsio's -i MIN:MAX:STEP: MIN +
+// k x STEP, the last cut to what is left); or independent random offsets on an alignment (gdsio's -a,
+// -U), which may overlap and need not cover the region. The same seed gives the same offsets and
+// sizes pass by pass (gdsio's -k): what lets a read-back verify a write of independent offsets.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -50,8 +44,7 @@ class IoLayout {
   std::optional<BlockOrder> order_;
 };
 
-// The pieces a region of `region_bytes` is cut into with the plan's IO sizes (the io job's limit on
-// the memory the cut takes is checked against it).
+// The pieces the plan's IO sizes cut `region_bytes` into (the io job's limit on the cut's memory).
 std::uint64_t io_pieces(const IoPlan& plan, std::uint64_t region_bytes);
 
 }  // namespace xb

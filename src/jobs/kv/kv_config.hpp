@@ -1,7 +1,6 @@
 #pragma once
-// The configuration of a kv case, typed: the kv job writes its result's `config` from it and the
-// dev-sandbox aio dialect reads it back (`case.config.get<KvConfig>()`), so the keys are spelled
-// once, here. Strings are the job's words (op "dump", to "device").
+// A kv case's configuration, typed: the kv job writes `config` from it and the dev-sandbox aio dialect
+// reads it back (`case.config.get<KvConfig>()`): the keys are spelled once, here, in the job's words.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,11 +28,11 @@ struct KvConfig {
   std::uint64_t direct_alignment = 0, seed = 0;
   std::string latency_span;  // what one block's latency spans
   // A dump: how it synced and how a block becomes visible.
-  std::optional<std::string> sync, publish;
+  std::optional<std::string> sync{}, publish{};
   // A load: where to ("host", "device"), whether checked, and the device when there.
-  std::optional<std::string> to;
-  std::optional<bool> verify;
-  Beside<KvDeviceConfig> device;
+  std::optional<std::string> to{};
+  std::optional<bool> verify{};
+  Beside<KvDeviceConfig> device{};
 
   bool dump() const { return op == "dump"; }
 };

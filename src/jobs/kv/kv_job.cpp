@@ -12,12 +12,10 @@
 #include <latch>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "core/clock.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
-#include "core/histogram.hpp"
 #include "core/machine.hpp"
 #include "core/pattern.hpp"
 #include "core/plan_error.hpp"
@@ -58,28 +56,21 @@ constexpr std::uint64_t kMaxPasses = 1'000'000;
 
 bool to_device(const KvPlan& plan) { return plan.op == KvOp::load && plan.target == KvTarget::device; }
 
-// Host buffers per thread: the IO buffer, plus a buffer to read device memory back into for --verify.
-std::uint64_t host_bytes_per_thread(const KvPlan& plan) {
-  return plan.block_bytes * (to_device(plan) && plan.verify ? 2 : 1);
-}
-
-void write_all(int fd, std::span<const std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
+// The whole block from its file's start, resumed when short: pwrite for a dump, pread for a load.
+void move_all(bool write, int fd, std::span<std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
+    const std::size_t left = data.size() - done;
+    const auto at = static_cast<off_t>(done);
+    const ssize_t n = write ? pwrite(fd, data.data() + done, left, at) : pread(fd, data.data() + done, left, at);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno(fmt::format("block {}: pwrite({}, offset {}, {} bytes)", id, path.string(), done, data.size() - done));
-    if (n == 0) throw std::runtime_error(fmt::format("block {}: pwrite({}) wrote nothing at offset {}", id, path.string(), done));
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-void read_all(int fd, std::span<std::byte> data, const std::filesystem::path& path, std::uint64_t id) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno(fmt::format("block {}: pread({}, offset {}, {} bytes)", id, path.string(), done, data.size() - done));
+    if (n < 0) {
+      throw_errno(write ? fmt::format("block {}: pwrite({}, offset {}, {} bytes)", id, path.string(), done, left)
+                        : fmt::format("block {}: pread({}, offset {}, {} bytes)", id, path.string(), done, left));
+    }
+    if (n == 0 && write) {
+      throw std::runtime_error(fmt::format("block {}: pwrite({}) wrote nothing at offset {}", id, path.string(), done));
+    }
     if (n == 0) {
       throw std::runtime_error(fmt::format("block {}: {} ends at byte {}, expected {} bytes", id, path.string(), done,
                                            data.size()));
@@ -118,7 +109,7 @@ void dump_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
   const std::uint64_t t0 = now_ns();
   make_kv_block_dirs(plan.store, id);
   KvTempBlock temp(plan.store, id, w.index, !plan.buffered);
-  write_all(temp.fd(), data, temp.path(), id);
+  move_all(true, temp.fd(), data, temp.path(), id);
   if (plan.sync == KvSync::block && fdatasync(temp.fd()) != 0) {
     throw_errno(fmt::format("block {}: fdatasync({})", id, temp.path().string()));
   }
@@ -139,14 +130,12 @@ void load_block(KvWorker& w, const KvPlan& plan, std::uint64_t id) {
   const auto data = w.io_span(plan.block_bytes);
   const auto path = kv_block_path(plan.store, id);
   const std::uint64_t t0 = now_ns();
-  int flags = O_RDONLY | O_CLOEXEC;
-  if (!plan.buffered) flags |= O_DIRECT;
-  const UniqueFd fd(open(path.c_str(), flags));
+  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | (plan.buffered ? 0 : O_DIRECT)));
   if (!fd.valid() && errno == ENOENT) {
     throw std::runtime_error(fmt::format("block {} is missing from the store: {} does not exist", id, path.string()));
   }
   if (!fd.valid()) throw_errno(fmt::format("block {}: open({})", id, path.string()));
-  read_all(fd.get(), data, path, id);
+  move_all(false, fd.get(), data, path, id);
   if (w.stream) {
     w.stream->copy({w.slot->data(), data.data(), data.size()});
     w.stream->synchronize();
@@ -194,7 +183,6 @@ void sync_store(const std::filesystem::path& store) {
   if (syncfs(fd.get()) != 0) throw_errno(fmt::format("syncfs({})", store.string()));
 }
 
-
 std::string_view latency_span(const KvPlan& plan) {
   if (plan.op == KvOp::dump) {
     return plan.sync == KvSync::block ? "mkdir, create the temporary, pwrite, fdatasync, rename"
@@ -205,19 +193,12 @@ std::string_view latency_span(const KvPlan& plan) {
 }
 
 KvConfig plan_config(const KvPlan& plan, std::uint64_t alignment, const std::string& engine) {
-  KvConfig c;
-  c.op = to_string(plan.op);
-  c.store = plan.store.string();
-  c.layout = "one file per block: STORE/ab/cd/<16 hex digits of splitmix64(block id)>";
-  c.blocks = plan.blocks;
-  c.block_bytes = plan.block_bytes;
-  c.threads = plan.threads;
-  c.passes = plan.passes;
-  c.io = "pread/pwrite of the whole block, one call per block (resumed when short)";
-  c.direct = !plan.buffered;
-  c.direct_alignment = alignment;
-  c.seed = plan.seed;
-  c.latency_span = latency_span(plan);
+  KvConfig c{.op = std::string(to_string(plan.op)), .store = plan.store.string(),
+             .layout = "one file per block: STORE/ab/cd/<16 hex digits of splitmix64(block id)>",
+             .blocks = plan.blocks, .block_bytes = plan.block_bytes, .threads = plan.threads, .passes = plan.passes,
+             .io = "pread/pwrite of the whole block, one call per block (resumed when short)",
+             .direct = !plan.buffered, .direct_alignment = alignment, .seed = plan.seed,
+             .latency_span = std::string(latency_span(plan))};
   if (plan.op == KvOp::dump) {
     c.sync = to_string(plan.sync);
     c.publish = "written to <name>.tmp-<pid>.<thread>, renamed to <name> when whole";
@@ -277,7 +258,9 @@ void validate_kv_plan(const KvPlan& plan, const Backend* backend) {
           flag("kv.block"), plan.block_bytes, align, plan.store.string(), flag("kv.buffered")));
     }
   }
-  double memory = static_cast<double>(plan.threads) * static_cast<double>(host_bytes_per_thread(plan));
+  // Host buffers per thread: the IO buffer, plus a buffer to read device memory back into for --verify.
+  const std::uint64_t host_per_thread = plan.block_bytes * (to_device(plan) && plan.verify ? 2 : 1);
+  double memory = static_cast<double>(plan.threads) * static_cast<double>(host_per_thread);
   if (to_device(plan)) {
     if (backend == nullptr) throw std::logic_error("kv: a load --to device needs a backend");
     const Capabilities& caps = backend->capabilities();
@@ -402,8 +385,7 @@ std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx) {
   const ProgressStep step(ctx.progress,
                           fmt::format("kv: {} {} blocks…", plan.op == KvOp::load ? "load" : "dump", plan.blocks));
   step.expect_bytes(plan.blocks * plan.block_bytes * plan.passes);  // every block once a pass
-  std::vector<CaseResult> cases;
-  cases.push_back(run_kv(plan, ctx.backend, ctx.progress, ctx.stop));
+  std::vector<CaseResult> cases{run_kv(plan, ctx.backend, ctx.progress, ctx.stop)};
   ctx.emit(cases.back());
   return cases;
 }

@@ -1,7 +1,6 @@
 #pragma once
 // The kv job: KV-cache blocks dumped to and loaded from the POSIX block store (storage/kv_store),
 // by threads sharing one block list; a plan in, a result out (no formatting here).
-#include <string>
 #include <vector>
 
 #include "backends/device.hpp"
@@ -11,18 +10,15 @@
 
 namespace xb {
 
-// Checks every parameter before anything is created or allocated (PlanError naming the field and
-// the rule; MachineLimit when the buffers do not fit in memory). For a load, then checks that
-// every block is in the store, whole: runtime_error naming the first missing or short block (a
-// run failure, not bad input: the store is what it is).
-// `backend` is the one a load --to device uses (ignored otherwise).
+// Checks every parameter before anything is made (PlanError naming the field and the rule;
+// MachineLimit when the buffers do not fit); `backend` is a load --to device's (ignored otherwise).
+// A load then needs every block whole in the store: runtime_error naming the first missing or short
+// one (a run failure, not bad input: the store is what it is).
 void validate_kv_plan(const KvPlan& plan, const Backend* backend);
 
-// Runs the plan. Throws on the first failing block (after stopping the other threads), naming the
-// block id, its file and how much was done before; a verify mismatch names the block, the file and
-// the byte's offset in it.
-// ctx.backend: the one a load --to device uses (may be null otherwise). Returns the one case (also
-// to ctx.on_case).
+// Runs the plan (ctx.backend as above; may be null otherwise) and returns its one case (also to
+// ctx.on_case). Throws on the first failing block, after stopping the other threads, naming the
+// block, its file and how much was done before; a verify mismatch also names the byte's offset.
 std::vector<CaseResult> run(const KvPlan& plan, JobContext& ctx);
 
 }  // namespace xb

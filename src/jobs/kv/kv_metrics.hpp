@@ -1,7 +1,6 @@
 #pragma once
-// The kv job's metrics from what a run measured. Apart from run_kv so that a test can feed known
-// totals and check every figure's value, unit and name exactly: a run's own wall and sync times are
-// measurements no test can predict.
+// The kv job's metrics from what a run measured, apart from run_kv so that a test can feed known
+// totals and check every figure exactly (a run's own wall and sync times no test can predict).
 #include <cstdint>
 #include <optional>
 #include <string_view>

@@ -9,9 +9,8 @@
 namespace xb {
 
 enum class KvOp { dump, load };
-// When a dump makes its blocks durable: never (the page cache or the drive's cache may still hold
-// them), each block before its rename (fdatasync), or once at the end (syncfs of the store's
-// file system, inside the timed run).
+// When a dump makes its blocks durable: never (a page or drive cache may still hold them), each
+// block before its rename (fdatasync), or once at the end (syncfs of the store, inside the timed run).
 enum class KvSync { none, block, end };
 // Where a load puts the blocks: a host buffer, or device memory through a pinned bounce buffer.
 enum class KvTarget { host, device };

@@ -2,6 +2,7 @@
 // one process each, as the copy job runs them), and a host memory copy; through the copy job.
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_job.hpp"
@@ -10,25 +11,14 @@
 namespace xb {
 namespace {
 
-struct Direction {
-  CopyDirection direction;
-  const char* name;  // the row's path starts with it
-};
-constexpr Direction kDirections[] = {
+// Each direction's name, which a row's path starts with.
+constexpr NamedValue<CopyDirection> kDirections[] = {
     {CopyDirection::h2d, "H2D"}, {CopyDirection::d2h, "D2H"}, {CopyDirection::d2d, "D2D"}};
 
 CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direction, std::uint64_t size, int devices) {
-  CopyPlan p;
-  p.backend = std::string(backend.name());
-  p.direction = direction;
-  p.host_kind = HostMemoryKind::pinned;
-  p.engine = backend.capabilities().engines.front();
-  p.block_bytes = size;
-  p.blocks = b.copy_blocks;
-  p.iterations = b.copy_iterations;
-  p.warmup = b.copy_warmup;
-  p.devices = devices;
-  return p;
+  return {.backend = std::string(backend.name()), .direction = direction, .host_kind = HostMemoryKind::pinned,
+          .engine = backend.capabilities().engines.front(), .block_bytes = size, .blocks = b.copy_blocks,
+          .iterations = b.copy_iterations, .warmup = b.copy_warmup, .devices = devices};
 }
 
 std::vector<CaseResult> run_copy_step(const CopyPlan& plan, BackendRegistry& registry, Backend& backend,
@@ -51,10 +41,9 @@ void add_unusable_backends(SurveyState& state, std::vector<SurveyStep>& steps) {
       if (s.ok) continue;
       reason = fmt::format("backend {} not available: {}", m.name, s.reason);
     }
-    SurveyStep step{fmt::format("copy {}", m.name), "copy", fmt::format("survey_copy_{}", m.name),
-                    SurveyRow{fmt::format("H2D/D2H/D2D {}", m.name), 0, ""}, nullptr};
-    step.run = [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); };
-    steps.push_back(std::move(step));
+    steps.push_back({fmt::format("copy {}", m.name), "copy", fmt::format("survey_copy_{}", m.name),
+                     SurveyRow{fmt::format("H2D/D2H/D2D {}", m.name), 0, ""},
+                     [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); }});
   }
 }
 
@@ -68,12 +57,12 @@ void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps) {
     if (!backend.availability().ok) continue;
     const int devices = std::max(1, backend.device_count());
     const std::string who = fmt::format("{} ({} device{})", backend.name(), devices, devices == 1 ? "" : "s, all at once");
-    for (const Direction& d : kDirections) {
+    for (const auto& [direction, name] : kDirections) {
       for (const std::uint64_t size : b.copy_sizes) {
-        const SurveyRow row{fmt::format("{} {}", d.name, who), size, "bandwidth"};
-        const CopyPlan plan = copy_plan(b, backend, d.direction, size, devices);
-        steps.push_back({fmt::format("{} {} {}", d.name, backend.name(), format_size(size)), "copy",
-                         fmt::format("survey_{}_{}_{}", to_string(d.direction), backend.name(), size), row,
+        const SurveyRow row{fmt::format("{} {}", name, who), size, "bandwidth"};
+        const CopyPlan plan = copy_plan(b, backend, direction, size, devices);
+        steps.push_back({fmt::format("{} {} {}", name, backend.name(), format_size(size)), "copy",
+                         fmt::format("survey_{}_{}_{}", to_string(direction), backend.name(), size), row,
                          [plan, &registry = state.registry, &backend, row] { return run_copy_step(plan, registry, backend, row); }});
       }
     }

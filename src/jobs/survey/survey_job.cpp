@@ -7,7 +7,9 @@
 #include "jobs/survey/survey_steps.hpp"
 
 namespace xb {
+namespace {
 
+// A case of the step's job saying its path was not measured (waived) or failed, with the reason.
 CaseResult survey_status_case(const SurveyStep& step, CaseStatus status, const std::string& reason) {
   CaseResult c;
   c.job = step.job;
@@ -21,8 +23,6 @@ CaseResult survey_status_case(const SurveyStep& step, CaseStatus status, const s
   annotate_survey_row(c, row);
   return c;
 }
-
-namespace {
 
 // One step's cases. Not measurable here (no device, no UCX, a plan larger than this machine): a
 // waived row. Any other error: a failed row with the error, and the survey goes on with the next.

@@ -24,7 +24,7 @@ struct SurveyBudget {
   // io: one file of storage_file_bytes written, then read, sequentially in 1 MiB O_DIRECT IOs
   // (plus storage_read_sizes in the full sweep), then 4 KiB random reads for storage_randread_s.
   std::uint64_t storage_file_bytes = 256u << 20;
-  std::vector<std::uint64_t> storage_read_sizes;  // extra sequential read IO sizes (full only)
+  std::vector<std::uint64_t> storage_read_sizes{};  // extra sequential read IO sizes (full only)
   std::uint64_t storage_randread_seconds = 3;
   unsigned storage_seq_qd = 8;
   unsigned storage_rand_qd = 32;

@@ -1,10 +1,8 @@
 #pragma once
-// The directory the survey's storage steps work in: a fresh temporary directory
-// (.xferbench-survey-<pid>-XXXXXX) made in the --dir directory or in the working directory (so it
-// is on the file system the user runs from), removed with everything in it when the survey ends,
-// also when a step throws. The io job's own files are registered with core/cleanup while a step
-// runs, and the directory itself too, so Ctrl-C removes the files and then the emptied directory;
-// the files kept from the write step to the read steps are registered here (holds).
+// The survey storage steps' directory: a fresh .xferbench-survey-<pid>-XXXXXX in --dir or the working
+// directory (the user's file system), removed with its contents when the survey ends, also when a
+// step throws. It and the io job's files are registered with core/cleanup, so Ctrl-C removes the
+// files, then the directory; the files kept from the write step to the reads are held here (holds).
 #include <filesystem>
 #include <memory>
 #include <vector>

@@ -1,7 +1,6 @@
 #pragma once
-// Inside the survey (not for other code): a step, the state steps share, and the functions that lay
-// out each area's steps. One file per area: survey_copy_steps, survey_storage_steps,
-// survey_transfer_steps.
+// Inside the survey (not for other code): a step, the state steps share, and the functions laying out
+// each area's steps, one file each (survey_copy_steps, survey_storage_steps, survey_transfer_steps).
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -43,8 +42,5 @@ struct SurveyState {
 void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps);
 void add_storage_steps(SurveyState& state, std::vector<SurveyStep>& steps);
 void add_transfer_steps(SurveyState& state, std::vector<SurveyStep>& steps);
-
-// A case of `job` saying a path was not measured (waived) or failed, with the reason.
-CaseResult survey_status_case(const SurveyStep& step, CaseStatus status, const std::string& reason);
 
 }  // namespace xb

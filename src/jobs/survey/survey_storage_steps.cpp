@@ -67,19 +67,16 @@ void prepare_storage(SurveyState& st) {
 }
 
 IoPlan io_plan(const SurveyState& st, IoPattern pattern, std::uint64_t io_bytes, unsigned qd) {
-  IoPlan p;
-  p.directory = st.storage_dir;
-  p.threads = 1;
-  p.pattern = pattern;
-  p.file_bytes = st.plan.budget.storage_file_bytes;
-  p.io_bytes = io_bytes;
-  p.queue_depth = qd;
-  p.engine = st.io_engine;
-  if (is_random(pattern)) p.seconds = st.plan.budget.storage_randread_seconds;
-  return p;
+  return {.directory = st.storage_dir, .threads = 1, .pattern = pattern,
+          .file_bytes = st.plan.budget.storage_file_bytes, .io_bytes = io_bytes, .engine = st.io_engine,
+          .queue_depth = qd, .seconds = is_random(pattern) ? st.plan.budget.storage_randread_seconds : 0};
 }
 
-std::vector<CaseResult> finish(CaseResult c, const SurveyState& st, const SurveyRow& row) {
+// One io step: the plan checked and run, its case annotated with the row and the storage.
+std::vector<CaseResult> run_io_step(const SurveyState& st, const IoPlan& plan, const SurveyRow& row) {
+  validate_io_plan(plan);
+  JobContext job{.registry = &st.registry};
+  CaseResult c = std::move(run(plan, job).front());
   annotate_survey_row(c, row);
   c.config["survey"]["storage"] = storage_json(*st.storage);
   return {std::move(c)};
@@ -91,13 +88,10 @@ std::vector<CaseResult> run_write(SurveyState& st, const SurveyRow& row) {
   // The engines in order of preference: the first the kernel allows is used for every step.
   for (std::string_view engine : io_engine_preference()) {
     st.io_engine = engine;
-    const IoPlan plan = io_plan(st, IoPattern::write, kSeqIo, st.plan.budget.storage_seq_qd);
     try {
-      validate_io_plan(plan);
-      JobContext job{.registry = &st.registry};
-      CaseResult c = std::move(run(plan, job).front());
+      auto cases = run_io_step(st, io_plan(st, IoPattern::write, kSeqIo, st.plan.budget.storage_seq_qd), row);
       st.file_written = true;
-      return finish(std::move(c), st, row);
+      return cases;
     } catch (const Unavailable& e) {
       why_not += fmt::format("{}{}: {}", why_not.empty() ? "" : "; ", engine, e.what());
     }
@@ -109,10 +103,7 @@ std::vector<CaseResult> run_read(SurveyState& st, IoPattern pattern, std::uint64
                                  const SurveyRow& row) {
   if (!st.storage_unavailable.empty()) throw Unavailable(st.storage_unavailable);
   if (!st.file_written) throw Unavailable("needs the file the storage write step makes, and that step did not");
-  const IoPlan plan = io_plan(st, pattern, io_bytes, qd);
-  validate_io_plan(plan);
-  JobContext job{.registry = &st.registry};
-  return finish(std::move(run(plan, job).front()), st, row);
+  return run_io_step(st, io_plan(st, pattern, io_bytes, qd), row);
 }
 
 }  // namespace

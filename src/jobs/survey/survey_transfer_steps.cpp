@@ -1,6 +1,5 @@
-// The survey's transfers: a loopback link over the default transport (UCX where its module loads;
-// in the full survey every other transport too, plain TCP as the baseline), through the link job;
-// and P2P where a backend has several devices, through the p2p job.
+// The survey's transfers: a loopback link over the default transport (UCX where its module loads; in
+// the full survey every other one too, TCP the baseline); P2P where a backend has several devices.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,8 +15,7 @@
 namespace xb {
 namespace {
 
-// Small messages are about latency, large ones about bandwidth: the row shows the figure that
-// matters at its size.
+// Small messages are about latency, large ones about bandwidth: a row shows the figure of its size.
 constexpr std::uint64_t kLatencyUpTo = 4096;
 
 std::vector<CaseResult> run_link_step(const LinkPlan& plan, BackendRegistry& registry) {
@@ -38,29 +36,38 @@ void add_link_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
   // other transport of the build; a transport module that is not here keeps its row in either,
   // and the row says why (make_transport's Unavailable), so a node without UCX shows it is.
   std::vector<std::string> wanted{default_transport_name()};
-  const auto add = [&](const std::string& name) {
-    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) wanted.push_back(name);
-  };
   const auto here = transport_names();
   for (const std::string& name : known_transport_names()) {
-    const bool absent = std::find(here.begin(), here.end(), name) == here.end();
-    if (absent || b.link_every_transport) add(name);
+    const bool absent = std::ranges::find(here, name) == here.end();
+    if ((absent || b.link_every_transport) && std::ranges::find(wanted, name) == wanted.end()) wanted.push_back(name);
   }
   for (const std::string& name : wanted) {
-    SurveyStep step{fmt::format("{} loopback {}:{}", name, format_size(b.link_min), format_size(b.link_max)), "link",
-                    fmt::format("survey_link_{}", name), SurveyRow{fmt::format("{} loopback", name), 0, ""}, nullptr};
-    LinkPlan plan;
-    plan.min_bytes = b.link_min;
-    plan.max_bytes = b.link_max;
-    plan.step = b.link_step;
-    plan.iterations = b.link_iterations;
-    plan.warmup = b.link_warmup;
-    plan.transport = name;
-    plan.token = default_session_token();
-    BackendRegistry* registry = &st.registry;
-    step.run = [plan, registry] { return run_link_step(plan, *registry); };
-    steps.push_back(std::move(step));
+    const LinkPlan plan{.min_bytes = b.link_min, .max_bytes = b.link_max, .step = b.link_step,
+                        .iterations = b.link_iterations, .warmup = b.link_warmup, .peer = std::nullopt,  // loopback
+                        .transport = name, .token = default_session_token()};
+    steps.push_back({fmt::format("{} loopback {}:{}", name, format_size(b.link_min), format_size(b.link_max)), "link",
+                     fmt::format("survey_link_{}", name), SurveyRow{fmt::format("{} loopback", name), 0, ""},
+                     [plan, registry = &st.registry] { return run_link_step(plan, *registry); }});
   }
+}
+
+std::vector<CaseResult> run_p2p_step(const P2pPlan& plan, BackendRegistry& registry, Backend& backend,
+                                     const std::string& name) {
+  validate_p2p_plan(plan, backend);
+  JobContext job{.registry = &registry, .backend = &backend};
+  std::vector<CaseResult> cases = run(plan, job);
+  for (CaseResult& c : cases) {
+    const std::string direction = c.label("direction");
+    if (c.name.starts_with("p2p_matrix_")) {
+      annotate_survey_row(c, {fmt::format("P2P {} {}, median of all pairs", name, direction), plan.size,
+                              "bandwidth_median"});
+    } else {
+      annotate_survey_row(c, {fmt::format("P2P {} {} {}", c.label("from"), direction == "bidirectional" ? "<->" : "->",
+                                          c.label("to")),
+                              plan.size, c.status == CaseStatus::ok ? "bandwidth" : ""});
+    }
+  }
+  return cases;
 }
 
 // P2P needs two devices of one backend: an all-pairs matrix per backend that has them, through
@@ -77,40 +84,19 @@ void add_p2p_steps(SurveyState& st, std::vector<SurveyStep>& steps) {
     counts += fmt::format("{}{}: {}", counts.empty() ? "" : ", ", m.name, devices);
     if (devices < 2) continue;
     any = true;
-    P2pPlan plan;
-    plan.size = b.p2p_bytes;
-    plan.executions = b.p2p_executions;
-    plan.all_pairs = true;
-    plan.bidirectional = st.plan.level == SurveyLevel::full;
-    const std::string name = m.name;
-    SurveyStep step{fmt::format("P2P {} all {} x {} pairs", name, devices, devices - 1), "p2p",
-                    fmt::format("survey_p2p_{}", name),
-                    SurveyRow{fmt::format("P2P {} ({} devices, all pairs)", name, devices), plan.size, ""}, nullptr};
-    Backend* be = &backend;
-    step.run = [plan, &registry = st.registry, be, name] {
-      validate_p2p_plan(plan, *be);
-      JobContext job{.registry = &registry, .backend = be};
-      std::vector<CaseResult> cases = run(plan, job);
-      for (CaseResult& c : cases) {
-        const std::string direction = c.label("direction");
-        if (c.name.rfind("p2p_matrix_", 0) == 0) {
-          annotate_survey_row(c, {fmt::format("P2P {} {}, median of all pairs", name, direction),
-                                  plan.size, "bandwidth_median"});
-        } else {
-          annotate_survey_row(c, {fmt::format("P2P {} {} {}", c.label("from"), direction == "bidirectional" ? "<->" : "->",
-                                              c.label("to")),
-                                  plan.size, c.status == CaseStatus::ok ? "bandwidth" : ""});
-        }
-      }
-      return cases;
-    };
-    steps.push_back(std::move(step));
+    const P2pPlan plan{.size = b.p2p_bytes, .executions = b.p2p_executions,
+                       .bidirectional = st.plan.level == SurveyLevel::full, .all_pairs = true, .engine = ""};
+    steps.push_back({fmt::format("P2P {} all {} x {} pairs", m.name, devices, devices - 1), "p2p",
+                     fmt::format("survey_p2p_{}", m.name),
+                     SurveyRow{fmt::format("P2P {} ({} devices, all pairs)", m.name, devices), plan.size, ""},
+                     [plan, &registry = st.registry, &backend, name = m.name] {
+                       return run_p2p_step(plan, registry, backend, name);
+                     }});
   }
   if (any) return;
-  SurveyStep step{"p2p", "p2p", "survey_p2p", SurveyRow{"P2P", 0, ""}, nullptr};
   const std::string reason = fmt::format("needs two devices of one backend (devices: {})", counts);
-  step.run = [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); };
-  steps.push_back(std::move(step));
+  steps.push_back({"p2p", "p2p", "survey_p2p", SurveyRow{"P2P", 0, ""},
+                   [reason]() -> std::vector<CaseResult> { throw Unavailable(reason); }});
 }
 
 }  // namespace
