@@ -28,7 +28,6 @@ class ElapsedRecord {
   const LatencyHistogram& histogram_ns() const { return histogram_; }
   const std::vector<double>& samples_us() const { return samples_; }  // empty past kP2pMaxSeriesSamples
   bool kept_samples() const { return count() <= kP2pMaxSeriesSamples; }
-  void merge(const ElapsedRecord& other);
 
  private:
   LatencyHistogram histogram_;

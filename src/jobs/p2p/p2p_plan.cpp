@@ -27,16 +27,7 @@ std::string device_rule(const Backend& backend) {
                      backend.device_count());
 }
 
-}  // namespace
-
-int p2p_device_count(const P2pPlan& plan, const Backend& backend) {
-  if (plan.devices > 0) return plan.devices;
-  // The cpu backend has one arena per NUMA node; a matrix needs two devices at least, and its
-  // arenas are virtual: open two then.
-  const int found = backend.device_count();
-  return backend.capabilities().virtual_devices ? std::max(found, 2) : found;
-}
-
+// Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
 double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
   std::set<int> used;
   if (plan.all_pairs) {
@@ -49,16 +40,23 @@ double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
   return 2.0 * static_cast<double>(plan.size) * static_cast<double>(used.size());
 }
 
+}  // namespace
+
+int p2p_device_count(const P2pPlan& plan, const Backend& backend) {
+  if (plan.devices > 0) return plan.devices;
+  // The cpu backend has one arena per NUMA node; a matrix needs two devices at least, and its
+  // arenas are virtual: open two then.
+  const int found = backend.device_count();
+  return backend.capabilities().virtual_devices ? std::max(found, 2) : found;
+}
+
 void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   if (plan.size < 1 || plan.size > kP2pMaxSize) {
     throw PlanError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flag("p2p.size"), plan.size,
                                 kP2pMaxSize));
   }
   require_in_range(plan.executions, "p2p.executions", "a whole number", 1, kP2pMaxExecutions);
-  if (plan.warmup > kP2pMaxExecutions) {
-    throw PlanError(
-        fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup, kP2pMaxExecutions));
-  }
+  require_in_range(plan.warmup, "p2p.warmup", "a whole number", 0, kP2pMaxExecutions);
   if (!plan.unidirectional && !plan.bidirectional) {
     throw std::logic_error("p2p plan: neither unidirectional nor bidirectional");
   }
@@ -85,11 +83,10 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   } else {
     if (plan.pairs.empty()) throw std::logic_error("p2p plan: no pair");
     for (const auto& p : plan.pairs) {
-      if (p.src < 0 || p.src >= limit) {
-        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.src"), p.src, device_rule(backend)));
-      }
-      if (p.dst < 0 || p.dst >= limit) {
-        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.dst"), p.dst, device_rule(backend)));
+      for (const auto& [field, index] : {std::pair{"p2p.src", p.src}, std::pair{"p2p.dst", p.dst}}) {
+        if (index < 0 || index >= limit) {
+          throw PlanError(fmt::format("{} {}: expected a device index {}", flag(field), index, device_rule(backend)));
+        }
       }
       if (p.src == p.dst && !plan.across_nodes) {
         throw PlanError(

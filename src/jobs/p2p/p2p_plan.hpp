@@ -58,7 +58,4 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend);
 // The device count of an all-pairs plan on `backend` (plan.devices, or every device it has).
 int p2p_device_count(const P2pPlan& plan, const Backend& backend);
 
-// Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
-double p2p_memory_need(const P2pPlan& plan, const Backend& backend);
-
 }  // namespace xb

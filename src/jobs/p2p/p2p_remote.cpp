@@ -41,9 +41,10 @@ std::string plan_terms(const P2pRemotePlan& plan) {
                      plan.base.verify ? "on" : "off", plan.transport, plan.even_device, plan.odd_device);
 }
 
-}  // namespace
-
+// The device a rank uses.
 int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
+
+}  // namespace
 
 std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   Backend& backend = ctx.need_backend("p2p");
