@@ -24,39 +24,37 @@ std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64
                      offset % block);
 }
 
-class BlockSizeRun {
- public:
-  BlockSizeRun(const XferPlan& plan, XferMover& mover, ClientSession& session, const PeerRegion& region,
-               EndpointMemory& local, ProgressLine* progress, std::stop_token interrupt)
-      : plan_(plan),
-        mover_(mover),
-        session_(session),
-        region_(region),
-        local_(local),
-        progress_(progress),
-        interrupt_(std::move(interrupt)) {}
+// One block size's passes, on the client's one mover, session and memory.
+struct BlockSizeRun {
+  const XferPlan& plan;
+  XferMover& mover;
+  ClientSession& session;
+  const PeerRegion& region;
+  EndpointMemory& local;
+  ProgressLine* progress;
+  std::stop_token interrupt;
 
   XferMeasurement run(std::uint64_t block, std::uint64_t seed) {
     XferMeasurement m;
     m.block = block;
-    m.transfers = xfer_transfer_count(plan_.total, block);
-    MovedBytes moved(progress_);
+    m.transfers = xfer_transfer_count(plan.total, block);
+    MovedBytes moved(progress);
     // The warm-up passes, and with --latency each transfer timed alone (histogram only: a pass
     // may be millions of transfers), on the one timed loop; a mover's move() is the submission and
     // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
     std::uint64_t next = 0;
     run_timed_loop(
-        {.warmup = plan_.warmup,
-         .iterations = plan_.latency ? m.transfers : 0,
+        {.warmup = plan.warmup,
+         .iterations = plan.latency ? m.transfers : 0,
          .keep_samples = false,
          .submit_time = false,
-         .stop = interrupt_},
+         .stop = interrupt},
         nullptr,
         [&] {
-          if (next < plan_.warmup) {
-            mover_.move(block, 0, m.transfers);
+          if (next < plan.warmup) {
+            mover.move(block, 0, m.transfers);
           } else {
-            mover_.move(block, next - plan_.warmup, 1);
+            mover.move(block, next - plan.warmup, 1);
           }
           ++next;
         },
@@ -72,40 +70,31 @@ class BlockSizeRun {
     // The pattern is laid down after the untimed passes, so what is checked is what the timed
     // passes moved; the seed differs per block size, so a block size that moved nothing fails.
     const std::uint64_t bytes = block * m.transfers;
-    if (plan_.verify) {
-      if (plan_.op == XferOp::write) {
-        local_.fill(0, bytes, seed);
+    if (plan.verify) {
+      if (plan.op == XferOp::write) {
+        local.fill(0, bytes, seed);
       } else {
-        session_.fill(region_, 0, bytes, seed);
+        session.fill(region, 0, bytes, seed);
       }
     }
     m.time_us = run_timed_loop(
-                    {.warmup = 0, .iterations = plan_.iters, .submit_time = false, .stop = interrupt_}, nullptr,
-                    [&] { mover_.move(block, 0, m.transfers); }, [] {}, nullptr,
+                    {.warmup = 0, .iterations = plan.iters, .submit_time = false, .stop = interrupt}, nullptr,
+                    [&] { mover.move(block, 0, m.transfers); }, [] {}, nullptr,
                     [&](const IterationTimes&) { moved.add(block * m.transfers); })
                     .complete_us;
     moved.flush();
-    if (plan_.verify) {
-      if (plan_.op == XferOp::write) {
-        if (auto at = session_.verify(region_, 0, bytes, seed)) {
-          throw std::runtime_error(mismatch_text(plan_, block, *at, "the server's " + region_.description));
+    if (plan.verify) {
+      if (plan.op == XferOp::write) {
+        if (auto at = session.verify(region, 0, bytes, seed)) {
+          throw std::runtime_error(mismatch_text(plan, block, *at, "the server's " + region.description));
         }
-      } else if (auto at = local_.verify(0, bytes, seed)) {
-        throw std::runtime_error(mismatch_text(plan_, block, *at, "the client's " + local_.description()));
+      } else if (auto at = local.verify(0, bytes, seed)) {
+        throw std::runtime_error(mismatch_text(plan, block, *at, "the client's " + local.description()));
       }
       m.verified = true;
     }
     return m;
   }
-
- private:
-  const XferPlan& plan_;
-  XferMover& mover_;
-  ClientSession& session_;
-  const PeerRegion& region_;
-  EndpointMemory& local_;
-  ProgressLine* progress_;
-  std::stop_token interrupt_;
 };
 
 }  // namespace
@@ -145,18 +134,12 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
                                          : make_direct_mover(link);
   if (region.staged) mover = make_staged_server_mover(std::move(mover), session, region, plan.op);
 
-  XferSetting setting;
-  setting.peer = plan.control.to_string();
-  setting.server = session.server_description();
-  setting.remote_memory = region.description;
-  setting.local_memory = local->description();
-  setting.backend = std::string(backend.name());
-  setting.device = plan.device;
-  setting.device_name = device->info().name;
-  setting.mover = mover->describe();
-  if (device_path) setting.device_path = device_path->text;
+  XferSetting setting{.transport = {}, .peer = plan.control.to_string(), .server = session.server_description(),
+                      .remote_memory = region.description, .local_memory = local->description(),
+                      .backend = std::string(backend.name()), .device = plan.device, .device_name = device->info().name,
+                      .mover = mover->describe(), .device_path = device_path ? device_path->text : ""};
 
-  BlockSizeRun runner(plan, *mover, session, region, *local, progress, interrupt);
+  BlockSizeRun runner{plan, *mover, session, region, *local, progress, interrupt};
   std::vector<CaseResult> cases;
   for (std::size_t k = 0; k < plan.blocks.size(); ++k) {
     XferMeasurement m;

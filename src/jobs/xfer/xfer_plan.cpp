@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
@@ -30,20 +31,23 @@ std::optional<RegionPlace> place_from(char c) {
   return std::nullopt;
 }
 
+constexpr NamedValue<XferOp> kOpNames[] = {{XferOp::write, "write"}, {XferOp::read, "read"}};
+
+// The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
+std::string xfer_plan_words(const XferPlan& plan) {
+  return fmt::format("{} {}, {}", to_string(plan.mode), to_string(plan.op), plan.pool ? "buffer pool" : "no buffer pool");
+}
+
 }  // namespace
 
 std::string_view to_string(XferRole role) { return role == XferRole::server ? "server" : "client"; }
-std::string_view to_string(XferOp op) { return op == XferOp::write ? "write" : "read"; }
+std::string_view to_string(XferOp op) { return name_of(kOpNames, op); }
 
 std::string to_string(XferMode mode) {
   return fmt::format("{}2{}", place_letter(mode.local), place_letter(mode.remote));
 }
 
-std::optional<XferOp> xfer_op_from(std::string_view name) {
-  if (name == "write") return XferOp::write;
-  if (name == "read") return XferOp::read;
-  return std::nullopt;
-}
+std::optional<XferOp> xfer_op_from(std::string_view name) { return value_named(kOpNames, name); }
 
 std::optional<XferMode> xfer_mode_from(std::string_view name) {
   if (name.size() != 3 || name[1] != '2') return std::nullopt;
@@ -55,10 +59,6 @@ std::optional<XferMode> xfer_mode_from(std::string_view name) {
 
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag) {
   return parse_size_sweep(text, flag);  // the sweep every job takes (core/sweep.hpp)
-}
-
-std::string xfer_plan_words(const XferPlan& plan) {
-  return fmt::format("{} {}, {}", to_string(plan.mode), to_string(plan.op), plan.pool ? "buffer pool" : "no buffer pool");
 }
 
 SessionOptions xfer_session_options(const XferPlan& plan) {

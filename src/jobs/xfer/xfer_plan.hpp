@@ -86,10 +86,9 @@ inline std::uint64_t xfer_transfer_count(std::uint64_t total, std::uint64_t bloc
 // takes (core/sweep.hpp); UsageError naming `flag`.
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag);
 
-// The session's token and wait, from the plan.
+// The session's token and wait, from the plan (and its words, "d2d write, no buffer pool", for the
+// handshake to compare).
 SessionOptions xfer_session_options(const XferPlan& plan);
-// The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
-std::string xfer_plan_words(const XferPlan& plan);
 
 // Checks the plan before anything is created or connected: PlanError naming the field and the rule
 // (a block larger than the total, an unknown transport, counts out of range, a pool chunk of 0).

@@ -24,20 +24,13 @@ namespace xb {
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
                                         ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
-// Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
-// with the bound addresses (port 0 resolved), serves one client that presents the token and
-// returns once it is done. Refused connections are reported on `log`. Throws TransportError when
-// no client came within plan.wait or the client vanished mid-session, Interrupted once `stop` is
-// set (its memory and device released as it unwinds).
-CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
-                           const std::stop_token& stop = {});
-
-// Many to one: plan.clients clients served at once on the one control address plan.control, each
-// by a thread with its own transport, device and exposed memory (SessionServer beside the others
-// on a SharedControlListener). `on_ready` once every thread listens. One server case per client,
-// in the order their sessions ended, each handed to `on_case` (never from two threads at once) as
-// it ends. Throws the first thread's error (naming it) after every thread ended.
+// The server side: plan.clients clients served at once on plan.control (the transport on plan.data),
+// each by a thread with its own transport, device and exposed memory (SessionServer beside the
+// others on a SharedControlListener); `on_ready` with the bound addresses (port 0 resolved) once every
+// thread listens. One server case per client, in the order their sessions ended, each handed to
+// `on_case` (never from two threads at once) as it ends; refused connections go to `log`. Throws
+// TransportError when no client came within plan.wait or one vanished mid-session, Interrupted once
+// `stop` is set (memory and device released as it unwinds); the first thread's error after all ended.
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
