@@ -8,7 +8,6 @@
 
 #include "backends/device_pattern.hpp"
 #include "core/pattern.hpp"
-#include "core/stop.hpp"
 #include "runtime/timed_loop.hpp"
 
 namespace xb {

@@ -80,8 +80,9 @@ std::vector<Planned> planned_cases(const P2pPlan& plan, int devices) {
   return out;
 }
 
+// The matrix case, with the devices as they describe themselves (the judge's facts).
 CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devices, bool bidirectional,
-                       const std::map<std::pair<int, int>, double>& cells) {
+                       const std::map<std::pair<int, int>, double>& cells, const std::vector<DeviceInfo>& infos) {
   Matrix m;
   m.title = fmt::format("{} P2P bandwidth, {} per execution, row = source, column = destination",
                         direction_word(bidirectional), format_size(plan.size));
@@ -115,6 +116,7 @@ CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devi
   P2pConfig config = plan_config(plan, backend, bidirectional);
   config.devices = devices;
   config.matrix = matrix_to_json(m);
+  config.device_info = infos;
   c.config = config;
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
@@ -125,13 +127,6 @@ CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devi
                {"bandwidth_max", hi, "GB/s", "the highest measured cell of the matrix"},
                {"pairs", static_cast<double>(values.size()), "cells", "measured cells (waived pairs are null)"}};
   return c;
-}
-
-// The devices of a case within a node, as they describe themselves: the judge's facts.
-void record_device_info(CaseResult& c, std::vector<DeviceInfo> infos) {
-  auto config = c.config.get<P2pConfig>();
-  config.device_info = std::move(infos);
-  c.config = config;
 }
 
 // Each execution of a card lasts until its slowest die is done: the card's time per execution.
@@ -272,7 +267,9 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
           run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress, ctx.stop);
       if (plan.verify) check_pair(a, b, plan, p.bidirectional, name);
       cases.push_back(make_p2p_case(plan, name, from, to, p.bidirectional, elapsed));
-      record_device_info(cases.back(), {a.device->info(), b.device->info()});
+      auto config = cases.back().config.get<P2pConfig>();
+      config.device_info = {a.device->info(), b.device->info()};  // the judge's facts
+      cases.back().config = config;
       const double bw = cases.back().find_metric("bandwidth")->value;
       (p.bidirectional ? bi_cells : uni_cells)[{a.index, b.index}] = bw;
     }
@@ -283,8 +280,7 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
     for (const auto& [index, d] : open) infos.push_back(d.device->info());
     for (const bool bidirectional : {false, true}) {
       if (!measures(plan, bidirectional)) continue;
-      cases.push_back(matrix_case(plan, name, devices, bidirectional, bidirectional ? bi_cells : uni_cells));
-      record_device_info(cases.back(), infos);
+      cases.push_back(matrix_case(plan, name, devices, bidirectional, bidirectional ? bi_cells : uni_cells, infos));
       ctx.emit(cases.back());
     }
   }

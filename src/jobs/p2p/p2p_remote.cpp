@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/endpoint/paired_put.hpp"
@@ -14,8 +13,6 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "runtime/rank_values.hpp"
-#include "transport/auth.hpp"
-#include "transport/session.hpp"
 #include "transport/net_devices.hpp"
 #include "transport/transport.hpp"
 

@@ -5,7 +5,6 @@
 
 #include <mutex>
 
-#include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"

@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "core/enum_names.hpp"
-#include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
