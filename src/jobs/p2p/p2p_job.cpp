@@ -20,10 +20,10 @@ namespace {
 
 const char* direction_word(bool bidirectional) { return bidirectional ? "bidirectional" : "unidirectional"; }
 
-bool measures(const P2pPlan& plan, bool bidirectional) { return bidirectional ? plan.bidirectional : plan.unidirectional; }
+bool measures(const P2pPlan& p, bool bidirectional) { return bidirectional ? p.bidirectional : p.unidirectional; }
 
 // The verification pattern's seed of a device's source.
-std::uint64_t seed_of(const P2pPlan& plan, const P2pDevice& d) { return plan.seed + static_cast<std::uint64_t>(d.index); }
+std::uint64_t seed_of(const P2pPlan& p, const P2pDevice& d) { return p.seed + static_cast<std::uint64_t>(d.index); }
 
 P2pConfig plan_config(const P2pPlan& plan, const std::string& backend, bool bidirectional) {
   P2pConfig c;

@@ -3,7 +3,6 @@
 // pair and direction kind ("p2p_unidirectional" a -> b, "p2p_bidirectional" a <-> b); an all-pairs
 // plan adds one matrix case per direction kind ("p2p_matrix_unidirectional", …) carrying the
 // bandwidth matrix in config["matrix"] (rows source, columns destination; src/report/matrix.hpp).
-#include <functional>
 #include <vector>
 
 #include "core/result.hpp"

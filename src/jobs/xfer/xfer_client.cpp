@@ -106,8 +106,7 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   // waiting on a half-started client.
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
-  std::unique_ptr<EndpointMemory> local =
-      EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
+  std::unique_ptr<EndpointMemory> local = EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
 
   SessionOptions options = xfer_session_options(plan);
   options.stop = interrupt;  // a client started before its server waits for it: Ctrl-C ends the wait
@@ -129,9 +128,8 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   // needs host memory its runtime pinned to copy asynchronously.
   const bool transport_pool =
       plan.mode.local != RegionPlace::device || backend.capabilities().device_memory_in_host_ram;
-  std::unique_ptr<XferMover> mover = pool
-                                         ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool)
-                                         : make_direct_mover(link);
+  std::unique_ptr<XferMover> mover =
+      pool ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool) : make_direct_mover(link);
   if (region.staged) mover = make_staged_server_mover(std::move(mover), session, region, plan.op);
 
   XferSetting setting{.transport = {}, .peer = plan.control.to_string(), .server = session.server_description(),

@@ -1,6 +1,6 @@
 #pragma once
-// The xfer job: a client writes its memory into (or reads it from) a server's over a transport, for
-// each block size. A plan in, a result out: no formatting here.
+// The xfer job: a client writes its memory into (or reads it from) a server's over a transport, per
+// block size. A plan in, cases out: no formatting here.
 #include <vector>
 
 #include "core/result.hpp"

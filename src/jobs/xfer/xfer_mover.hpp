@@ -36,13 +36,11 @@ struct XferLink {
   std::chrono::milliseconds timeout;  // a flush that takes longer means the peer is gone
 };
 
-// Queues every block of a call as one put or get each, then one flush: pipelined, as a transfer
-// engine moves a batch. Uses the client memory's own registration where the transport allocated it
-// (EndpointMemory::registration()), registers the memory otherwise.
+// Every block of a call queued as one put or get, then one flush (as a transfer engine moves a batch),
+// from the client memory's own registration where the transport allocated it, else registered here.
 std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 
-// A staged server region (PeerRegion::staged): `inner`'s moves with the server's copies between its
-// window and its device memory around each (after a write's, before a read's), on `session`.
+// A staged server region: `inner`'s moves with the server's window/device copies around each.
 std::unique_ptr<XferMover> make_staged_server_mover(std::unique_ptr<XferMover> inner, ClientSession& session,
                                                     const PeerRegion& region, XferOp op);
 

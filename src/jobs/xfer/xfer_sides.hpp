@@ -15,12 +15,11 @@
 
 namespace xb {
 
-// Runs the client side: connects (waiting up to plan.wait for the server), asks the server for a
-// region of plan.total bytes in the mode's remote place, and per block size runs the warm-up
-// passes, the latency pass (each transfer alone), then the timed passes (every transfer queued,
-// one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
-// size's result as soon as it is complete (the HIXL dialect prints its line then). `progress` (may
-// be null) hears the bytes of each pass as it ends: the live rate.
+// The client side: connects (waiting up to plan.wait), asks the server for plan.total bytes in the
+// mode's remote place, and per block size runs the warm-up passes, the latency pass (each transfer
+// alone), the timed passes (all queued, one flush) and with --verify checks what they moved.
+// `on_case` sees each block size's case as it completes (the HIXL dialect prints it then);
+// `progress` (may be null) hears each pass's bytes as it ends.
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
                                         ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
@@ -36,11 +35,10 @@ std::vector<CaseResult> run_xfer_server_clients(
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
     const CaseSink& on_case, const std::stop_token& stop = {});
 
-// One to many: the client plan run against every server of `servers` at once, each by a thread
-// with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
-// each block size's case as it completes, never from two threads at once. Returns every server's
-// cases in server order, each with config "server_index" and "servers"; throws the first error
-// after every thread ended. `progress` hears every thread's bytes.
+// One to many: the client plan against every server at once, each by a thread with its own
+// transport, device and memory (HIXL's worker per remote); `on_case` never from two threads at once.
+// Every server's cases in server order, config "server_index" and "servers" naming it; the first
+// error once every thread ended. `progress` hears every thread's bytes.
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend, const CaseSink& on_case = {},
                                          ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
