@@ -1,6 +1,7 @@
 #include "jobs/p2p/p2p_plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -114,10 +115,8 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
     }
   }
   if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
-    std::string known;
-    for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw PlanError(
-        fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine, backend.name(), known));
+    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine,
+                                backend.name(), fmt::join(caps.engines, ", ")));
   }
   // Device memory of the cpu backend is host RAM: check it now, before anything is allocated.
   if (caps.device_memory_in_host_ram) {

@@ -51,32 +51,21 @@ struct BlockSizeRun {
          .stop = interrupt},
         nullptr,
         [&] {
-          if (next < plan.warmup) {
-            mover.move(block, 0, m.transfers);
-          } else {
-            mover.move(block, next - plan.warmup, 1);
-          }
+          const bool warm = next < plan.warmup;  // a whole pass, else transfer next - warmup alone
+          mover.move(block, warm ? 0 : next - plan.warmup, warm ? m.transfers : 1);
           ++next;
         },
         [] {}, nullptr,
         [&](const IterationTimes& t) {
-          if (t.warmup) {
-            moved.add(block * m.transfers);
-          } else {
-            m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5));
-            moved.add(block);
-          }
+          if (!t.warmup) m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5));
+          moved.add(t.warmup ? block * m.transfers : block);
         });
     // The pattern is laid down after the untimed passes, so what is checked is what the timed
     // passes moved; the seed differs per block size, so a block size that moved nothing fails.
     const std::uint64_t bytes = block * m.transfers;
-    if (plan.verify) {
-      if (plan.op == XferOp::write) {
-        local.fill(0, bytes, seed);
-      } else {
-        session.fill(region, 0, bytes, seed);
-      }
-    }
+    const bool write = plan.op == XferOp::write;
+    if (plan.verify && write) local.fill(0, bytes, seed);
+    if (plan.verify && !write) session.fill(region, 0, bytes, seed);
     m.time_us = run_timed_loop(
                     {.warmup = 0, .iterations = plan.iters, .submit_time = false, .stop = interrupt}, nullptr,
                     [&] { mover.move(block, 0, m.transfers); }, [] {}, nullptr,
@@ -84,12 +73,9 @@ struct BlockSizeRun {
                     .complete_us;
     moved.flush();
     if (plan.verify) {
-      if (plan.op == XferOp::write) {
-        if (auto at = session.verify(region, 0, bytes, seed)) {
-          throw std::runtime_error(mismatch_text(plan, block, *at, "the server's " + region.description));
-        }
-      } else if (auto at = local.verify(0, bytes, seed)) {
-        throw std::runtime_error(mismatch_text(plan, block, *at, "the client's " + local.description()));
+      if (const auto at = write ? session.verify(region, 0, bytes, seed) : local.verify(0, bytes, seed)) {
+        const std::string where = write ? "the server's " + region.description : "the client's " + local.description();
+        throw std::runtime_error(mismatch_text(plan, block, *at, where));
       }
       m.verified = true;
     }

@@ -1,6 +1,5 @@
-// The server side of the xfer job: expose the memory one client asks for, in the place it asks
-// for, on this server's device, until the client says it is done; several clients at once on one
-// control address, each by a thread of its own (many to one).
+// The server side of the xfer job (xfer_sides.hpp): the memory each client asks for, in the place
+// it asks for, until it is done; several clients at once on one control address (many to one).
 #include <fmt/format.h>
 
 #include <condition_variable>
