@@ -42,9 +42,8 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
                                  std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress = nullptr,
                                  const std::stop_token& interrupt = {});
 
-// Verification through the setup stream (device memory may not be host-readable; backends/device_pattern):
-// fill a source with the pattern of `seed`; check a destination holds it, else std::runtime_error
-// naming both devices, the offset and the bytes.
+// Verification on the setup stream (device memory may not be host-readable): fill a source with the
+// pattern of `seed`; check a destination holds it, else std::runtime_error naming devices and offset.
 void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed);
 void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
                            const std::string& backend);

@@ -42,8 +42,7 @@ double p2p_bandwidth_gbps(double bytes_per_execution, double elapsed_us);
 // Bytes one execution moves: `size` per direction, both directions counted when bidirectional.
 double p2p_bytes_per_execution(std::uint64_t size, bool bidirectional);
 
-// The metrics of one case: bandwidth (GB/s), bandwidth_gib (GiB/s), elapsed_avg/min/p50/p90/p99/
-// p99.9/max (us), executions.
+// The metrics of one case: bandwidth (GB/s), bandwidth_gib (GiB/s), elapsed_* (us), executions.
 std::vector<Metric> p2p_metrics(const ElapsedRecord& elapsed, std::uint64_t size, bool bidirectional);
 
 // The series of one case: "elapsed" (us per execution), when the samples were kept.

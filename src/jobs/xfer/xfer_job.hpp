@@ -9,11 +9,9 @@
 
 namespace xb {
 
-// Runs the plan's role on ctx.backend (xfer_sides.hpp): the client, on several plan.servers at once
-// (cases in server order, config "server_index" naming the server), or the server of plan.clients
-// (ctx.on_listening once all listen; refused connections to ctx.log). ctx.on_case sees each case as
-// it completes, never from two threads at once. Throws TransportError when no peer came within
-// plan.wait or one vanished mid-session; with several threads, the first error once every one ended.
+// Runs the plan's role on ctx.backend: xfer_sides.hpp's client (on every plan.servers at once) or
+// server (of plan.clients; ctx.on_listening once all listen, refusals to ctx.log). ctx.on_case sees
+// each case as it completes, never from two threads at once; errors as xfer_sides.hpp says.
 std::vector<CaseResult> run(const XferPlan& plan, JobContext& ctx);
 
 }  // namespace xb

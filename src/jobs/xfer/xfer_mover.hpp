@@ -44,11 +44,11 @@ std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 std::unique_ptr<XferMover> make_staged_server_mover(std::unique_ptr<XferMover> inner, ClientSession& session,
                                                     const PeerRegion& region, XferOp op);
 
-// Through a registered pool of kXferPoolSlots chunks of pinned host memory (from `device`), the client's
-// memory left unregistered: one slot's device-stream copy overlaps the other's transfer. A slot holds
-// `chunk` bytes at most (a larger block moves as several), sized by `largest_block`. `transport_pool`:
-// the pool allocated by the transport (a peer maps it, so a shared-memory put from it is one copy)
-// rather than pinned by the device; false where the device's copies need memory its runtime pinned.
+// Through a registered pool of kXferPoolSlots host chunks, the client's memory left unregistered: one
+// slot's device-stream copy overlaps the other's transfer. A slot holds min(`chunk`, `largest_block`)
+// bytes (a larger block moves as several chunks).
+// `transport_pool`: allocated by the transport (a peer maps it: a shared-memory put from it is one
+// copy), else pinned by `device` (where the device's copies need memory its runtime pinned).
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
                                            std::uint64_t chunk, std::uint64_t largest_block,
                                            bool transport_pool = true);

@@ -23,13 +23,11 @@ namespace xb {
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
                                         ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
-// The server side: plan.clients clients served at once on plan.control (the transport on plan.data),
-// each by a thread with its own transport, device and exposed memory (SessionServer beside the
-// others on a SharedControlListener); `on_ready` with the bound addresses (port 0 resolved) once every
-// thread listens. One server case per client, in the order their sessions ended, each handed to
-// `on_case` (never from two threads at once) as it ends; refused connections go to `log`. Throws
-// TransportError when no client came within plan.wait or one vanished mid-session, Interrupted once
-// `stop` is set (memory and device released as it unwinds); the first thread's error after all ended.
+// The server side: plan.clients served at once on plan.control (the transport on plan.data), each by
+// a thread with its own transport, device and memory on a SharedControlListener; `on_ready` with the
+// bound addresses (port 0 resolved) once all listen. A case per client as its session ends, each to
+// `on_case` (never from two threads at once); refusals to `log`. Throws TransportError when no client
+// came within plan.wait or one vanished, Interrupted once `stop` is set; the first error once all ended.
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
