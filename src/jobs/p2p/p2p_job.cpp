@@ -227,9 +227,8 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
   const std::string name(backend.name());
   const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
   const auto planned = planned_cases(plan, devices);
-  // Every planned case's executions, warm-ups and both directions (every die of a card) included; a
-  // waived pair moves nothing, so its share leaves the work when it is waived (the time left would
-  // never reach 0).
+  // Every planned case's executions, warm-ups, directions and a card's dies; a waived pair moves
+  // nothing, so its share leaves the work when it is waived (else the time left would never reach 0).
   const auto case_work = [&plan](bool bidirectional) {
     return (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1) *
            static_cast<std::uint64_t>(std::max(plan.card_dies, 1));

@@ -30,15 +30,13 @@ std::string device_rule(const Backend& backend) {
 
 // Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
 double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
+  // Across nodes each rank has one device; on one machine its ranks add up, as ranks do.
+  if (!plan.all_pairs && plan.across_nodes) return 2.0 * static_cast<double>(plan.size);
   std::set<int> used;
-  if (plan.all_pairs) {
-    for (int d = 0; d < p2p_device_count(plan, backend); ++d) used.insert(d);
-  } else {
-    // Across nodes each rank has one device; on one machine its ranks add up, as ranks do.
-    if (plan.across_nodes) return 2.0 * static_cast<double>(plan.size);
-    for (const auto& p : plan.pairs) used.insert({p.src, p.dst});
-  }
-  return 2.0 * static_cast<double>(plan.size) * static_cast<double>(used.size());
+  for (const auto& p : plan.pairs) used.insert({p.src, p.dst});
+  const std::size_t devices = plan.all_pairs ? static_cast<std::size_t>(std::max(p2p_device_count(plan, backend), 0))
+                                             : used.size();
+  return 2.0 * static_cast<double>(plan.size) * static_cast<double>(devices);
 }
 
 }  // namespace

@@ -39,9 +39,8 @@ struct BlockSizeRun {
     m.block = block;
     m.transfers = xfer_transfer_count(plan.total, block);
     MovedBytes moved(progress);
-    // The warm-up passes, and with --latency each transfer timed alone (histogram only: a pass
-    // may be millions of transfers), on the one timed loop; a mover's move() is the submission and
-    // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
+    // The warm-up passes, then with --latency each transfer timed alone (histogram only: a pass may be
+    // millions), on one timed loop; move() returns with the data at the peer: nothing left to wait on.
     std::uint64_t next = 0;
     run_timed_loop(
         {.warmup = plan.warmup,
@@ -88,8 +87,7 @@ struct BlockSizeRun {
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case,
                                         ProgressLine* progress, const std::stop_token& interrupt) {
   validate_xfer_plan(plan);
-  // Everything local is made before the first connection: memory failures never leave a server
-  // waiting on a half-started client.
+  // All local things first: a memory failure never leaves a server waiting on a half-started client.
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
   std::unique_ptr<EndpointMemory> local = EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
