@@ -1,9 +1,7 @@
 #pragma once
-// The configuration of one p2p case, typed: the p2p job writes its results' `config` from it and
-// the ascend-dmi dialect reads it back (`case.config.get<P2pConfig>()`), so the keys are spelled
-// once, here. One record for the three kinds of case: a pair within a node
-// (from, to), the matrix (devices, matrix) and a pair across nodes (scope "nodes": launcher,
-// transport, ranks, devices and nodes of both ends; scope "fleet": a fleet's link, its device).
+// The configuration of one p2p case, typed: the job writes its results' `config` from it and the
+// ascend-dmi dialect reads it back, so the keys are spelled once, here. One record for every kind
+// of case: a pair within a node, the matrix, a pair across nodes (scope "nodes") and a fleet link.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,15 +26,13 @@ struct P2pConfig {
   // The matrix: how many devices, and the bandwidth matrix (core/matrix.hpp's JSON).
   std::optional<int> devices;
   std::optional<nlohmann::json> matrix;
-  // Across nodes: what started the ranks ("mpi", "peer-ip", "shared-dir"), the transport, and
-  // each end's rank, device and node.
+  // Across nodes: what started the ranks ("mpi", "peer-ip", "shared-dir"), the transport, each end.
   std::optional<std::string> launcher, transport;
   std::optional<int> from_rank, to_rank, from_device, to_device;
   std::optional<std::string> from_node, to_node;
   // A fleet link (scope "fleet"): the device every rank uses.
   std::optional<int> device;
-  // Within a node: the devices of the pair or the matrix as they describe themselves (the judge's
-  // facts: PCI addresses, peer links).
+  // Within a node: the devices as they describe themselves (the judge's facts: PCI addresses, links).
   std::optional<std::vector<DeviceInfo>> device_info;
 };
 
@@ -44,9 +40,8 @@ XB_JSON_RECORD(P2pConfig, backend, direction, size_bytes, executions, warmup, en
                to, devices, matrix, launcher, transport, from_rank, to_rank, from_device, to_device, from_node, to_node,
                device, device_info)
 
-// The two ranks of an across-nodes or fleet case, read without the whole record (the fleet sorts
-// and matches its links by them many times over); throws nlohmann's out_of_range naming a
-// missing key.
+// The two ranks of an across-nodes or fleet case without reading the whole record (the fleet sorts
+// and matches its links by them many times over); nlohmann's out_of_range names a missing key.
 inline std::pair<int, int> p2p_ranks_of(const nlohmann::json& config) {
   return {config.at("from_rank").get<int>(), config.at("to_rank").get<int>()};
 }

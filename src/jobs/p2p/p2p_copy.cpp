@@ -8,7 +8,6 @@
 
 #include "backends/device_pattern.hpp"
 #include "core/pattern.hpp"
-#include "core/stop.hpp"
 #include "runtime/timed_loop.hpp"
 
 namespace xb {
@@ -106,8 +105,6 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
   const std::uint64_t window = std::max<std::uint64_t>(std::min<std::uint64_t>(std::max(executions, warmup), kP2pWindow), 1);
   const auto windows_of = [&](std::uint64_t count) { return (count + window - 1) / window; };
   WindowEvents ev(*a.device, *b.device, window, bidirectional);
-  // Device events time the executions where the backend has them; otherwise the host clock times
-  // each window (its first enqueue until it drained) and its executions share that time evenly.
   const bool events = a.event_timing;
   ElapsedRecord record(!events ? "host clock: each window from its first enqueue until drained, over its executions"
                        : ev.gate ? "device events, gated (the window queued whole first)"

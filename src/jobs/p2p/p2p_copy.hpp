@@ -1,21 +1,10 @@
 #pragma once
-// The timed loop of one p2p case, on two opened devices, written only against backends/device.hpp
-// (the cpu backend's arenas, a CUDA or Ascend backend's peer copies alike).
-//
-// Each device has a source and a destination buffer of `size`. Unidirectional: a's source into b's
-// destination on a stream of a (the source device pushes, as a peer copy is usually issued).
-// Bidirectional: that and b's source into a's destination on a stream of b, both started together
-// and an execution ending when both are done.
-//
-// Timing is by the device's events (device time, no host round trip per execution): executions are
-// queued back to back in windows of kP2pWindow, an event after each, and execution k's elapsed time
-// is event k-1 to event k (the window's start event for the first). Bidirectionally the two streams
-// run in lockstep: stream b waits for the event that ends execution k-1 before its copy k, and the
-// event ending execution k is recorded on a's stream after it waited for b's copy k.
-//
-// A backend without device events (capability event_timing off) is timed by the host clock
-// instead: each window from its first enqueue until it drained, its executions sharing that time
-// evenly (the result's `timing` says so).
+// The timed loop of one p2p case on two opened devices, written against backends/device.hpp alone.
+// Unidirectional: a's source into b's destination on a's stream (the source pushes); bidirectional:
+// also b's source into a's destination on b's stream, the two in lockstep (an execution ends when both
+// are done). Executions are queued back to back in windows of kP2pWindow, an event after each:
+// execution k is event k-1 to event k (device time, no host round trip). Without device events
+// (capability event_timing off) the host clock times each window, its executions sharing it evenly.
 #include <cstdint>
 #include <memory>
 #include <stop_token>
@@ -39,8 +28,7 @@ struct P2pDevice {
   std::unique_ptr<Stream> setup;   // setup_engine's: fills and checks, so a broken engine cannot hide
   bool event_timing = false;       // the backend's capability: its events measure elapsed time
 
-  // Opens device `index` of `backend`, allocates both buffers, creates a stream with `engine` and
-  // one with the backend's setup engine.
+  // Device `index` with both buffers, a stream of `engine` and one of the backend's setup engine.
   static P2pDevice open(Backend& backend, int index, std::uint64_t size, const std::string& engine);
 };
 
@@ -54,10 +42,8 @@ ElapsedRecord run_p2p_executions(P2pDevice& a, P2pDevice& b, std::uint64_t size,
                                  std::uint64_t warmup, std::uint64_t executions, ProgressLine* progress = nullptr,
                                  const std::stop_token& interrupt = {});
 
-// Verification through the device's setup stream (device memory may not be host-readable), staged in
-// chunks by backends/device_pattern: fills a device's source buffer with the pattern of `seed`, and
-// checks a device's destination buffer holds that pattern, throwing std::runtime_error naming both
-// devices, the offset and the bytes.
+// Verification on the setup stream (device memory may not be host-readable): fill a source with the
+// pattern of `seed`; check a destination holds it, else std::runtime_error naming devices and offset.
 void fill_p2p_source(P2pDevice& d, std::uint64_t size, std::uint64_t seed);
 void check_p2p_destination(P2pDevice& d, const P2pDevice& from, std::uint64_t size, std::uint64_t seed,
                            const std::string& backend);

@@ -20,6 +20,11 @@ namespace {
 
 const char* direction_word(bool bidirectional) { return bidirectional ? "bidirectional" : "unidirectional"; }
 
+bool measures(const P2pPlan& p, bool bidirectional) { return bidirectional ? p.bidirectional : p.unidirectional; }
+
+// The verification pattern's seed of a device's source.
+std::uint64_t seed_of(const P2pPlan& p, const P2pDevice& d) { return p.seed + static_cast<std::uint64_t>(d.index); }
+
 P2pConfig plan_config(const P2pPlan& plan, const std::string& backend, bool bidirectional) {
   P2pConfig c;
   c.backend = backend;
@@ -34,13 +39,18 @@ P2pConfig plan_config(const P2pPlan& plan, const std::string& backend, bool bidi
   return c;
 }
 
-std::vector<std::pair<std::string, std::string>> pair_labels(const P2pPlan& plan, const std::string& from,
-                                                             const std::string& to, bool bidirectional) {
-  return {{"direction", direction_word(bidirectional)},
-          {"from", from},
-          {"to", to},
-          {"size", format_size(plan.size)},
-          {"times", std::to_string(plan.executions)}};
+// What a pair's case and its waived case share.
+CaseResult pair_case(const P2pPlan& plan, const std::string& from, const std::string& to, bool bidirectional) {
+  CaseResult c;
+  c.job = "p2p";
+  c.name = fmt::format("p2p_{}", direction_word(bidirectional));
+  c.title = fmt::format("p2p {} {} {}", from, bidirectional ? "<->" : "->", to);
+  c.labels = {{"direction", direction_word(bidirectional)},
+              {"from", from},
+              {"to", to},
+              {"size", format_size(plan.size)},
+              {"times", std::to_string(plan.executions)}};
+  return c;
 }
 
 // The ordered pairs of a plan, unidirectional first then bidirectional (one per unordered pair).
@@ -60,28 +70,19 @@ std::vector<Planned> planned_cases(const P2pPlan& plan, int devices) {
       }
     }
   }
-  if (plan.unidirectional) {
-    for (const auto& p : pairs) out.push_back({p, false});
-  }
-  if (plan.bidirectional) {
+  for (const bool bidirectional : {false, true}) {
+    if (!measures(plan, bidirectional)) continue;
     for (const auto& p : pairs) {
       // a <-> b and b <-> a are one experiment in a matrix: measure it once.
-      if (plan.all_pairs && p.src > p.dst) continue;
-      out.push_back({p, true});
+      if (!bidirectional || !plan.all_pairs || p.src <= p.dst) out.push_back({p, bidirectional});
     }
   }
   return out;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
+// The matrix case, with the devices as they describe themselves (the judge's facts).
 CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devices, bool bidirectional,
-                       const std::map<std::pair<int, int>, double>& cells) {
+                       const std::map<std::pair<int, int>, double>& cells, const std::vector<DeviceInfo>& infos) {
   Matrix m;
   m.title = fmt::format("{} P2P bandwidth, {} per execution, row = source, column = destination",
                         direction_word(bidirectional), format_size(plan.size));
@@ -115,59 +116,17 @@ CaseResult matrix_case(const P2pPlan& plan, const std::string& backend, int devi
   P2pConfig config = plan_config(plan, backend, bidirectional);
   config.devices = devices;
   config.matrix = matrix_to_json(m);
+  config.device_info = infos;
   c.config = config;
-  const auto [lo, hi] = values.empty() ? std::pair{0.0, 0.0}
-                                       : std::pair{*std::min_element(values.begin(), values.end()),
-                                                   *std::max_element(values.begin(), values.end())};
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  const double lo = n ? values.front() : 0, hi = n ? values.back() : 0;
+  const double median = n == 0 ? 0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   c.metrics = {{"bandwidth_min", lo, "GB/s", "the lowest measured cell of the matrix"},
-               {"bandwidth_median", median(values), "GB/s", "the median of the measured cells"},
+               {"bandwidth_median", median, "GB/s", "the median of the measured cells"},
                {"bandwidth_max", hi, "GB/s", "the highest measured cell of the matrix"},
                {"pairs", static_cast<double>(values.size()), "cells", "measured cells (waived pairs are null)"}};
   return c;
-}
-
-}  // namespace
-
-std::string p2p_device_name(std::string_view backend, int index) { return fmt::format("{}::device::{}", backend, index); }
-
-CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const std::string& from,
-                         const std::string& to, bool bidirectional, const ElapsedRecord& elapsed) {
-  CaseResult c;
-  c.job = "p2p";
-  c.name = fmt::format("p2p_{}", direction_word(bidirectional));
-  c.title = fmt::format("p2p {} {} {}, {} per execution and direction, {} executions", from,
-                        bidirectional ? "<->" : "->", to, format_size(plan.size), plan.executions);
-  if (plan.card_dies > 0) c.title += fmt::format(", the card's {} devices at once", plan.card_dies);
-  c.labels = pair_labels(plan, from, to, bidirectional);
-  P2pConfig config = plan_config(plan, backend, bidirectional);
-  config.from = from;
-  config.to = to;
-  if (!elapsed.timing().empty()) config.timing = elapsed.timing();
-  c.config = config;
-  c.series = p2p_series(elapsed);
-  c.metrics = p2p_metrics(elapsed, plan.size * static_cast<std::uint64_t>(std::max(plan.card_dies, 1)), bidirectional);
-  return c;
-}
-
-CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, const std::string& to,
-                                bool bidirectional, const std::string& reason) {
-  CaseResult c;
-  c.job = "p2p";
-  c.name = fmt::format("p2p_{}", direction_word(bidirectional));
-  c.title = fmt::format("p2p {} {} {}", from, bidirectional ? "<->" : "->", to);
-  c.status = CaseStatus::waived;
-  c.status_reason = reason;
-  c.labels = pair_labels(plan, from, to, bidirectional);
-  return c;
-}
-
-namespace {
-
-// The devices of a case within a node, as they describe themselves: the judge's facts.
-void record_device_info(CaseResult& c, std::vector<DeviceInfo> infos) {
-  auto config = c.config.get<P2pConfig>();
-  config.device_info = std::move(infos);
-  c.config = config;
 }
 
 // Each execution of a card lasts until its slowest die is done: the card's time per execution.
@@ -182,32 +141,32 @@ ElapsedRecord slowest_die_each_execution(const std::vector<ElapsedRecord>& dies)
   return card;
 }
 
+// Each destination checked for its source's pattern: b's for a's, and a's for b's when bidirectional.
+void check_pair(P2pDevice& a, P2pDevice& b, const P2pPlan& plan, bool bidirectional, const std::string& backend) {
+  check_p2p_destination(b, a, plan.size, seed_of(plan, a), backend);
+  if (bidirectional) check_p2p_destination(a, b, plan.size, seed_of(plan, b), backend);
+}
+
 // ascend-dmi -m card: every die of the source card to its counterpart on the destination card, all
 // at once (a thread per die, released together), measured as the card.
-std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, JobContext& ctx, const ProgressStep& step) {
+std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, JobContext& ctx,
+                                      const std::vector<Planned>& planned) {
   const std::string name(backend.name());
   const int dies = plan.card_dies;
   const P2pPair card = plan.pairs.front();
   const std::string from = fmt::format("{}::card::{}", name, card.src), to = fmt::format("{}::card::{}", name, card.dst);
-  std::uint64_t work = 0;
-  for (const bool bidirectional : {false, true}) {
-    if (bidirectional ? plan.bidirectional : plan.unidirectional) {
-      work += (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1) * static_cast<std::uint64_t>(dies);
-    }
-  }
-  step.expect_bytes(work);
   std::vector<P2pDevice> src, dst;
   for (int k = 0; k < dies; ++k) {
     src.push_back(P2pDevice::open(backend, card.src * dies + k, plan.size, plan.engine));
     dst.push_back(P2pDevice::open(backend, card.dst * dies + k, plan.size, plan.engine));
     if (plan.verify) {
-      fill_p2p_source(src.back(), plan.size, plan.seed + static_cast<std::uint64_t>(src.back().index));
-      fill_p2p_source(dst.back(), plan.size, plan.seed + static_cast<std::uint64_t>(dst.back().index));
+      fill_p2p_source(src.back(), plan.size, seed_of(plan, src.back()));
+      fill_p2p_source(dst.back(), plan.size, seed_of(plan, dst.back()));
     }
   }
   std::vector<CaseResult> cases;
-  for (const bool bidirectional : {false, true}) {
-    if (!(bidirectional ? plan.bidirectional : plan.unidirectional)) continue;
+  for (const Planned& p : planned) {
+    const bool bidirectional = p.bidirectional;
     Support reach = Support::yes();
     for (int k = 0; k < dies && reach.ok; ++k) reach = connect_p2p(src[k], dst[k], bidirectional);
     if (!reach.ok) {
@@ -225,12 +184,7 @@ std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, Job
                                       ctx.progress, ctx.stop);
     });
     if (plan.verify) {
-      for (int k = 0; k < dies; ++k) {
-        check_p2p_destination(dst[k], src[k], plan.size, plan.seed + static_cast<std::uint64_t>(src[k].index), name);
-        if (bidirectional) {
-          check_p2p_destination(src[k], dst[k], plan.size, plan.seed + static_cast<std::uint64_t>(dst[k].index), name);
-        }
-      }
+      for (int k = 0; k < dies; ++k) check_pair(src[k], dst[k], plan, bidirectional, name);
     }
     cases.push_back(make_p2p_case(plan, name, from, to, bidirectional, slowest_die_each_execution(per_die)));
     ctx.emit(cases.back());
@@ -240,23 +194,49 @@ std::vector<CaseResult> run_card_pair(const P2pPlan& plan, Backend& backend, Job
 
 }  // namespace
 
+std::string p2p_device_name(std::string_view backend, int index) { return fmt::format("{}::device::{}", backend, index); }
+
+CaseResult make_p2p_case(const P2pPlan& plan, const std::string& backend, const std::string& from,
+                         const std::string& to, bool bidirectional, const ElapsedRecord& elapsed) {
+  CaseResult c = pair_case(plan, from, to, bidirectional);
+  c.title += fmt::format(", {} per execution and direction, {} executions", format_size(plan.size), plan.executions);
+  if (plan.card_dies > 0) c.title += fmt::format(", the card's {} devices at once", plan.card_dies);
+  P2pConfig config = plan_config(plan, backend, bidirectional);
+  config.from = from;
+  config.to = to;
+  if (!elapsed.timing().empty()) config.timing = elapsed.timing();
+  c.config = config;
+  c.series = p2p_series(elapsed);
+  c.metrics = p2p_metrics(elapsed, plan.size * static_cast<std::uint64_t>(std::max(plan.card_dies, 1)), bidirectional);
+  return c;
+}
+
+CaseResult make_p2p_waived_case(const P2pPlan& plan, const std::string& from, const std::string& to,
+                                bool bidirectional, const std::string& reason) {
+  CaseResult c = pair_case(plan, from, to, bidirectional);
+  c.status = CaseStatus::waived;
+  c.status_reason = reason;
+  return c;
+}
+
 std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
   Backend& backend = ctx.need_backend("p2p");
   const ProgressStep step(ctx.progress, fmt::format("p2p: {} x {}…", format_size(plan_in.size), plan_in.executions));
   P2pPlan plan = plan_in;
   if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
-  if (plan.card_dies > 0) return run_card_pair(plan, backend, ctx, step);
   const std::string name(backend.name());
   const int devices = plan.all_pairs ? p2p_device_count(plan, backend) : 0;
   const auto planned = planned_cases(plan, devices);
-  // Every planned case's executions, warm-ups and both directions included; a waived pair moves
-  // nothing, so its share leaves the work when it is waived (the time left would never reach 0).
+  // Every planned case's executions, warm-ups, directions and a card's dies; a waived pair moves
+  // nothing, so its share leaves the work when it is waived (else the time left would never reach 0).
   const auto case_work = [&plan](bool bidirectional) {
-    return (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1);
+    return (plan.warmup + plan.executions) * plan.size * (bidirectional ? 2 : 1) *
+           static_cast<std::uint64_t>(std::max(plan.card_dies, 1));
   };
   std::uint64_t work = 0;
   for (const auto& p : planned) work += case_work(p.bidirectional);
   step.expect_bytes(work);
+  if (plan.card_dies > 0) return run_card_pair(plan, backend, ctx, planned);
 
   // Every device used, opened once with its buffers (its source holding its pattern if verifying).
   std::map<int, P2pDevice> open;
@@ -264,7 +244,7 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
     for (int index : {p.pair.src, p.pair.dst}) {
       if (open.count(index)) continue;
       P2pDevice d = P2pDevice::open(backend, index, plan.size, plan.engine);
-      if (plan.verify) fill_p2p_source(d, plan.size, plan.seed + static_cast<std::uint64_t>(index));
+      if (plan.verify) fill_p2p_source(d, plan.size, seed_of(plan, d));
       open.emplace(index, std::move(d));
     }
   }
@@ -282,14 +262,13 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
       work -= case_work(p.bidirectional);
       step.expect_bytes(work);
     } else {
-      const ElapsedRecord elapsed = run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress,
-                                                           ctx.stop);
-      if (plan.verify) {
-        check_p2p_destination(b, a, plan.size, plan.seed + static_cast<std::uint64_t>(a.index), name);
-        if (p.bidirectional) check_p2p_destination(a, b, plan.size, plan.seed + static_cast<std::uint64_t>(b.index), name);
-      }
+      const ElapsedRecord elapsed =
+          run_p2p_executions(a, b, plan.size, p.bidirectional, plan.warmup, plan.executions, ctx.progress, ctx.stop);
+      if (plan.verify) check_pair(a, b, plan, p.bidirectional, name);
       cases.push_back(make_p2p_case(plan, name, from, to, p.bidirectional, elapsed));
-      record_device_info(cases.back(), {a.device->info(), b.device->info()});
+      auto config = cases.back().config.get<P2pConfig>();
+      config.device_info = {a.device->info(), b.device->info()};  // the judge's facts
+      cases.back().config = config;
       const double bw = cases.back().find_metric("bandwidth")->value;
       (p.bidirectional ? bi_cells : uni_cells)[{a.index, b.index}] = bw;
     }
@@ -299,9 +278,8 @@ std::vector<CaseResult> run(const P2pPlan& plan_in, JobContext& ctx) {
     std::vector<DeviceInfo> infos;
     for (const auto& [index, d] : open) infos.push_back(d.device->info());
     for (const bool bidirectional : {false, true}) {
-      if (!(bidirectional ? plan.bidirectional : plan.unidirectional)) continue;
-      cases.push_back(matrix_case(plan, name, devices, bidirectional, bidirectional ? bi_cells : uni_cells));
-      record_device_info(cases.back(), infos);
+      if (!measures(plan, bidirectional)) continue;
+      cases.push_back(matrix_case(plan, name, devices, bidirectional, bidirectional ? bi_cells : uni_cells, infos));
       ctx.emit(cases.back());
     }
   }

@@ -1,9 +1,7 @@
 #pragma once
-// The p2p job within one node: a plan in, cases out (no formatting here). One case per measured
-// pair and direction kind ("p2p_unidirectional" a -> b, "p2p_bidirectional" a <-> b); an all-pairs
-// plan adds one matrix case per direction kind ("p2p_matrix_unidirectional", …) carrying the
-// bandwidth matrix in config["matrix"] (rows source, columns destination; src/report/matrix.hpp).
-#include <functional>
+// The p2p job within one node: a plan in, cases out (no formatting here). A case per measured pair
+// and direction kind ("p2p_unidirectional", "p2p_bidirectional"); an all-pairs plan adds a matrix case
+// per kind ("p2p_matrix_unidirectional", …), config["matrix"] rows source, columns destination.
 #include <vector>
 
 #include "core/result.hpp"

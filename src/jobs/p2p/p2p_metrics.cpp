@@ -16,18 +16,6 @@ void ElapsedRecord::add(double us) {
   }
 }
 
-void ElapsedRecord::merge(const ElapsedRecord& other) {
-  if (timing_.empty()) timing_ = other.timing_;
-  const bool keep = count() + other.count() <= kP2pMaxSeriesSamples;
-  histogram_.merge(other.histogram_);
-  sum_us_ += other.sum_us_;
-  if (keep) {
-    samples_.insert(samples_.end(), other.samples_.begin(), other.samples_.end());
-  } else {
-    samples_ = {};
-  }
-}
-
 double p2p_bandwidth_gbps(double bytes_per_execution, double elapsed_us) {
   return elapsed_us > 0 ? bytes_per_execution / elapsed_us / 1e3 : 0.0;
 }

@@ -28,7 +28,6 @@ class ElapsedRecord {
   const LatencyHistogram& histogram_ns() const { return histogram_; }
   const std::vector<double>& samples_us() const { return samples_; }  // empty past kP2pMaxSeriesSamples
   bool kept_samples() const { return count() <= kP2pMaxSeriesSamples; }
-  void merge(const ElapsedRecord& other);
 
  private:
   LatencyHistogram histogram_;
@@ -43,8 +42,7 @@ double p2p_bandwidth_gbps(double bytes_per_execution, double elapsed_us);
 // Bytes one execution moves: `size` per direction, both directions counted when bidirectional.
 double p2p_bytes_per_execution(std::uint64_t size, bool bidirectional);
 
-// The metrics of one case: bandwidth (GB/s), bandwidth_gib (GiB/s), elapsed_avg/min/p50/p90/p99/
-// p99.9/max (us), executions.
+// The metrics of one case: bandwidth (GB/s), bandwidth_gib (GiB/s), elapsed_* (us), executions.
 std::vector<Metric> p2p_metrics(const ElapsedRecord& elapsed, std::uint64_t size, bool bidirectional);
 
 // The series of one case: "elapsed" (us per execution), when the samples were kept.

@@ -1,6 +1,7 @@
 #include "jobs/p2p/p2p_plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -27,6 +28,17 @@ std::string device_rule(const Backend& backend) {
                      backend.device_count());
 }
 
+// Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
+double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
+  // Across nodes each rank has one device; on one machine its ranks add up, as ranks do.
+  if (!plan.all_pairs && plan.across_nodes) return 2.0 * static_cast<double>(plan.size);
+  std::set<int> used;
+  for (const auto& p : plan.pairs) used.insert({p.src, p.dst});
+  const std::size_t devices = plan.all_pairs ? static_cast<std::size_t>(std::max(p2p_device_count(plan, backend), 0))
+                                             : used.size();
+  return 2.0 * static_cast<double>(plan.size) * static_cast<double>(devices);
+}
+
 }  // namespace
 
 int p2p_device_count(const P2pPlan& plan, const Backend& backend) {
@@ -37,28 +49,13 @@ int p2p_device_count(const P2pPlan& plan, const Backend& backend) {
   return backend.capabilities().virtual_devices ? std::max(found, 2) : found;
 }
 
-double p2p_memory_need(const P2pPlan& plan, const Backend& backend) {
-  std::set<int> used;
-  if (plan.all_pairs) {
-    for (int d = 0; d < p2p_device_count(plan, backend); ++d) used.insert(d);
-  } else {
-    // Across nodes each rank has one device; on one machine its ranks add up, as ranks do.
-    if (plan.across_nodes) return 2.0 * static_cast<double>(plan.size);
-    for (const auto& p : plan.pairs) used.insert({p.src, p.dst});
-  }
-  return 2.0 * static_cast<double>(plan.size) * static_cast<double>(used.size());
-}
-
 void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   if (plan.size < 1 || plan.size > kP2pMaxSize) {
     throw PlanError(fmt::format("{} {}: expected a size from 1 byte to {} bytes (4 GiB)", flag("p2p.size"), plan.size,
                                 kP2pMaxSize));
   }
   require_in_range(plan.executions, "p2p.executions", "a whole number", 1, kP2pMaxExecutions);
-  if (plan.warmup > kP2pMaxExecutions) {
-    throw PlanError(
-        fmt::format("{} {}: expected a whole number from 0 to {}", flag("p2p.warmup"), plan.warmup, kP2pMaxExecutions));
-  }
+  require_in_range(plan.warmup, "p2p.warmup", "a whole number", 0, kP2pMaxExecutions);
   if (!plan.unidirectional && !plan.bidirectional) {
     throw std::logic_error("p2p plan: neither unidirectional nor bidirectional");
   }
@@ -85,11 +82,10 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
   } else {
     if (plan.pairs.empty()) throw std::logic_error("p2p plan: no pair");
     for (const auto& p : plan.pairs) {
-      if (p.src < 0 || p.src >= limit) {
-        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.src"), p.src, device_rule(backend)));
-      }
-      if (p.dst < 0 || p.dst >= limit) {
-        throw PlanError(fmt::format("{} {}: expected a device index {}", flag("p2p.dst"), p.dst, device_rule(backend)));
+      for (const auto& [field, index] : {std::pair{"p2p.src", p.src}, std::pair{"p2p.dst", p.dst}}) {
+        if (index < 0 || index >= limit) {
+          throw PlanError(fmt::format("{} {}: expected a device index {}", flag(field), index, device_rule(backend)));
+        }
       }
       if (p.src == p.dst && !plan.across_nodes) {
         throw PlanError(
@@ -117,10 +113,8 @@ void validate_p2p_plan(const P2pPlan& plan, Backend& backend) {
     }
   }
   if (!plan.engine.empty() && std::find(caps.engines.begin(), caps.engines.end(), plan.engine) == caps.engines.end()) {
-    std::string known;
-    for (const auto& e : caps.engines) known += (known.empty() ? "" : ", ") + e;
-    throw PlanError(
-        fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine, backend.name(), known));
+    throw PlanError(fmt::format("{} {}: the {} backend's engines are {}", flag("p2p.engine"), plan.engine,
+                                backend.name(), fmt::join(caps.engines, ", ")));
   }
   // Device memory of the cpu backend is host RAM: check it now, before anything is allocated.
   if (caps.device_memory_in_host_ram) {

@@ -1,9 +1,8 @@
 #pragma once
-// What a p2p run measures within one node: device i -> device j through the backend's peer copy,
-// one way (unidirectional) and both ways at once (bidirectional, both directions counted), for one
-// pair or every ordered pair of a device set (a matrix: rows source, columns destination). Parsed
-// by `xferbench p2p` and the ascend-dmi dialect, checked by validate_p2p_plan before anything is
-// opened or allocated.
+// What a p2p run measures within one node: device i -> device j by the backend's peer copy, one way
+// and both ways at once (both directions counted), for one pair or every ordered pair (a matrix).
+// Parsed by `xferbench p2p` and the ascend-dmi dialect; validate_p2p_plan checks it before anything
+// is opened or allocated.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,10 +30,9 @@ struct P2pPlan {
   bool verify = false;    // pattern in the source, checked in the destination after the run
   // The pair's devices are on two ranks (nodes): one index names two devices, so src == dst is fine.
   bool across_nodes = false;
-  // ascend-dmi -m card on cards of several devices (Ascend's two-die cards): the pair names cards,
-  // card C being devices C*card_dies .. C*card_dies+card_dies-1, and every die moves to its
-  // counterpart at once; the case is the card's (each execution lasts until its slowest die is
-  // done, and moves card_dies times the size a direction). 0: the pair names devices.
+  // ascend-dmi -m card (Ascend's two-die cards): the pair names cards, card C being devices
+  // C*card_dies .. C*card_dies+card_dies-1, every die moving to its counterpart at once; an execution
+  // lasts until its slowest die is done and moves card_dies x size a direction. 0: devices.
   int card_dies = 0;
   std::uint64_t seed = 0x70327032;  // the verification pattern's seed (+ the source device index)
 };
@@ -50,15 +48,11 @@ inline constexpr int kP2pMaxMatrixDevices = 128;
 // Card mode keeps every die's every execution time to take the slowest per execution.
 inline constexpr std::uint64_t kP2pCardMaxExecutions = 100'000;
 
-// PlanError naming the field and the rule: sizes and counts out of range, a device the backend does
-// not have, a pair of one device with itself, an unknown engine; MachineLimit: more memory than this
-// machine has.
+// PlanError naming the field and the rule (sizes and counts out of range, a device the backend does
+// not have, a device paired with itself, an unknown engine); MachineLimit: more memory than here.
 void validate_p2p_plan(const P2pPlan& plan, Backend& backend);
 
 // The device count of an all-pairs plan on `backend` (plan.devices, or every device it has).
 int p2p_device_count(const P2pPlan& plan, const Backend& backend);
-
-// Bytes the plan allocates in all: a source and a destination buffer of `size` on every device used.
-double p2p_memory_need(const P2pPlan& plan, const Backend& backend);
 
 }  // namespace xb

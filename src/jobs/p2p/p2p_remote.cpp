@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "core/error.hpp"
 #include "core/machine.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/endpoint/paired_put.hpp"
@@ -14,8 +13,6 @@
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
 #include "runtime/rank_values.hpp"
-#include "transport/auth.hpp"
-#include "transport/session.hpp"
 #include "transport/net_devices.hpp"
 #include "transport/transport.hpp"
 
@@ -41,9 +38,10 @@ std::string plan_terms(const P2pRemotePlan& plan) {
                      plan.base.verify ? "on" : "off", plan.transport, plan.even_device, plan.odd_device);
 }
 
-}  // namespace
-
+// The device a rank uses.
 int p2p_remote_device(const P2pRemotePlan& plan, int rank) { return rank % 2 == 0 ? plan.even_device : plan.odd_device; }
+
+}  // namespace
 
 std::vector<CaseResult> run(const P2pRemotePlan& plan_in, JobContext& ctx) {
   Backend& backend = ctx.need_backend("p2p");

@@ -1,17 +1,10 @@
 #pragma once
-// The p2p job across nodes: device memory of one rank put into device memory of another over a
-// transport (transport.hpp: one-sided put + flush), ranks paired (0,1), (2,3), … and lined up by a
-// Runtime (MPI, or two nodes started by hand: p2p_two_nodes). Even ranks use --ds's device, odd
-// ranks --dd's.
-//
-// Every rank serves its own device memory on a thread (PeerServerThread) and drives a client to its
-// partner's server from its main thread, so both directions can run at once. Pairs are measured
-// one after another (the others wait at the barriers), each in the seed's order: b -> a, b <-> a,
-// a -> b, a <-> b (ascend-dmi's MPI example prints rank 1 -> rank 0 first).
-//
-// Every execution starts with a barrier of all ranks; each active rank times its own put + flush
-// (host clock: the transport completes on the host), and the execution's time is the largest of
-// the pair's (an all-ranks max), so a bidirectional execution ends when both directions are done.
+// The p2p job across nodes: one rank's device memory put into another's over a transport (one-sided
+// put + flush), ranks paired (0,1), (2,3), … by a Runtime (MPI, or p2p_two_nodes); even ranks use
+// --ds's device, odd ranks --dd's. Each rank serves its memory on a thread and drives a client to its
+// partner from the main one, so both directions can run at once. Pairs run one after another, each in
+// the seed's order b -> a, b <-> a, a -> b, a <-> b (ascend-dmi's MPI example prints rank 1 -> rank 0
+// first). An execution starts at an all-ranks barrier and lasts the slower side's put + flush (host clock).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -39,17 +32,11 @@ struct P2pRemotePlan {
   bool results_everywhere = false;
 };
 
-// Runs the plan on this rank of ctx.runtime, with ctx.backend's devices: every pair's cases in order
-// at rank 0 (at every rank with results_everywhere), each also to ctx.on_case there as it completes
-// (gathered case by case); elsewhere empty.
-// The ranks first compare their plans (size, executions, warm-up, verify, transport): a mismatch is
-// an error naming both, as the seed requires the same --et on both nodes. Each case names its ranks
-// and devices in config (from_rank, from_device, to_rank, to_device, from_node…). Throws (naming the
-// call and the peer) on a transport, device or verification error; the caller must then end every
-// rank (MPI_Abort), since the others wait in a collective.
+// Runs the plan on this rank of ctx.runtime: every pair's cases in order at rank 0 (every rank with
+// results_everywhere), each to ctx.on_case as it completes; elsewhere empty. The ranks first compare
+// their plans: a mismatch is an error naming both (the seed requires the same --et on both nodes).
+// Throws (naming the call and the peer) on a transport, device or verification error; the caller must
+// then end every rank (MPI_Abort), since the others wait in a collective.
 std::vector<CaseResult> run(const P2pRemotePlan& plan, JobContext& ctx);
-
-// The device a rank uses.
-int p2p_remote_device(const P2pRemotePlan& plan, int rank);
 
 }  // namespace xb

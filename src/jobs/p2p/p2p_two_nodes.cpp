@@ -7,7 +7,6 @@
 #include <array>
 #include <stdexcept>
 
-#include "core/error.hpp"
 #include "core/plan_error.hpp"
 
 namespace xb {

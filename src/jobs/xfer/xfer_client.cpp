@@ -24,88 +24,62 @@ std::string mismatch_text(const XferPlan& plan, std::uint64_t block, std::uint64
                      offset % block);
 }
 
-class BlockSizeRun {
- public:
-  BlockSizeRun(const XferPlan& plan, XferMover& mover, ClientSession& session, const PeerRegion& region,
-               EndpointMemory& local, ProgressLine* progress, std::stop_token interrupt)
-      : plan_(plan),
-        mover_(mover),
-        session_(session),
-        region_(region),
-        local_(local),
-        progress_(progress),
-        interrupt_(std::move(interrupt)) {}
+// One block size's passes, on the client's one mover, session and memory.
+struct BlockSizeRun {
+  const XferPlan& plan;
+  XferMover& mover;
+  ClientSession& session;
+  const PeerRegion& region;
+  EndpointMemory& local;
+  ProgressLine* progress;
+  std::stop_token interrupt;
 
   XferMeasurement run(std::uint64_t block, std::uint64_t seed) {
     XferMeasurement m;
     m.block = block;
-    m.transfers = xfer_transfer_count(plan_.total, block);
-    MovedBytes moved(progress_);
-    // The warm-up passes, and with --latency each transfer timed alone (histogram only: a pass
-    // may be millions of transfers), on the one timed loop; a mover's move() is the submission and
-    // its completion at once (it returns with the data at the peer), so nothing is left to wait on.
+    m.transfers = xfer_transfer_count(plan.total, block);
+    MovedBytes moved(progress);
+    // The warm-up passes, then with --latency each transfer timed alone (histogram only: a pass may be
+    // millions), on one timed loop; move() returns with the data at the peer: nothing left to wait on.
     std::uint64_t next = 0;
     run_timed_loop(
-        {.warmup = plan_.warmup,
-         .iterations = plan_.latency ? m.transfers : 0,
+        {.warmup = plan.warmup,
+         .iterations = plan.latency ? m.transfers : 0,
          .keep_samples = false,
          .submit_time = false,
-         .stop = interrupt_},
+         .stop = interrupt},
         nullptr,
         [&] {
-          if (next < plan_.warmup) {
-            mover_.move(block, 0, m.transfers);
-          } else {
-            mover_.move(block, next - plan_.warmup, 1);
-          }
+          const bool warm = next < plan.warmup;  // a whole pass, else transfer next - warmup alone
+          mover.move(block, warm ? 0 : next - plan.warmup, warm ? m.transfers : 1);
           ++next;
         },
         [] {}, nullptr,
         [&](const IterationTimes& t) {
-          if (t.warmup) {
-            moved.add(block * m.transfers);
-          } else {
-            m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5));
-            moved.add(block);
-          }
+          if (!t.warmup) m.latency.record(static_cast<std::uint64_t>(t.complete_us * 1e3 + 0.5));
+          moved.add(t.warmup ? block * m.transfers : block);
         });
     // The pattern is laid down after the untimed passes, so what is checked is what the timed
     // passes moved; the seed differs per block size, so a block size that moved nothing fails.
     const std::uint64_t bytes = block * m.transfers;
-    if (plan_.verify) {
-      if (plan_.op == XferOp::write) {
-        local_.fill(0, bytes, seed);
-      } else {
-        session_.fill(region_, 0, bytes, seed);
-      }
-    }
+    const bool write = plan.op == XferOp::write;
+    if (plan.verify && write) local.fill(0, bytes, seed);
+    if (plan.verify && !write) session.fill(region, 0, bytes, seed);
     m.time_us = run_timed_loop(
-                    {.warmup = 0, .iterations = plan_.iters, .submit_time = false, .stop = interrupt_}, nullptr,
-                    [&] { mover_.move(block, 0, m.transfers); }, [] {}, nullptr,
+                    {.warmup = 0, .iterations = plan.iters, .submit_time = false, .stop = interrupt}, nullptr,
+                    [&] { mover.move(block, 0, m.transfers); }, [] {}, nullptr,
                     [&](const IterationTimes&) { moved.add(block * m.transfers); })
                     .complete_us;
     moved.flush();
-    if (plan_.verify) {
-      if (plan_.op == XferOp::write) {
-        if (auto at = session_.verify(region_, 0, bytes, seed)) {
-          throw std::runtime_error(mismatch_text(plan_, block, *at, "the server's " + region_.description));
-        }
-      } else if (auto at = local_.verify(0, bytes, seed)) {
-        throw std::runtime_error(mismatch_text(plan_, block, *at, "the client's " + local_.description()));
+    if (plan.verify) {
+      if (const auto at = write ? session.verify(region, 0, bytes, seed) : local.verify(0, bytes, seed)) {
+        const std::string where = write ? "the server's " + region.description : "the client's " + local.description();
+        throw std::runtime_error(mismatch_text(plan, block, *at, where));
       }
       m.verified = true;
     }
     return m;
   }
-
- private:
-  const XferPlan& plan_;
-  XferMover& mover_;
-  ClientSession& session_;
-  const PeerRegion& region_;
-  EndpointMemory& local_;
-  ProgressLine* progress_;
-  std::stop_token interrupt_;
 };
 
 }  // namespace
@@ -113,12 +87,10 @@ class BlockSizeRun {
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case,
                                         ProgressLine* progress, const std::stop_token& interrupt) {
   validate_xfer_plan(plan);
-  // Everything local is made before the first connection: memory failures never leave a server
-  // waiting on a half-started client.
+  // All local things first: a memory failure never leaves a server waiting on a half-started client.
   std::unique_ptr<Device> device = backend.open_device(plan.device);
   std::unique_ptr<Transport> transport = make_transport(plan.transport);
-  std::unique_ptr<EndpointMemory> local =
-      EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
+  std::unique_ptr<EndpointMemory> local = EndpointMemory::make(backend, *device, plan.mode.local, plan.total, *transport);
 
   SessionOptions options = xfer_session_options(plan);
   options.stop = interrupt;  // a client started before its server waits for it: Ctrl-C ends the wait
@@ -140,23 +112,16 @@ std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, 
   // needs host memory its runtime pinned to copy asynchronously.
   const bool transport_pool =
       plan.mode.local != RegionPlace::device || backend.capabilities().device_memory_in_host_ram;
-  std::unique_ptr<XferMover> mover = pool
-                                         ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool)
-                                         : make_direct_mover(link);
+  std::unique_ptr<XferMover> mover =
+      pool ? make_pool_mover(link, *device, engine, plan.pool_chunk, largest, transport_pool) : make_direct_mover(link);
   if (region.staged) mover = make_staged_server_mover(std::move(mover), session, region, plan.op);
 
-  XferSetting setting;
-  setting.peer = plan.control.to_string();
-  setting.server = session.server_description();
-  setting.remote_memory = region.description;
-  setting.local_memory = local->description();
-  setting.backend = std::string(backend.name());
-  setting.device = plan.device;
-  setting.device_name = device->info().name;
-  setting.mover = mover->describe();
-  if (device_path) setting.device_path = device_path->text;
+  XferSetting setting{.transport = {}, .peer = plan.control.to_string(), .server = session.server_description(),
+                      .remote_memory = region.description, .local_memory = local->description(),
+                      .backend = std::string(backend.name()), .device = plan.device, .device_name = device->info().name,
+                      .mover = mover->describe(), .device_path = device_path ? device_path->text : ""};
 
-  BlockSizeRun runner(plan, *mover, session, region, *local, progress, interrupt);
+  BlockSizeRun runner{plan, *mover, session, region, *local, progress, interrupt};
   std::vector<CaseResult> cases;
   for (std::size_t k = 0; k < plan.blocks.size(); ++k) {
     XferMeasurement m;

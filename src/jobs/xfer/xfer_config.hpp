@@ -1,7 +1,6 @@
 #pragma once
 // The configuration of xfer's cases, typed: the job writes its results' `config` from these and the
-// HIXL dialects read them back (`case.config.get<XferClientConfig>()`), so the keys are spelled
-// once, here.
+// HIXL dialects read them back, so the keys are spelled once, here.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,4 @@
-// The direct path: the client's memory itself (its own registration where the transport allocated
-// it, registered as it is otherwise), every transfer of a call queued, one flush.
+// The direct path (xfer_mover.hpp's make_direct_mover): every transfer of a call queued, one flush.
 #include <fmt/format.h>
 
 #include "jobs/xfer/xfer_mover.hpp"

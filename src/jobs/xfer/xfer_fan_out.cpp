@@ -1,11 +1,8 @@
-// One client moving to several servers at once (one to many): the client plan on a thread per
-// server, each with its own transport, device and memory, as HIXL's engine runs a worker per
-// remote.
+// One client moving to several servers at once (one to many): run_xfer_clients of xfer_sides.hpp.
 #include <fmt/format.h>
 
 #include <mutex>
 
-#include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "jobs/xfer/xfer_config.hpp"
 #include "jobs/xfer/xfer_sides.hpp"
@@ -14,8 +11,8 @@
 namespace xb {
 namespace {
 
-// Which server of how many a client case moved to.
-void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
+// A client case with which server of how many it moved to.
+CaseResult tag_server(CaseResult c, std::size_t index, std::size_t servers) {
   auto config = c.config.get<XferClientConfig>();
   config.server_index = index;
   config.servers = servers;
@@ -23,6 +20,7 @@ void tag_server(CaseResult& c, std::size_t index, std::size_t servers) {
   // A label as well when there are several: the cases of two servers differ in nothing else that
   // identifies them, and the report (its lines) and compare (its matching) go by the labels.
   if (servers > 1) c.labels.emplace_back("server", std::to_string(index));
+  return c;
 }
 
 }  // namespace
@@ -42,18 +40,14 @@ std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector
     mine.control = servers[i];
     per_server[i] = run_xfer_client(mine, backend, [&](const CaseResult& c) {
       if (!on_case) return;
-      CaseResult tagged = c;
-      tag_server(tagged, i, servers.size());
+      const CaseResult tagged = tag_server(c, i, servers.size());
       const std::lock_guard lock(mutex);
       on_case(tagged);
     }, progress, interrupt);
   });
   std::vector<CaseResult> cases;
   for (std::size_t i = 0; i < per_server.size(); ++i) {
-    for (CaseResult& c : per_server[i]) {
-      tag_server(c, i, servers.size());
-      cases.push_back(std::move(c));
-    }
+    for (CaseResult& c : per_server[i]) cases.push_back(tag_server(std::move(c), i, servers.size()));
   }
   return cases;
 }

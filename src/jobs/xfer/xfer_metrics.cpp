@@ -28,35 +28,17 @@ CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& s, const Xf
               {"block", block},
               {"transport", s.transport.name},
               {"pool", plan.pool ? "yes" : "no"}};
-  XferClientConfig config;
-  config.peer = s.peer;
-  config.op = op;
-  config.mode = mode;
-  config.local_place = to_string(plan.mode.local);
-  config.remote_place = to_string(plan.mode.remote);
-  config.block = m.block;
-  config.total = plan.total;
-  config.transfers = m.transfers;
-  config.iters = plan.iters;
-  config.warmup = plan.warmup;
-  config.latency_pass = plan.latency;
-  config.verify = plan.verify;
-  config.verified = m.verified;
-  config.seed = plan.seed;
-  config.wait_ms = plan.wait.count();
-  config.transport = s.transport;
-  config.server = s.server;
-  config.remote_memory = s.remote_memory;
-  config.local_memory = s.local_memory;
-  config.backend = s.backend;
-  config.device = s.device;
-  config.device_name = s.device_name;
-  config.pool = plan.pool;
-  config.mover = s.mover;
-  config.timing = "host clock: each pass from queueing its first transfer to the completion of all";
-  if (plan.latency) config.timing += "; the latency pass: each transfer queued and completed alone";
-  if (!s.device_path.empty()) config.device_path = s.device_path;
-  r.config = config;
+  std::string timing = "host clock: each pass from queueing its first transfer to the completion of all";
+  if (plan.latency) timing += "; the latency pass: each transfer queued and completed alone";
+  r.config = XferClientConfig{
+      .peer = s.peer, .op = op, .mode = mode, .local_place = to_string(plan.mode.local),
+      .remote_place = to_string(plan.mode.remote), .block = m.block, .total = plan.total, .transfers = m.transfers,
+      .iters = plan.iters, .warmup = plan.warmup, .seed = plan.seed, .latency_pass = plan.latency,
+      .verify = plan.verify, .verified = m.verified, .pool = plan.pool, .wait_ms = plan.wait.count(),
+      .transport = s.transport, .server = s.server, .remote_memory = s.remote_memory, .local_memory = s.local_memory,
+      .backend = s.backend, .device_name = s.device_name, .device = s.device, .mover = s.mover, .timing = timing,
+      .device_path = s.device_path.empty() ? std::nullopt : std::optional(s.device_path), .server_index = {},
+      .servers = {}};
 
   r.series.push_back(make_series("time", "us", m.time_us));
   const double avg_us = r.series.back().summary.avg;

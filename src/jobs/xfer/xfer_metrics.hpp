@@ -1,6 +1,5 @@
 #pragma once
-// The figures of one block size, turned into the result model: one CaseResult per block size (job
-// "xfer"), with the series, the metrics (formula and unit each) and the resolved configuration.
+// The figures of one block size as its CaseResult (job "xfer"): series, metrics and configuration.
 // The throughput formula lives here once: the job and the HIXL dialect's golden test both use it.
 #include <cstdint>
 #include <string>
@@ -38,9 +37,7 @@ struct XferSetting {
   int device = 0;
   std::string device_name;
   nlohmann::json mover;            // how the data moved: direct registration or the staging pool
-  // With client device memory: "registered" or "staged through the pinned pool: WHY"
-  // (jobs/endpoint/device_path.hpp); empty otherwise.
-  std::string device_path;
+  std::string device_path;         // client device memory: "registered" or "staged … : WHY"; else empty
 };
 
 CaseResult xfer_case_result(const XferPlan& plan, const XferSetting& setting, const XferMeasurement& m);

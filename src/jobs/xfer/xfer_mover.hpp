@@ -36,24 +36,19 @@ struct XferLink {
   std::chrono::milliseconds timeout;  // a flush that takes longer means the peer is gone
 };
 
-// Queues every block of a call as one put or get each, then one flush: pipelined, as a transfer
-// engine moves a batch. Uses the client memory's own registration where the transport allocated it
-// (EndpointMemory::registration()), registers the memory otherwise.
+// Every block of a call queued as one put or get, then one flush (as a transfer engine moves a batch),
+// from the client memory's own registration where the transport allocated it, else registered here.
 std::unique_ptr<XferMover> make_direct_mover(const XferLink& link);
 
-// A staged server region (PeerRegion::staged): `inner`'s moves with the server's copies between its
-// window and its device memory around each (after a write's, before a read's), on `session`.
+// A staged server region: `inner`'s moves with the server's window/device copies around each.
 std::unique_ptr<XferMover> make_staged_server_mover(std::unique_ptr<XferMover> inner, ClientSession& session,
                                                     const PeerRegion& region, XferOp op);
 
-// Through a registered pool of kXferPoolSlots chunks of pinned host memory (from `device`), the
-// client's memory left unregistered: a write copies chunk k+1 into one slot on the device stream
-// while chunk k is put from the other; a read gets chunk k+1 into one slot while chunk k is copied
-// out of the other. A slot holds `chunk` bytes at most (a larger block moves as several chunks),
-// sized by `largest_block`. `transport_pool`: the pool allocated by the transport where it can
-// (Transport::allocate_memory: a peer maps it, so a shared-memory put from it is one copy) rather
-// than pinned by the device; false where the device's copies need memory its runtime pinned (a
-// GPU's device memory).
+// Through a registered pool of kXferPoolSlots host chunks, the client's memory left unregistered: one
+// slot's device-stream copy overlaps the other's transfer. A slot holds min(`chunk`, `largest_block`)
+// bytes (a larger block moves as several chunks).
+// `transport_pool`: allocated by the transport (a peer maps it: a shared-memory put from it is one
+// copy), else pinned by `device` (where the device's copies need memory its runtime pinned).
 std::unique_ptr<XferMover> make_pool_mover(const XferLink& link, Device& device, std::string_view engine,
                                            std::uint64_t chunk, std::uint64_t largest_block,
                                            bool transport_pool = true);

@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
-#include "core/error.hpp"
+#include "core/enum_names.hpp"
 #include "core/plan_error.hpp"
 #include "core/machine.hpp"
 #include "core/size.hpp"
@@ -30,20 +28,30 @@ std::optional<RegionPlace> place_from(char c) {
   return std::nullopt;
 }
 
+constexpr NamedValue<XferOp> kOpNames[] = {{XferOp::write, "write"}, {XferOp::read, "read"}};
+
+// PlanError "FIELD VALUE: expected MIN to MAX…" unless `value` is in [min, max].
+void require_count(unsigned value, std::string_view field, unsigned min, unsigned max, std::string_view unit = "") {
+  if (value < min || value > max) {
+    throw PlanError(fmt::format("{} {}: expected {} to {}{}", flag(field), value, min, max, unit));
+  }
+}
+
+// The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
+std::string xfer_plan_words(const XferPlan& plan) {
+  return fmt::format("{} {}, {}", to_string(plan.mode), to_string(plan.op), plan.pool ? "buffer pool" : "no buffer pool");
+}
+
 }  // namespace
 
 std::string_view to_string(XferRole role) { return role == XferRole::server ? "server" : "client"; }
-std::string_view to_string(XferOp op) { return op == XferOp::write ? "write" : "read"; }
+std::string_view to_string(XferOp op) { return name_of(kOpNames, op); }
 
 std::string to_string(XferMode mode) {
   return fmt::format("{}2{}", place_letter(mode.local), place_letter(mode.remote));
 }
 
-std::optional<XferOp> xfer_op_from(std::string_view name) {
-  if (name == "write") return XferOp::write;
-  if (name == "read") return XferOp::read;
-  return std::nullopt;
-}
+std::optional<XferOp> xfer_op_from(std::string_view name) { return value_named(kOpNames, name); }
 
 std::optional<XferMode> xfer_mode_from(std::string_view name) {
   if (name.size() != 3 || name[1] != '2') return std::nullopt;
@@ -54,20 +62,12 @@ std::optional<XferMode> xfer_mode_from(std::string_view name) {
 }
 
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag) {
-  return parse_size_sweep(text, flag);  // the sweep every job takes (core/sweep.hpp)
-}
-
-std::string xfer_plan_words(const XferPlan& plan) {
-  return fmt::format("{} {}, {}", to_string(plan.mode), to_string(plan.op), plan.pool ? "buffer pool" : "no buffer pool");
+  return parse_size_sweep(text, flag);
 }
 
 SessionOptions xfer_session_options(const XferPlan& plan) {
-  SessionOptions options;
-  options.token = plan.token;
-  options.wait = plan.wait;
-  options.caps = plan.caps;
-  if (plan.role == XferRole::client || plan.server_plan) options.plan = xfer_plan_words(plan);
-  return options;
+  return {.token = plan.token, .wait = plan.wait, .caps = plan.caps,
+          .plan = plan.role == XferRole::client || plan.server_plan ? xfer_plan_words(plan) : "", .stop = {}};
 }
 
 void validate_xfer_plan(const XferPlan& plan) {
@@ -98,16 +98,9 @@ void validate_xfer_plan(const XferPlan& plan) {
                                   flag("xfer.block"), format_size(b), flag("xfer.total"), format_size(plan.total)));
     }
   }
-  if (plan.clients < 1 || plan.clients > kXferMaxFanOut) {
-    throw PlanError(
-        fmt::format("{} {}: expected 1 to {} clients at once", flag("xfer.clients"), plan.clients, kXferMaxFanOut));
-  }
-  if (plan.iters < 1 || plan.iters > kMaxIters) {
-    throw PlanError(fmt::format("{} {}: expected 1 to {}", flag("xfer.iters"), plan.iters, kMaxIters));
-  }
-  if (plan.warmup > kMaxIters) {
-    throw PlanError(fmt::format("{} {}: expected 0 to {}", flag("xfer.warmup"), plan.warmup, kMaxIters));
-  }
+  require_count(plan.clients, "xfer.clients", 1, kXferMaxFanOut, " clients at once");
+  require_count(plan.iters, "xfer.iters", 1, kMaxIters);
+  require_count(plan.warmup, "xfer.warmup", 0, kMaxIters);
   if (plan.pool && plan.pool_chunk == 0) {
     throw PlanError(fmt::format("{} 0: a pool chunk is at least 1 byte", flag("xfer.pool_chunk")));
   }

@@ -40,11 +40,9 @@ struct XferPlan {
   XferRole role = XferRole::client;
   // Client: the server's control address (--peer). Server: where it listens (--listen).
   SocketAddress control;
-  // Client: several servers at once (one to many: --peer A,B,…, HIXL's remotes); with one or none,
-  // the client moves to `control` alone (one given here replaces it).
+  // Client: several servers at once (--peer A,B,…, HIXL's remotes); a single one replaces `control`.
   std::vector<SocketAddress> servers;
-  // Server: the transport listener (--data-port on the --listen host; port 0 = ephemeral,
-  // announced to the client over the control channel).
+  // Server: the transport listener (--data-port; port 0 = ephemeral, announced over the control channel).
   SocketAddress data;
   std::string transport;  // "ucx" | "tcp"
   std::string token;
@@ -53,8 +51,7 @@ struct XferPlan {
   std::chrono::milliseconds wait{kXferDefaultWait};
   std::string backend;  // empty: the preferred backend (an accelerator where there is one, else cpu)
   int device = 0;
-  // Server: serve only a client whose mode, op and pool are this plan's (HIXL's server is started
-  // with them); otherwise any client's.
+  // Server: serve only a client whose mode, op and pool are this plan's (HIXL's server takes them).
   bool server_plan = false;
   // Server: clients served at once on the one control address (many to one; HIXL's peer_count).
   unsigned clients = 1;
@@ -82,23 +79,19 @@ std::optional<XferMode> xfer_mode_from(std::string_view name);
 // The transfers of one block size: whole blocks only (HIXL's transfer num = total / block).
 inline std::uint64_t xfer_transfer_count(std::uint64_t total, std::uint64_t block) { return total / block; }
 
-// "1M,2M,4M" (a list), "1M:8M" (doubling from MIN up to MAX) or "1M:64M:4": the sweep every job
-// takes (core/sweep.hpp); UsageError naming `flag`.
+// "1M,2M,4M", "1M:8M" (doubling) or "1M:64M:4": core/sweep.hpp's sweep; UsageError naming `flag`.
 std::vector<std::uint64_t> parse_block_sizes(std::string_view text, std::string_view flag);
 
-// The session's token and wait, from the plan.
+// The session's token, wait and caps, and the plan in words for the handshake to compare.
 SessionOptions xfer_session_options(const XferPlan& plan);
-// The plan in words, as the session's handshake compares them: "d2d write, no buffer pool".
-std::string xfer_plan_words(const XferPlan& plan);
 
 // Checks the plan before anything is created or connected: PlanError naming the field and the rule
 // (a block larger than the total, an unknown transport, counts out of range, a pool chunk of 0).
 void validate_xfer_plan(const XferPlan& plan);
 
-// A client's host RAM at its largest: its local buffer of --total where that is host RAM (host
-// memory, or device memory of a backend whose is: the cpu backend) and the staging pool's slots.
-// MachineLimit naming xfer.total when that is more than 90% of the memory available, before
-// anything is allocated. Servers size their memory by what a client asks, not here.
+// MachineLimit naming xfer.total, before anything is allocated, when a client's host RAM (its --total
+// buffer where that is host RAM, the cpu backend's device memory too, and the pool's slots) is more
+// than 90% of the memory available. Servers size their memory by what a client asks, not here.
 void check_xfer_memory(const XferPlan& plan, bool device_memory_in_host_ram);
 
 }  // namespace xb

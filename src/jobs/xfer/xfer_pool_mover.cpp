@@ -1,7 +1,5 @@
-// The staging pool (--pool, HIXL's buffer pool): the client's memory is never registered; a small
-// registered pool of pinned host chunks carries the data, and the device's stream copies between
-// the client's memory and the pool on its own queue, so the copy of one chunk overlaps the
-// transfer of the other (double buffering).
+// The staging pool (--pool, HIXL's buffer pool; xfer_mover.hpp's make_pool_mover): double buffered,
+// the device stream's copy of one chunk overlapping the transfer of the other.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,6 +1,5 @@
-// The server side of the xfer job: expose the memory one client asks for, in the place it asks
-// for, on this server's device, until the client says it is done; several clients at once on one
-// control address, each by a thread of its own (many to one).
+// The server side of the xfer job (xfer_sides.hpp): the memory each client asks for, in the place
+// it asks for, until it is done; several clients at once on one control address (many to one).
 #include <fmt/format.h>
 
 #include <condition_variable>
@@ -18,28 +17,21 @@
 namespace xb {
 namespace {
 
-// The session options of a server: the plan's, with the interrupt that stops it.
-SessionOptions server_options(const XferPlan& plan, const std::stop_token& stop) {
-  SessionOptions o = xfer_session_options(plan);
-  o.stop = stop;
-  return o;
-}
-
-// The SessionServer of one serving thread, made on its transport with its memory factory.
-using ServerMaker = std::function<std::unique_ptr<SessionServer>(Transport&, ExposedMemoryFactory)>;
-
-// One server: its device, transport and session server (made by `make`), `ready` once it
-// listens, then one client served; its case.
-CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make,
-                 const std::function<void(const SessionServer&)>& ready) {
+// One server on `control` (its own address, or a listener shared with other servers): its device,
+// transport and session server, `ready` once it listens, then one client served; its case.
+template <typename Control>
+CaseResult serve(const XferPlan& plan, Backend& backend, const Control& control, std::ostream& log,
+                 const std::stop_token& stop, const std::function<void(const SessionServer&)>& ready) {
   // Device memory the transport cannot reach is exposed through a host window the server copies
   // to and from around each of the client's passes (staged_device_memory.hpp).
   ServingEndpoint end(backend, plan.device, plan.transport, UnreachableDeviceMemory::stage);
-  std::unique_ptr<SessionServer> server = make(end.transport(), end.memory_factory());
+  SessionOptions options = xfer_session_options(plan);
+  options.stop = stop;
+  SessionServer server(end.transport(), control, plan.data, std::move(options), end.memory_factory(), log);
   const std::string device_name = end.device().info().name;
-  server->set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device_name));
-  if (ready) ready(*server);
-  const SessionReport report = server->serve_one();
+  server.set_description(fmt::format("{} device {} ({})", backend.name(), plan.device, device_name));
+  if (ready) ready(server);
+  const SessionReport report = server.serve_one();
 
   const TransportInfo info = end.transport().info();
   CaseResult r;
@@ -48,17 +40,10 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
   r.title = fmt::format("served {} over {}: {} region(s), {} bytes exposed", report.client, info.name, report.regions,
                         report.exposed_bytes);
   r.labels = {{"role", "server"}, {"transport", info.name}, {"client", report.client}};
-  XferServerConfig config;
-  config.listen = server->control_address().to_string();
-  config.data = server->data_address().to_string();
-  config.client = report.client;
-  config.clients = plan.clients;
-  config.wait_ms = plan.wait.count();
-  config.transport = info;
-  config.backend = std::string(backend.name());
-  config.device = plan.device;
-  config.device_name = device_name;
-  r.config = config;
+  r.config = XferServerConfig{
+      .listen = server.control_address().to_string(), .data = server.data_address().to_string(),
+      .client = report.client, .clients = plan.clients, .wait_ms = plan.wait.count(), .transport = info,
+      .backend = std::string(backend.name()), .device_name = device_name, .device = plan.device};
   r.metrics.push_back({"regions", static_cast<double>(report.regions), "regions", "regions the client asked for"});
   r.metrics.push_back(
       {"exposed_bytes", static_cast<double>(report.exposed_bytes), "B", "sum of the sizes of those regions"});
@@ -67,28 +52,15 @@ CaseResult serve(const XferPlan& plan, Backend& backend, const ServerMaker& make
 
 }  // namespace
 
-CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
-                           const std::stop_token& stop) {
-  validate_xfer_plan(plan);
-  return serve(
-      plan, backend,
-      [&](Transport& tr, ExposedMemoryFactory factory) {
-        return std::make_unique<SessionServer>(tr, plan.control, plan.data, server_options(plan, stop),
-                                               std::move(factory), log);
-      },
-      [&](const SessionServer& s) {
-        if (on_ready) on_ready(s.control_address(), s.data_address());
-      });
-}
-
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
     const CaseSink& on_case, const std::stop_token& stop) {
   validate_xfer_plan(plan);
   if (plan.clients == 1) {
-    CaseResult c = run_xfer_server(plan, backend, log, on_ready, stop);
+    CaseResult c = serve(plan, backend, plan.control, log, stop, [&](const SessionServer& s) {
+      if (on_ready) on_ready(s.control_address(), s.data_address());
+    });
     if (on_case) on_case(c);
     return {std::move(c)};
   }
@@ -105,18 +77,12 @@ std::vector<CaseResult> run_xfer_server_clients(
     std::optional<CaseResult> c;
     std::exception_ptr failed;
     try {
-      c = serve(
-          plan, backend,
-          [&](Transport& tr, ExposedMemoryFactory factory) {
-            return std::make_unique<SessionServer>(tr, listener, plan.data, server_options(plan, stop),
-                                                   std::move(factory), logs[i]);
-          },
-          [&](const SessionServer& s) {
-            const std::lock_guard lock(mutex);
-            if (!first_data) first_data = s.data_address();
-            ++ready;
-            listening.notify_all();
-          });
+      c = serve(plan, backend, listener, logs[i], stop, [&](const SessionServer& s) {
+        const std::lock_guard lock(mutex);
+        if (!first_data) first_data = s.data_address();
+        ++ready;
+        listening.notify_all();
+      });
     } catch (...) {
       failed = std::current_exception();
     }

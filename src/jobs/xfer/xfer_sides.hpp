@@ -15,39 +15,28 @@
 
 namespace xb {
 
-// Runs the client side: connects (waiting up to plan.wait for the server), asks the server for a
-// region of plan.total bytes in the mode's remote place, and per block size runs the warm-up
-// passes, the latency pass (each transfer alone), then the timed passes (every transfer queued,
-// one flush), and with --verify checks the data the timed passes moved. `on_case` sees each block
-// size's result as soon as it is complete (the HIXL dialect prints its line then). `progress` (may
-// be null) hears the bytes of each pass as it ends: the live rate.
+// The client side: connects (waiting up to plan.wait), asks the server for plan.total bytes in the
+// mode's remote place, and per block size runs the warm-up passes, the latency pass (each transfer
+// alone), the timed passes (all queued, one flush) and with --verify checks what they moved.
+// `on_case` sees each block size's case as it completes (the HIXL dialect prints it then);
+// `progress` (may be null) hears each pass's bytes as it ends.
 std::vector<CaseResult> run_xfer_client(const XferPlan& plan, Backend& backend, const CaseSink& on_case = {},
                                         ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});
 
-// Runs the server side: listens on plan.control (and the transport on plan.data), calls `on_ready`
-// with the bound addresses (port 0 resolved), serves one client that presents the token and
-// returns once it is done. Refused connections are reported on `log`. Throws TransportError when
-// no client came within plan.wait or the client vanished mid-session, Interrupted once `stop` is
-// set (its memory and device released as it unwinds).
-CaseResult run_xfer_server(const XferPlan& plan, Backend& backend, std::ostream& log,
-                           const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
-                           const std::stop_token& stop = {});
-
-// Many to one: plan.clients clients served at once on the one control address plan.control, each
-// by a thread with its own transport, device and exposed memory (SessionServer beside the others
-// on a SharedControlListener). `on_ready` once every thread listens. One server case per client,
-// in the order their sessions ended, each handed to `on_case` (never from two threads at once) as
-// it ends. Throws the first thread's error (naming it) after every thread ended.
+// The server side: plan.clients served at once on plan.control (the transport on plan.data), each by
+// a thread with its own transport, device and memory on a SharedControlListener; `on_ready` with the
+// bound addresses (port 0 resolved) once all listen. A case per client as its session ends, each to
+// `on_case` (never from two threads at once); refusals to `log`. Throws TransportError when no client
+// came within plan.wait or one vanished, Interrupted once `stop` is set; the first error once all ended.
 std::vector<CaseResult> run_xfer_server_clients(
     const XferPlan& plan, Backend& backend, std::ostream& log,
     const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_ready,
     const CaseSink& on_case, const std::stop_token& stop = {});
 
-// One to many: the client plan run against every server of `servers` at once, each by a thread
-// with its own transport, device and memory (HIXL's concurrent worker per remote). `on_case` sees
-// each block size's case as it completes, never from two threads at once. Returns every server's
-// cases in server order, each with config "server_index" and "servers"; throws the first error
-// after every thread ended. `progress` hears every thread's bytes.
+// One to many: the client plan against every server at once, each by a thread with its own
+// transport, device and memory (HIXL's worker per remote); `on_case` never from two threads at once.
+// Every server's cases in server order, config "server_index" and "servers" naming it; the first
+// error once every thread ended. `progress` hears every thread's bytes.
 std::vector<CaseResult> run_xfer_clients(const XferPlan& plan, const std::vector<SocketAddress>& servers,
                                          Backend& backend, const CaseSink& on_case = {},
                                          ProgressLine* progress = nullptr, const std::stop_token& interrupt = {});

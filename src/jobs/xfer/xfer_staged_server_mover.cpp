@@ -1,7 +1,6 @@
-// A server region that is staged (PeerRegion::staged: device memory the server's transport cannot
-// reach, jobs/endpoint/staged_device_memory.hpp): the blocks a move covers are copied by the server
-// between its window and its device memory within the same move, so a pass ends with the data in
-// (or starts it from) the server's device memory, as it would on a transport that reaches it.
+// A staged server region (jobs/endpoint/staged_device_memory.hpp): the server copies a move's blocks
+// between its window and its device memory within the move, so a pass ends with the data in (or
+// starts it from) device memory, as on a transport that reaches it.
 #include <fmt/format.h>
 
 #include "jobs/xfer/xfer_mover.hpp"
