@@ -66,7 +66,7 @@ void Progress::begin(std::string text) {
   rate_ = 0;
   expected_bytes_ = 0;
   expected_seconds_ = 0;
-  draw_locked(false);  // the ticker redraws it from its next tick on
+  draw_locked();  // the ticker redraws it from its next tick on
 }
 
 void Progress::expect_bytes(std::uint64_t bytes) {
@@ -112,7 +112,7 @@ void Progress::tick_loop() {
       moved_at_tick_ = moved;
       tick_at_ = now;
     }
-    draw_locked(false);
+    draw_locked();
   }
 }
 
@@ -122,10 +122,10 @@ void Progress::tick_loop() {
 // allocator (GCC 12) does not, and a copy under a terminal hung in its first device process that
 // way (its stream threads blocked in their first free). The line is built in `line_`, whose capacity
 // begin() reserves.
-void Progress::draw_locked(bool force) {
+void Progress::draw_locked() {
   if (text_.empty()) return;
   const auto ran = std::chrono::steady_clock::now() - started_;
-  if (!force && ran < show_after_) return;
+  if (ran < show_after_) return;
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ran).count();
   line_.clear();
   line_.append(kEraseLine).append(text_);
