@@ -1,10 +1,8 @@
-// `xferbench devices`: what this machine has for data to move through — the backends found (and why
-// a module was refused) with their devices' memory, NUMA node and PCI address; the host's NUMA
-// nodes, cores and memory and the PCI devices on data paths (hwloc); the storage under --dir; the
-// transports (UCX's, as ucx_info -d lists them, and the plain TCP one); and the theoretical ceiling
-// of each PCI device's path and each network port (judge/: PCIe links up to the root port, port
-// speeds) and of host memory (SMBIOS type 17), with how it was derived and any link trained below
-// its capability. Text, or --json.
+// `xferbench devices`: what this machine has for data to move through, as text or --json: the
+// backends (and refused modules) with their devices' memory, NUMA node and PCI address; the host's
+// NUMA nodes, cores, memory and PCI devices (hwloc); the storage under --dir; the transports (UCX's,
+// as ucx_info -d lists them, and TCP); and the ceiling of each PCI path, network port and of host
+// memory (judge/), with how it was derived and any link trained below its capability.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -70,7 +68,7 @@ std::vector<ShownExpectation> expectations_for(const ExpectationLayers& layers, 
   return out;
 }
 
-// Everything is gathered first (facts), then rendered as text or JSON.
+// Everything is gathered first, then rendered as text or JSON.
 struct Inventory {
   std::vector<BackendRow> backends;
   std::vector<std::string> refused;  // "module PATH: refused: why"
@@ -99,8 +97,6 @@ struct Inventory {
   std::size_t cli_rules = 0;
 };
 
-
-
 constexpr const char* kSysfs = "/sys";
 
 Inventory gather(BackendRegistry& registry, const fs::path& dir, const ExpectationLayers& layers) {
@@ -110,16 +106,17 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
   } catch (const std::exception& e) {
     inv.topology_problem = e.what();
   }
+  inv.server = server_model(kSysfs);
+  std::vector<std::string> device_names;
   for (const auto& m : registry.modules()) {
     if (!m.loaded) {
       inv.refused.push_back(fmt::format("module {}: refused: {}", m.path.string(), m.reason));
       continue;
     }
     Backend& b = registry.get(m.name);
-    BackendRow row{std::string(b.name()), m.path.empty() ? "built in" : m.path.string(), "", false, {}, {}};
     const Support s = b.availability();
-    row.available = s.ok;
-    row.status = s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason;
+    BackendRow row{std::string(b.name()), m.path.empty() ? "built in" : m.path.string(),
+                   s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason, s.ok, {}, {}};
     if (s.ok) {
       row.engines = b.capabilities().engines;
       for (int i = 0; i < b.device_count(); ++i) {
@@ -134,33 +131,23 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
             if (static_cast<int>(n.os_index) == d.info.numa_node) d.info.memory_bytes = n.memory_bytes;
           }
         }
+        device_names.push_back(d.info.name);
+        if (!d.info.pci_address.empty()) {
+          const Ceiling& c = inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
+          inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, c);
+        }
         row.devices.push_back(std::move(d));
       }
     }
     inv.backends.push_back(std::move(row));
   }
-  for (const auto& b : inv.backends) {
-    for (const auto& d : b.devices) {
-      if (!d.info.pci_address.empty()) inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
-    }
-  }
   if (inv.topology) {
     for (const auto& p : inv.topology->pci_devices) inv.pci_ceilings[p.address] = pcie_ceiling_of(kSysfs, p.address);
   }
   inv.nics = nic_ceilings(kSysfs);
-  inv.server = server_model(kSysfs);
   inv.memory_ceiling = host_memory_ceiling(kSysfs);
   inv.site_file = layers.site_file;
   inv.cli_rules = layers.command_line.size();
-  std::vector<std::string> device_names;
-  for (const auto& b : inv.backends) {
-    for (const auto& d : b.devices) {
-      device_names.push_back(d.info.name);
-      const auto it = inv.pci_ceilings.find(d.info.pci_address);
-      if (it == inv.pci_ceilings.end()) continue;
-      inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, it->second);
-    }
-  }
   inv.memory_expectations = expectations_for(layers, {"copy.h2h"}, "", inv.server, host_copy_ceiling(inv.memory_ceiling));
   for (const auto& n : inv.nics) inv.nic_expectations.push_back(expectations_for(layers, {"link"}, n.name, inv.server, n.ceiling));
   // Unknown SKU: no SKU layer for this machine, said so (not an error).

@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <span>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -14,6 +14,7 @@
 #include "cli/token_flags.hpp"
 #include "core/error.hpp"
 #include "core/size.hpp"
+#include "core/split.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -36,32 +37,20 @@ void refuse_other_role_flags(const CLI::App& app, XferRole role) {
                                             "--judge", "--expect", "--expect-rule"};
   static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions",
                                             "--clients"};
-  const auto check = [&](const auto& flags, std::string_view owner) {
-    for (const char* f : flags) {
-      if (app.count(f) > 0) {
-        throw UsageError(fmt::format("{}: a {} flag (the {} {})", f, owner, to_string(role),
-                                     role == XferRole::server ? "learns mode and sizes from the client"
-                                                              : "connects with --peer HOST:PORT"));
-      }
-    }
-  };
-  if (role == XferRole::server) check(kClientOnly, "client");
-  else check(kServerOnly, "server");
+  const bool server = role == XferRole::server;
+  refuse_given(app, server ? std::span<const char* const>(kClientOnly) : kServerOnly,
+               fmt::format("a {} flag (the {} {})", server ? "client" : "server", to_string(role),
+                           server ? "learns mode and sizes from the client" : "connects with --peer HOST:PORT"));
 }
 
 // --peer HOST:PORT[,HOST:PORT…]: the servers a client moves to at once (the default port where
 // none is given).
 std::vector<SocketAddress> xfer_peers(const std::string& text) {
   std::vector<SocketAddress> peers;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', start);
-    SocketAddress a = parse_address(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
-                                    "--peer", false);
+  for (const std::string_view one : split_on(text, ',')) {
+    SocketAddress a = parse_address(one, "--peer", false);
     if (a.port == 0) a.port = kXferDefaultControlPort;
     peers.push_back(std::move(a));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   if (peers.size() > kXferMaxFanOut) {
     throw UsageError(fmt::format("--peer: {} servers, at most {} at once", peers.size(), kXferMaxFanOut));
