@@ -1,6 +1,5 @@
 // `xferbench copy`: the native command line of the copy job.
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/job_command.hpp"

@@ -48,10 +48,8 @@ struct KeptRun {
 std::vector<CaseResult> run_keeping_cases(CommandContext& ctx, const ResultDocument& blank, const KeptRun& how,
                                           Backend* backend, const JobBody& body);
 
-// The whole tail: a new document, the kept run, then deliver_job_result.
+// The whole tail: a new document, the kept run, the verdicts where layers were given, the delivery,
+// the exit code (1: a verdict failed).
 int run_job_command(CommandContext& ctx, const JobCommandFlags& flags, Backend* backend, const JobBody& body);
-
-// After the run: the verdicts where layers were given, the delivery, the exit code (1: a verdict failed).
-int deliver_job_result(CommandContext& ctx, const JobCommandFlags& flags, ResultDocument& doc);
 
 }  // namespace xb

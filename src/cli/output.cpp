@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <optional>
 
 #include "core/atomic_file.hpp"

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <string>
@@ -51,7 +52,8 @@ class PartialRun {
   std::vector<CaseResult> run(Job&& job) {
     std::vector<CaseResult> cases;
     try {
-      const ReturnedMark mark(*this);  // after job()'s frames are gone, however it ends
+      // Tells a waiting interrupt the job returned (or unwound), once job()'s frames are gone.
+      const std::unique_ptr<PartialRun, decltype([](PartialRun* self) { self->job_returned(); })> mark(this);
       cases = job();
     } catch (const UsageError&) {  // PlanError too: it is one
       finished();
@@ -76,18 +78,6 @@ class PartialRun {
   bool take(int to);
   // `why` goes into the document; `headline` starts the note on stderr.
   void deliver_kept(const std::string& why, const std::string& headline);
-
-  // Tells an interrupt waiting for the job that it has returned (or unwound).
-  class ReturnedMark {
-   public:
-    explicit ReturnedMark(PartialRun& run) : run_(run) {}
-    ~ReturnedMark() { run_.job_returned(); }
-    ReturnedMark(const ReturnedMark&) = delete;
-    ReturnedMark& operator=(const ReturnedMark&) = delete;
-
-   private:
-    PartialRun& run_;
-  };
   void job_returned();
 
   enum State { kRunning, kFinished, kInterrupted };

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "transport/address.hpp"

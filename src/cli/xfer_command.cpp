@@ -77,7 +77,8 @@ void settle_plan(const XferArgs& a, XferPlan& p) {
     return;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
-  p.control = xfer_peers(a.peer).front();
+  p.servers = xfer_peers(a.peer);
+  p.control = p.servers.front();
   p.latency = !a.no_latency;
 }
 
@@ -137,9 +138,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   if (plan.role == XferRole::client) {
     // The client only: a server already says on stderr that it waits, and then for whom. A client
     // keeps the block sizes measured when the server dies or Ctrl-C comes.
-    XferPlan client = plan;
-    client.servers = xfer_peers(a.peer);
-    return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(client, job); });
+    return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(plan, job); });
   }
   ReadyFile ready(a.ready_file);
   // A server keeps each client's case as its session ends; Ctrl-C releases its exposed memory and
