@@ -5,7 +5,6 @@
 #include "cli/job_command.hpp"
 #include "cli/plan_options.hpp"
 #include "cli/sweep_runs.hpp"
-#include "core/error.hpp"
 #include "jobs/copy/copy_job.hpp"
 
 namespace xb {

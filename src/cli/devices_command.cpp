@@ -33,18 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct DeviceRow {
-  std::string name;  // "cpu::device::0"
-  DeviceInfo info;
-};
-
-struct BackendRow {
-  std::string name, where, status;  // where: "built in" or the module file
-  bool available = false;
-  std::vector<std::string> engines;
-  std::vector<DeviceRow> devices;
-};
-
 // What a path bounded by one ceiling is expected to reach, and which rule of which layer said so
 // (no rule: "none", and why).
 struct ShownExpectation {
@@ -67,6 +55,19 @@ std::vector<ShownExpectation> expectations_for(const ExpectationLayers& layers, 
   return out;
 }
 
+struct DeviceRow {
+  std::string name;  // "cpu::device::0"
+  DeviceInfo info;
+  std::vector<ShownExpectation> expectations;  // copy.h2d and copy.d2h, where its PCI path's ceiling is known
+};
+
+struct BackendRow {
+  std::string name, where, status;  // where: "built in" or the module file
+  bool available = false;
+  std::vector<std::string> engines;
+  std::vector<DeviceRow> devices;
+};
+
 // Everything is gathered first, then rendered as text or JSON.
 struct Inventory {
   std::vector<BackendRow> backends;
@@ -85,9 +86,8 @@ struct Inventory {
   std::optional<Ceiling> storage_ceiling;  // where the storage is on a block device
   Ceiling memory_ceiling;                  // host memory's bandwidth, from the firmware's tables
   std::string server;                      // the firmware's product name, "" where it says none
-  // What each ceiling's paths are expected to reach: per backend device row name, per NIC (in
-  // the order of nics), for the storage.
-  std::map<std::string, std::vector<ShownExpectation>> device_expectations;
+  // What each ceiling's paths are expected to reach (a device's: in its row): per NIC (in the order
+  // of nics), for the storage.
   std::vector<std::vector<ShownExpectation>> nic_expectations;
   std::vector<ShownExpectation> storage_expectations;
   std::vector<ShownExpectation> memory_expectations;  // copy.h2h, against half the memory's bandwidth
@@ -119,7 +119,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
     if (s.ok) {
       row.engines = b.capabilities().engines;
       for (int i = 0; i < b.device_count(); ++i) {
-        DeviceRow d{fmt::format("{}::device::{}", b.name(), i), b.open_device(i)->info()};
+        DeviceRow d{fmt::format("{}::device::{}", b.name(), i), b.open_device(i)->info(), {}};
         // A backend that knows the PCI address but not the NUMA node: ask hwloc.
         if (d.info.numa_node < 0 && !d.info.pci_address.empty() && inv.topology) {
           d.info.numa_node = numa_node_of_pci(*inv.topology, d.info.pci_address);
@@ -133,7 +133,7 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
         device_names.push_back(d.info.name);
         if (!d.info.pci_address.empty()) {
           const Ceiling& c = inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
-          inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, c);
+          d.expectations = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, c);
         }
         row.devices.push_back(std::move(d));
       }
@@ -236,9 +236,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
                          i.card >= 0 && i.die >= 0 ? fmt::format(", card {} die {}", i.card, i.die) : "");
       render_ceiling_of(inv, i.pci_address, out);
       render_peer_links(i, out);
-      if (const auto it = inv.device_expectations.find(d.name); it != inv.device_expectations.end()) {
-        render_expectations(it->second, "      ", out);
-      }
+      render_expectations(d.expectations, "      ", out);
     }
   }
   if (inv.topology) {
@@ -339,9 +337,7 @@ nlohmann::json to_json(const Inventory& inv) {
                          {"peer_links", peer_links_json(d.info)},
                          {"peer_links_down", d.info.peer_links_down},
                          {"peer_links_note", d.info.peer_links_note},
-                         {"expectations", inv.device_expectations.count(d.name) != 0
-                                              ? to_json(inv.device_expectations.at(d.name))
-                                              : json::array()}});
+                         {"expectations", to_json(d.expectations)}});
     }
     backends.push_back({{"name", b.name}, {"where", b.where}, {"available", b.available}, {"status", b.status},
                         {"engines", b.engines}, {"devices", devices}});

@@ -93,9 +93,8 @@ void deliver(const ResultDocument& doc, const OutputOptions& options, CommandCon
     file = &converted;
     shown = &dropped;
   }
-  // The file first: a display that fails (a closed pipe) still leaves the file written. The path was
-  // proved writable before the run (resolve_output); the write reports its own failure, so no second
-  // probe file is made here.
+  // The file first: a display that fails (a closed pipe) still leaves it written. Its path was proved
+  // writable before the run (resolve_output) and the write reports its own failure: no second probe.
   const Destinations to = destinations(options);
   if (to.file) FileReporter(*to.file, options.output).finish(*file);
   if (to.display) StreamReporter(*to.display, ctx.out).finish(*shown);

@@ -22,8 +22,6 @@
 #include "cli/two_node_runtime.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
-#include "core/size.hpp"
-#include "core/sweep.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -111,9 +109,9 @@ P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
           .transport = choice.transport, .host = choice.host, .token = choice.token, .wait = choice.wait};
 }
 
-// Both nodes run this and deliver the same cases (each its own output, e.g. its own -o file), each
-// kept as it completes: a node that fails or is interrupted midway delivers those, marked partial.
-// The start window runs out with an error naming the address, never a hang.
+// Both nodes run this and deliver the same cases (each its own output, e.g. -o file), each kept as it
+// completes (a node failed or interrupted midway delivers those, marked partial). The start window
+// runs out with an error naming the address, never a hang.
 int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
                   Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);
@@ -129,10 +127,9 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& 
   });
 }
 
-// Every rank runs this; rank 0 keeps each case as it completes and delivers the result. A rank
-// that fails ends the job (MPI_Abort: the others would wait in a collective for ever), rank 0
-// first delivering the cases complete by then, marked partial; so does an interrupt (mpirun's
-// SIGTERM when another rank aborted).
+// Every rank runs this; rank 0 keeps each case as it completes and delivers the result. A rank that
+// fails ends the job (MPI_Abort: the others would wait in a collective for ever), rank 0 first
+// delivering the cases complete, marked partial; so does an interrupt (mpirun's SIGTERM on an abort).
 int run_mpi(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
             Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);

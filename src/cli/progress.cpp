@@ -116,12 +116,11 @@ void Progress::tick_loop() {
   }
 }
 
-// The ticker never allocates, and the constructor returns only once it runs: jobs fork device
-// processes while it runs, and a fork taken while another thread holds the allocator's lock leaves
-// the child's allocator locked for good. glibc's malloc guards against that; AddressSanitizer's
-// allocator (GCC 12) does not, and a copy under a terminal hung in its first device process that
-// way (its stream threads blocked in their first free). The line is built in `line_`, whose capacity
-// begin() reserves.
+// The ticker never allocates (the line is built in `line_`, reserved by begin()), and the constructor
+// returns only once it runs: jobs fork device processes meanwhile, and a fork taken while another
+// thread holds the allocator's lock leaves the child's allocator locked for good. glibc's malloc
+// guards against that, ASan's (GCC 12) does not: a copy under a terminal hung so in its first device
+// process (its stream threads blocked in their first free).
 void Progress::draw_locked() {
   if (text_.empty()) return;
   const auto ran = std::chrono::steady_clock::now() - started_;

@@ -13,7 +13,6 @@
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
 #include "core/error.hpp"
-#include "core/size.hpp"
 #include "core/split.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/session.hpp"
