@@ -69,4 +69,10 @@ void refuse_empty_values(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) refuse_empty_values(*sub);
 }
 
+void refuse_given(const CLI::App& app, std::span<const char* const> flags, std::string_view why) {
+  for (const char* f : flags) {
+    if (app.count(f) > 0) throw UsageError(fmt::format("{}: {}", f, why));
+  }
+}
+
 }  // namespace xb

@@ -2,8 +2,10 @@
 // CLI11 glue shared by every command: parse, turning CLI11's errors into one-line UsageErrors and
 // --help into HelpRequested (printed to stdout, exit 0).
 #include <CLI/CLI.hpp>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xb {
@@ -25,5 +27,8 @@ std::vector<std::string> expand_long_prefixes(const std::vector<std::string>& ar
 
 // UsageError naming the first option of `app` (or of its parsed subcommands) given "" as a value.
 void refuse_empty_values(const CLI::App& app);
+
+// UsageError "FLAG: why" for the first of `flags` given, if any is (a flag that means nothing here).
+void refuse_given(const CLI::App& app, std::span<const char* const> flags, std::string_view why);
 
 }  // namespace xb

@@ -1,7 +1,7 @@
 // The command table: every native command and dialect, one line each.
-#include <array>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "cli/command.hpp"
 
@@ -27,11 +27,6 @@ extern const Command kUcmToolkitCommand;
 extern const Command kXferCommand;
 
 namespace {
-const std::array<const Command*, 18> kCommands{
-    &kAscendDmiCommand, &kCompareCommand, &kCopyCommand,   &kDevSandboxCommand,    &kDevicesCommand, &kFleetCommand,
-    &kGdsioCommand,     &kHixlCommand,    &kHixlCommBenchCommand,    &kIoCommand,     &kKvCommand,            &kLinkCommand,    &kP2pCommand,
-    &kReportCommand,    &kSharpCollTestCommand, &kSurveyCommand, &kUcmToolkitCommand, &kXferCommand};
-
 // Link names (src/CMakeLists.txt makes them) -> the command they run.
 constexpr std::pair<std::string_view, std::string_view> kLinkNames[] = {
     {"benchmark", "hixl"},                       // HIXL's README runs ./benchmark
@@ -40,11 +35,10 @@ constexpr std::pair<std::string_view, std::string_view> kLinkNames[] = {
 }  // namespace
 
 std::span<const Command> commands() {
-  static const auto table = [] {
-    std::vector<Command> v;
-    for (const Command* c : kCommands) v.push_back(*c);
-    return v;
-  }();
+  static const std::vector<Command> table{
+      kAscendDmiCommand, kCompareCommand, kCopyCommand,  kDevSandboxCommand,    kDevicesCommand, kFleetCommand,
+      kGdsioCommand,     kHixlCommand,    kHixlCommBenchCommand, kIoCommand,    kKvCommand,      kLinkCommand,
+      kP2pCommand,       kReportCommand,  kSharpCollTestCommand, kSurveyCommand, kUcmToolkitCommand, kXferCommand};
   return table;
 }
 

@@ -1,12 +1,10 @@
 // `xferbench copy`: the native command line of the copy job.
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "cli/command.hpp"
 #include "cli/job_command.hpp"
 #include "cli/plan_options.hpp"
 #include "cli/sweep_runs.hpp"
-#include "core/error.hpp"
 #include "jobs/copy/copy_job.hpp"
 
 namespace xb {
@@ -62,7 +60,7 @@ int run_copy_command(const std::vector<std::string>& args, CommandContext& ctx) 
   o.count("-n,--blocks", p.blocks, "16", 1, 1u << 24, "blocks per device (default 16)");
   o.count("-i,--iterations", p.iterations, "32", 1, 100'000'000, "timed iterations (default 32)");
   o.count("--warmup", p.warmup, "4", 0, 1'000'000, "untimed iterations first (default 4)");
-  o.count("-d,--devices", devices, 1, 1024, "devices, one process each (default: all the backend has)");
+  o.count("-d,--devices", devices, "", 1, 1024, "devices, one process each (default: all the backend has)");
   o.count("-f,--fragments", p.fragments, "0", 0, 65536, "split each block into this many copies (default 0: whole)");
   o.flag("--verify", p.verify, "check every destination byte after the run");
   p.odirect_dir = "/var/tmp";

@@ -1,14 +1,11 @@
-// `xferbench devices`: what this machine has for data to move through — the backends found (and why
-// a module was refused) with their devices' memory, NUMA node and PCI address; the host's NUMA
-// nodes, cores and memory and the PCI devices on data paths (hwloc); the storage under --dir; the
-// transports (UCX's, as ucx_info -d lists them, and the plain TCP one); and the theoretical ceiling
-// of each PCI device's path and each network port (judge/: PCIe links up to the root port, port
-// speeds) and of host memory (SMBIOS type 17), with how it was derived and any link trained below
-// its capability. Text, or --json.
+// `xferbench devices`: what this machine has for data to move through, as text or --json: the
+// backends (and refused modules) with their devices' memory, NUMA node and PCI address; the host's
+// NUMA nodes, cores, memory and PCI devices (hwloc); the storage under --dir; the transports (UCX's,
+// as ucx_info -d lists them, and TCP); and the ceiling of each PCI path, network port and of host
+// memory (judge/), with how it was derived and any link trained below its capability.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -36,18 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct DeviceRow {
-  std::string name;  // "cpu::device::0"
-  DeviceInfo info;
-};
-
-struct BackendRow {
-  std::string name, where, status;  // where: "built in" or the module file
-  bool available = false;
-  std::vector<std::string> engines;
-  std::vector<DeviceRow> devices;
-};
-
 // What a path bounded by one ceiling is expected to reach, and which rule of which layer said so
 // (no rule: "none", and why).
 struct ShownExpectation {
@@ -70,7 +55,20 @@ std::vector<ShownExpectation> expectations_for(const ExpectationLayers& layers, 
   return out;
 }
 
-// Everything is gathered first (facts), then rendered as text or JSON.
+struct DeviceRow {
+  std::string name;  // "cpu::device::0"
+  DeviceInfo info;
+  std::vector<ShownExpectation> expectations;  // copy.h2d and copy.d2h, where its PCI path's ceiling is known
+};
+
+struct BackendRow {
+  std::string name, where, status;  // where: "built in" or the module file
+  bool available = false;
+  std::vector<std::string> engines;
+  std::vector<DeviceRow> devices;
+};
+
+// Everything is gathered first, then rendered as text or JSON.
 struct Inventory {
   std::vector<BackendRow> backends;
   std::vector<std::string> refused;  // "module PATH: refused: why"
@@ -88,9 +86,8 @@ struct Inventory {
   std::optional<Ceiling> storage_ceiling;  // where the storage is on a block device
   Ceiling memory_ceiling;                  // host memory's bandwidth, from the firmware's tables
   std::string server;                      // the firmware's product name, "" where it says none
-  // What each ceiling's paths are expected to reach: per backend device row name, per NIC (in
-  // the order of nics), for the storage.
-  std::map<std::string, std::vector<ShownExpectation>> device_expectations;
+  // What each ceiling's paths are expected to reach (a device's: in its row): per NIC (in the order
+  // of nics), for the storage.
   std::vector<std::vector<ShownExpectation>> nic_expectations;
   std::vector<ShownExpectation> storage_expectations;
   std::vector<ShownExpectation> memory_expectations;  // copy.h2h, against half the memory's bandwidth
@@ -98,8 +95,6 @@ struct Inventory {
   std::string site_file;
   std::size_t cli_rules = 0;
 };
-
-
 
 constexpr const char* kSysfs = "/sys";
 
@@ -110,20 +105,21 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
   } catch (const std::exception& e) {
     inv.topology_problem = e.what();
   }
+  inv.server = server_model(kSysfs);
+  std::vector<std::string> device_names;
   for (const auto& m : registry.modules()) {
     if (!m.loaded) {
       inv.refused.push_back(fmt::format("module {}: refused: {}", m.path.string(), m.reason));
       continue;
     }
     Backend& b = registry.get(m.name);
-    BackendRow row{std::string(b.name()), m.path.empty() ? "built in" : m.path.string(), "", false, {}, {}};
     const Support s = b.availability();
-    row.available = s.ok;
-    row.status = s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason;
+    BackendRow row{std::string(b.name()), m.path.empty() ? "built in" : m.path.string(),
+                   s.ok ? fmt::format("{} device(s)", b.device_count()) : "not available: " + s.reason, s.ok, {}, {}};
     if (s.ok) {
       row.engines = b.capabilities().engines;
       for (int i = 0; i < b.device_count(); ++i) {
-        DeviceRow d{fmt::format("{}::device::{}", b.name(), i), b.open_device(i)->info()};
+        DeviceRow d{fmt::format("{}::device::{}", b.name(), i), b.open_device(i)->info(), {}};
         // A backend that knows the PCI address but not the NUMA node: ask hwloc.
         if (d.info.numa_node < 0 && !d.info.pci_address.empty() && inv.topology) {
           d.info.numa_node = numa_node_of_pci(*inv.topology, d.info.pci_address);
@@ -134,33 +130,23 @@ Inventory gather(BackendRegistry& registry, const fs::path& dir, const Expectati
             if (static_cast<int>(n.os_index) == d.info.numa_node) d.info.memory_bytes = n.memory_bytes;
           }
         }
+        device_names.push_back(d.info.name);
+        if (!d.info.pci_address.empty()) {
+          const Ceiling& c = inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
+          d.expectations = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, c);
+        }
         row.devices.push_back(std::move(d));
       }
     }
     inv.backends.push_back(std::move(row));
   }
-  for (const auto& b : inv.backends) {
-    for (const auto& d : b.devices) {
-      if (!d.info.pci_address.empty()) inv.pci_ceilings[d.info.pci_address] = pcie_ceiling_of(kSysfs, d.info.pci_address);
-    }
-  }
   if (inv.topology) {
     for (const auto& p : inv.topology->pci_devices) inv.pci_ceilings[p.address] = pcie_ceiling_of(kSysfs, p.address);
   }
   inv.nics = nic_ceilings(kSysfs);
-  inv.server = server_model(kSysfs);
   inv.memory_ceiling = host_memory_ceiling(kSysfs);
   inv.site_file = layers.site_file;
   inv.cli_rules = layers.command_line.size();
-  std::vector<std::string> device_names;
-  for (const auto& b : inv.backends) {
-    for (const auto& d : b.devices) {
-      device_names.push_back(d.info.name);
-      const auto it = inv.pci_ceilings.find(d.info.pci_address);
-      if (it == inv.pci_ceilings.end()) continue;
-      inv.device_expectations[d.name] = expectations_for(layers, {"copy.h2d", "copy.d2h"}, d.info.name, inv.server, it->second);
-    }
-  }
   inv.memory_expectations = expectations_for(layers, {"copy.h2h"}, "", inv.server, host_copy_ceiling(inv.memory_ceiling));
   for (const auto& n : inv.nics) inv.nic_expectations.push_back(expectations_for(layers, {"link"}, n.name, inv.server, n.ceiling));
   // Unknown SKU: no SKU layer for this machine, said so (not an error).
@@ -250,9 +236,7 @@ void render_text(const Inventory& inv, std::ostream& out) {
                          i.card >= 0 && i.die >= 0 ? fmt::format(", card {} die {}", i.card, i.die) : "");
       render_ceiling_of(inv, i.pci_address, out);
       render_peer_links(i, out);
-      if (const auto it = inv.device_expectations.find(d.name); it != inv.device_expectations.end()) {
-        render_expectations(it->second, "      ", out);
-      }
+      render_expectations(d.expectations, "      ", out);
     }
   }
   if (inv.topology) {
@@ -353,9 +337,7 @@ nlohmann::json to_json(const Inventory& inv) {
                          {"peer_links", peer_links_json(d.info)},
                          {"peer_links_down", d.info.peer_links_down},
                          {"peer_links_note", d.info.peer_links_note},
-                         {"expectations", inv.device_expectations.count(d.name) != 0
-                                              ? to_json(inv.device_expectations.at(d.name))
-                                              : json::array()}});
+                         {"expectations", to_json(d.expectations)}});
     }
     backends.push_back({{"name", b.name}, {"where", b.where}, {"available", b.available}, {"status", b.status},
                         {"engines", b.engines}, {"devices", devices}});

@@ -4,112 +4,76 @@
 #include <iterator>
 #include <string>
 
+#include "core/split.hpp"
+
 namespace xb {
 namespace {
 
 struct ValueName {
   std::string_view command;  // empty: every native command
-  std::string_view option;   // the long name without dashes, or the positional's name
   std::string_view value;
+  std::string_view options;  // the long names without dashes, or the positionals' names, space-separated
 };
 
 // Command-specific entries first: the first match wins.
 constexpr ValueName kVocabulary[] = {
     // Swept flags (core/sweep.hpp): one value, a list A,B,C or a range MIN:MAX[:FACTOR].
-    {"link", "size", "SIZES"},
-    {"xfer", "block", "SIZES"},
-    {"copy", "size", "SIZES"},
-    {"p2p", "size", "SIZES"},
-    {"io", "io-size", "SIZES"},
-    {"io", "qd", "DEPTHS"},
-    {"kv", "block", "SIZES"},
-    {"compare", "threshold", "RATIO"},
-    {"fleet", "threshold", "FRACTION"},
-    {"compare", "BASE", "FILES"},  // a file, or repetitions a.json,b.json
-    {"compare", "NEW", "FILES"},
-    {"report", "RESULTS", "FILE"},
-    {"kv", "op", "dump|load"},
-    {"xfer", "role", "server|client"},
+    {"link", "SIZES", "size"},
+    {"xfer", "SIZES", "block"},
+    {"copy", "SIZES", "size"},
+    {"p2p", "SIZES", "size"},
+    {"io", "SIZES", "io-size"},
+    {"io", "DEPTHS", "qd"},
+    {"kv", "SIZES", "block"},
+    {"compare", "RATIO", "threshold"},
+    {"fleet", "FRACTION", "threshold"},
+    {"compare", "FILES", "BASE NEW"},  // a file, or repetitions a.json,b.json
+    {"report", "FILE", "RESULTS"},
+    {"kv", "dump|load", "op"},
+    {"xfer", "server|client", "role"},
     // Sizes and counts.
-    {"", "size", "SIZE"},
-    {"", "block", "SIZE"},
-    {"", "io-size", "SIZE"},
-    {"", "offset", "SIZE"},
-    {"", "total", "SIZE"},
-    {"", "pool-chunk", "SIZE"},
-    {"", "max-exposed", "SIZE"},
-    {"", "blocks", "N"},
-    {"", "iterations", "N"},
-    {"", "iters", "N"},
-    {"", "times", "N"},
-    {"", "warmup", "N"},
-    {"", "passes", "N"},
-    {"", "repetitions", "N"},
-    {"", "streams", "N"},
-    {"", "fragments", "N"},
-    {"", "threads", "N"},
-    {"", "qd", "N"},
-    {"", "devices", "N"},
-    {"", "device", "INDEX"},
-    {"", "src", "INDEX"},
-    {"", "dst", "INDEX"},
-    {"", "clients", "N"},
-    {"", "max-regions", "N"},
-    {"", "max-pairs", "N"},
-    {"", "matrix-max-ranks", "N"},
-    {"", "step", "FACTOR"},
-    {"", "alpha", "LEVEL"},
+    {"", "SIZE", "size block io-size offset total pool-chunk max-exposed"},
+    {"", "N", "blocks iterations iters times warmup passes repetitions streams fragments threads qd devices clients "
+              "max-regions max-pairs matrix-max-ranks"},
+    {"", "INDEX", "device src dst"},
+    {"", "FACTOR", "step"},
+    {"", "LEVEL", "alpha"},
     // Time.
-    {"", "wait", "SECONDS"},
-    {"", "window", "SECONDS"},
-    {"", "time", "SECONDS"},
+    {"", "SECONDS", "wait window time"},
     // Files, directories, addresses.
-    {"", "output", "FILE"},
-    {"", "expect", "FILE"},
-    {"", "token-file", "FILE"},
-    {"", "ready-file", "FILE"},
-    {"", "rounds", "FILE"},
-    {"", "locations", "FILE"},
-    {"", "file", "FILE"},
-    {"", "json", "FILE"},
-    {"", "dir", "DIR"},
-    {"", "store", "DIR"},
-    {"", "odirect-dir", "DIR"},
-    {"", "shared-dir", "DIR"},
-    {"", "listen", "HOST[:PORT]"},
-    {"", "peer", "HOST:PORT"},
-    {"", "peer-ip", "IP"},
-    {"", "host-ip", "IP"},
-    {"", "data-port", "PORT"},
+    {"", "FILE", "output expect token-file ready-file rounds locations file json"},
+    {"", "DIR", "dir store odirect-dir shared-dir"},
+    {"", "HOST[:PORT]", "listen"},
+    {"", "HOST:PORT", "peer"},
+    {"", "IP", "peer-ip host-ip"},
+    {"", "PORT", "data-port"},
     // Words from a set, and free words.
-    {"", "format", "table|json|csv"},
-    {"", "units", "binary|decimal"},
-    {"", "backend", "NAME"},
-    {"", "engine", "NAME"},
-    {"", "transport", "ucx|tcp"},
-    {"", "from", "KIND"},
-    {"", "to", "KIND"},
-    {"", "mem", "SRC[:DST]"},
-    {"", "topology", "per-device|shared"},
-    {"", "rw", "MODE"},
-    {"", "xfer", "TYPE"},
-    {"", "sync", "none|block|end"},
-    {"", "direction", "uni|bi|both"},
-    {"", "mode", "MODE"},
-    {"", "op", "write|read"},
-    {"", "schedule", "NAME"},
-    {"", "lines", "host|file"},
-    {"", "token", "TOKEN"},
-    {"", "expect-rule", "RULE"},
+    {"", "table|json|csv", "format"},
+    {"", "binary|decimal", "units"},
+    {"", "NAME", "backend engine schedule"},
+    {"", "ucx|tcp", "transport"},
+    {"", "KIND", "from to"},
+    {"", "SRC[:DST]", "mem"},
+    {"", "per-device|shared", "topology"},
+    {"", "MODE", "rw mode"},
+    {"", "TYPE", "xfer"},
+    {"", "none|block|end", "sync"},
+    {"", "uni|bi|both", "direction"},
+    {"", "write|read", "op"},
+    {"", "host|file", "lines"},
+    {"", "TOKEN", "token"},
+    {"", "RULE", "expect-rule"},
 };
 
 std::string_view value_name(std::string_view command, const CLI::Option& o) {
   for (const auto& v : kVocabulary) {
     if (!v.command.empty() && v.command != command) continue;
-    for (const auto& name : o.get_lnames()) {
-      if (name == v.option) return v.value;
+    for (const std::string_view option : split_on(v.options, ' ')) {
+      for (const auto& name : o.get_lnames()) {
+        if (name == option) return v.value;
+      }
+      if (o.get_lnames().empty() && o.get_name() == option) return v.value;  // a positional
     }
-    if (o.get_lnames().empty() && o.get_name() == v.option) return v.value;  // a positional
   }
   return {};
 }

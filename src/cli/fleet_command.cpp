@@ -8,7 +8,6 @@
 
 #include <ostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/expect_flags.hpp"
 #include "cli/native_flag_words.hpp"
@@ -94,9 +93,8 @@ void settle_plan(const FleetArgs& a, FleetPlan& p) {
   p.wait = meet.wait;
 }
 
-// The reason for exit status 1, on stderr: the nodes named (every link slow), then the slow links
-// no named node explains; before them (unless quiet) the links that were slow at first but not
-// when measured again.
+// The reason for exit status 1, on stderr: the nodes named (every link slow), then the slow links no
+// named node explains; before them (unless quiet) the links slow at first but not when measured again.
 void report_flagged(const FleetOutcome& outcome, const ResultDocument& doc, bool quiet, std::ostream& err) {
   for (const FleetLink& l : quiet ? std::vector<FleetLink>{} : outcome.verdict.cleared) {
     err << fmt::format("xferbench fleet: rank {} -> rank {} was slow at first ({} GB/s: {}), not when measured again: "

@@ -1,6 +1,9 @@
 // `xferbench io`: the native command line of the io job (file IO through psync, libaio, io_uring).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <ranges>
 
 #include "cli/args.hpp"
 #include "cli/plan_options.hpp"
@@ -14,12 +17,6 @@
 
 namespace xb {
 namespace {
-
-std::string io_transfer_names() {
-  std::string names;
-  for (IoTransfer t : kIoTransfers) names += (names.empty() ? "" : ", ") + std::string(to_string(t));
-  return "one of " + names;
-}
 
 int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   CLI::App app{"Read and write files through an IO engine and measure throughput, IOPS and latency", "io"};
@@ -45,7 +42,8 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   o.flag("--keep", p.keep, "write runs: keep the files a failed run created (default: removed)");
   o.count("-T,--time", p.seconds, "", 1, 1u << 30, "run for this many seconds, looping over the files (default: one pass)");
   o.size("--offset", p.offset, "", "where the regions start in every file (default 0)");
-  o.choice("--xfer", p.transfer, "cpu", io_transfer_from, io_transfer_names(),
+  const auto transfer_names = kIoTransfers | std::views::transform([](IoTransfer t) { return to_string(t); });
+  o.choice("--xfer", p.transfer, "cpu", io_transfer_from, fmt::format("one of {}", fmt::join(transfer_names, ", ")),
            "cpu (host buffers, default); cpu-gpu, cpu-async-gpu, cpu-cached-gpu (pinned bounce buffer <-> device "
            "memory: copy before the next IO, overlapped, through the page cache); gpu-direct, gpu-direct-async, "
            "gpu-batch, gpu-batch-stream (cuFile)");

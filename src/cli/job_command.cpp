@@ -31,10 +31,6 @@ int run_job_command(CommandContext& ctx, const JobCommandFlags& flags, Backend* 
                     .quiet = flags.out.quiet,
                     .progress = flags.format != OutputFormat::json};
   doc.cases = run_keeping_cases(ctx, doc, how, backend, body);
-  return deliver_job_result(ctx, flags, doc);
-}
-
-int deliver_job_result(CommandContext& ctx, const JobCommandFlags& flags, ResultDocument& doc) {
   if (flags.layers) judge_run(doc.cases, *flags.layers);
   deliver(doc, flags.out, ctx);
   return any_failed(doc.cases) ? kExitFailure : kExitOk;

@@ -1,8 +1,7 @@
 #pragma once
 // The tail every native job command shares once its flags are a plan: the judging and output
-// flags, the run that keeps each case as it completes (an interrupt or a failure midway delivers
-// those: cli/partial_results), the progress line, the verdicts, the delivery and the exit code.
-// A command keeps only its flags → plan.
+// flags, the run that keeps each case as it completes (cli/partial_results), the progress line, the
+// verdicts, the delivery and the exit code. A command keeps only its flags → plan.
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -49,11 +48,8 @@ struct KeptRun {
 std::vector<CaseResult> run_keeping_cases(CommandContext& ctx, const ResultDocument& blank, const KeptRun& how,
                                           Backend* backend, const JobBody& body);
 
-// The whole tail: a new document, the kept run, then deliver_job_result.
+// The whole tail: a new document, the kept run, the verdicts where layers were given, the delivery,
+// the exit code (1: a verdict failed).
 int run_job_command(CommandContext& ctx, const JobCommandFlags& flags, Backend* backend, const JobBody& body);
-
-// After the run: the verdicts where layers were given, the delivery, the exit code (1 when a
-// verdict failed).
-int deliver_job_result(CommandContext& ctx, const JobCommandFlags& flags, ResultDocument& doc);
 
 }  // namespace xb

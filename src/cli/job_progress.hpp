@@ -1,13 +1,10 @@
 #pragma once
 // The progress line of one command's job run (cli/progress.hpp): on when stderr is a terminal and
-// the run is neither --quiet nor JSON on stdout, shown only once the run has lasted two seconds, so
-// quick runs print nothing extra. Dialects pass quiet = false, json = false: their stdout is the
-// tool's exact text, and the line only ever goes to a terminal's stderr.
-//
-// XFERBENCH_PROGRESS_AFTER_MS=N changes the two seconds (0: at once). It exists so that a run can
-// be watched from its start, and so that tests can see the line without a run whose length depends
-// on how fast (or how loaded, or how sanitized) the machine is. A value that is not a number of
-// milliseconds up to an hour is ignored: the line is a convenience, never a reason to fail a run.
+// the run is neither --quiet nor JSON on stdout, shown once the run has lasted two seconds (quick
+// runs print nothing extra). Dialects pass quiet = json = false: the line only goes to stderr.
+// XFERBENCH_PROGRESS_AFTER_MS=N changes the two seconds (0: at once), so a run can be watched from
+// its start and tests see the line whatever the machine's speed; a value that is not milliseconds
+// up to an hour is ignored (the line is a convenience, never a reason to fail a run).
 #include <unistd.h>
 
 #include <charconv>

@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <ostream>
 #include <tuple>
 
@@ -42,9 +40,7 @@ constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step
 constexpr const char* kServerOnly[] = {"--data-port", "--ready-file", "--max-exposed", "--max-regions"};
 
 void settle_plan(const LinkArgs& a, const CLI::App& app, LinkPlan& p) {
-  for (const char* f : kServerOnly) {
-    if (app.count(f) > 0) throw UsageError(fmt::format("{}: only a server (--listen) takes it", f));
-  }
+  refuse_given(app, kServerOnly, "only a server (--listen) takes it");
   if (!a.peer.empty() && a.loopback) {
     throw UsageError("--loopback: not with --peer (the peer is either a --listen server or this process)");
   }
@@ -54,14 +50,6 @@ void settle_plan(const LinkArgs& a, const CLI::App& app, LinkPlan& p) {
   }
   p.token = a.token.empty() ? default_session_token() : a.token;
   validate_link_plan(p);
-}
-
-void refuse_client_flags(const CLI::App& app) {
-  for (const char* f : kClientOnly) {
-    if (app.count(f) > 0) {
-      throw UsageError(fmt::format("{}: a client flag (a --listen server learns sizes and memory from its client)", f));
-    }
-  }
 }
 
 // The server takes the client's terms it shares (transport, wait, device) from the client's plan.
@@ -147,7 +135,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
 
   if (app.count("--listen") > 0) {
     flags.resolve();
-    refuse_client_flags(app);
+    refuse_given(app, kClientOnly, "a client flag (a --listen server learns sizes and memory from its client)");
     o.convert();
     return serve(a, p, flags.out, ctx);
   }

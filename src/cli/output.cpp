@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <optional>
 
 #include "core/atomic_file.hpp"
@@ -80,32 +79,25 @@ ResultDocument new_result_document(const CommandContext& ctx) {
   return doc;
 }
 
-Reporters reporters(const OutputOptions& options, CommandContext& ctx) {
-  const Destinations to = destinations(options);
-  Reporters all;
-  // The file first: a display that fails (a closed pipe) still leaves the file written.
-  // The path was proved writable before the run (resolve_output); the write reports its own
-  // failure, so no second probe file is made here.
-  if (to.file) all.add(std::make_unique<FileReporter>(*to.file, options.output));
-  if (to.display) all.add(std::make_unique<StreamReporter>(*to.display, ctx.out));
-  return all;
-}
-
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx) {
-  const auto system = unit_system_from(options.units);
-  if (!system) {
-    reporters(options, ctx).finish(doc);
-    return;
+  const ResultDocument* file = &doc;
+  const ResultDocument* shown = &doc;
+  ResultDocument converted, dropped;
+  if (const auto system = unit_system_from(options.units)) {
+    // --units: every bandwidth in one unit. The file keeps every figure (display units converted);
+    // the display leaves out copy's and kv's GB/s twin, which then repeats its GiB/s figure.
+    converted = doc;
+    show_bandwidth_in(converted, *system);
+    dropped = converted;
+    drop_decimal_twins(dropped);
+    file = &converted;
+    shown = &dropped;
   }
-  // --units: every bandwidth in one unit. The file keeps every figure (display units converted);
-  // the display leaves out copy's and kv's GB/s twin, which then repeats its GiB/s figure.
-  ResultDocument converted = doc;
-  show_bandwidth_in(converted, *system);
-  ResultDocument shown = converted;
-  drop_decimal_twins(shown);
+  // The file first: a display that fails (a closed pipe) still leaves it written. Its path was proved
+  // writable before the run (resolve_output) and the write reports its own failure: no second probe.
   const Destinations to = destinations(options);
-  if (to.file) FileReporter(*to.file, options.output).finish(converted);
-  if (to.display) StreamReporter(*to.display, ctx.out).finish(shown);
+  if (to.file) FileReporter(*to.file, options.output).finish(*file);
+  if (to.display) StreamReporter(*to.display, ctx.out).finish(*shown);
 }
 
 }  // namespace xb

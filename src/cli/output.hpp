@@ -6,7 +6,6 @@
 #include "cli/command.hpp"
 #include "core/result.hpp"
 #include "report/renderer.hpp"
-#include "report/reporter.hpp"
 
 namespace xb {
 
@@ -28,10 +27,8 @@ void add_units_option(CLI::App& app, OutputOptions& options);
 OutputFormat resolve_output(const OutputOptions& options);
 // A document with this machine, version, time and command line, ready for cases.
 ResultDocument new_result_document(const CommandContext& ctx);
-// The reporters --format and --output ask for: the display (stdout), the file, or both
-// (`--format table --output r.json`); see destinations() in output.cpp for the rule.
-Reporters reporters(const OutputOptions& options, CommandContext& ctx);
-// Every reporter of the run given the finished document.
+// The document to the display (stdout), the file, or both (`--format table --output r.json`), as
+// --format and --output ask (destinations() in output.cpp).
 void deliver(const ResultDocument& doc, const OutputOptions& options, CommandContext& ctx);
 
 }  // namespace xb

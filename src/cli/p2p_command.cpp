@@ -22,8 +22,6 @@
 #include "cli/two_node_runtime.hpp"
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
-#include "core/size.hpp"
-#include "core/sweep.hpp"
 #include "jobs/p2p/p2p_job.hpp"
 #include "jobs/p2p/p2p_remote.hpp"
 #include "jobs/p2p/p2p_two_nodes.hpp"
@@ -71,15 +69,11 @@ void settle_plan(const P2pArgs& a, const CLI::App& app, P2pPlan& p) {
     }
     direction = "bi";
   }
-  if (direction == "uni") {
-    p.unidirectional = true, p.bidirectional = false;
-  } else if (direction == "bi") {
-    p.unidirectional = false, p.bidirectional = true;
-  } else if (direction == "both") {
-    p.unidirectional = true, p.bidirectional = true;
-  } else {
+  if (direction != "uni" && direction != "bi" && direction != "both") {
     throw UsageError(fmt::format("--direction {}: expected uni, bi or both", direction));
   }
+  p.unidirectional = direction != "bi";
+  p.bidirectional = direction != "uni";
   const bool named_pair = app.count("--src") + app.count("--dst") > 0;
   if (p.all_pairs && named_pair) {
     throw UsageError(fmt::format("--all-pairs: not with {} (a matrix measures every pair)",
@@ -92,53 +86,38 @@ void settle_plan(const P2pArgs& a, const CLI::App& app, P2pPlan& p) {
     throw UsageError(fmt::format("--devices {}: a matrix needs 2 devices at least", p.devices));
   }
   p.pairs = {{a.src, a.dst}};
-  const auto refuse = [&](const auto& flags, const char* rule) {
-    for (const char* f : flags) {
-      if (app.count(f) > 0) throw UsageError(fmt::format("{}: {}", f, rule));
-    }
-  };
   const bool by_hand = app.count("--ip") > 0;
   if (a.mpi && by_hand) {
     throw UsageError("--ip: not with --mpi (MPI pairs its ranks; --ip names the other node of a run started by hand)");
   }
   if (a.mpi || by_hand) {
-    refuse(kNodeOnly, a.mpi ? "only within one node (not with --mpi)" : "only within one node (not with --ip)");
+    refuse_given(app, kNodeOnly,
+                 a.mpi ? "only within one node (not with --mpi)" : "only within one node (not with --ip)");
   } else {
-    refuse(kAcrossOnly, "only across nodes (with --mpi or --ip)");
+    refuse_given(app, kAcrossOnly, "only across nodes (with --mpi or --ip)");
   }
-  if (!by_hand) refuse(kByHandOnly, "only with --ip and --hip (two nodes started by hand)");
+  if (!by_hand) refuse_given(app, kByHandOnly, "only with --ip and --hip (two nodes started by hand)");
   if (by_hand) check_two_nodes(a);
   p.across_nodes = a.mpi || by_hand;
 }
 
 P2pRemotePlan to_remote_plan(const P2pArgs& a, const P2pPlan& base) {
-  P2pRemotePlan r;
-  r.base = base;
-  r.even_device = base.pairs.front().src;
-  r.odd_device = base.pairs.front().dst;
-  const TransportChoice choice = parse_transport_flags(a.net);
-  r.transport = choice.transport;
-  r.host = choice.host;
-  r.token = choice.token;
+  TransportChoice choice = parse_transport_flags(a.net);
   // By hand (--ip), each node serves on --hip for the other: no public token off loopback.
-  if (!a.peer.empty()) r.token = server_session_token(a.net.token, choice.host, "--hip");
-  r.wait = choice.wait;
-  return r;
+  if (!a.peer.empty()) choice.token = server_session_token(a.net.token, choice.host, "--hip");
+  return {.base = base, .even_device = base.pairs.front().src, .odd_device = base.pairs.front().dst,
+          .transport = choice.transport, .host = choice.host, .token = choice.token, .wait = choice.wait};
 }
 
-// Both nodes run this and deliver the same cases (each its own output, e.g. its own -o file), each
-// kept as it completes: a node that fails or is interrupted midway delivers those, marked partial.
-// The start window runs out with an error naming the address, never a hang.
+// Both nodes run this and deliver the same cases (each its own output, e.g. -o file), each kept as it
+// completes (a node failed or interrupted midway delivers those, marked partial). The start window
+// runs out with an error naming the address, never a hang.
 int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
                   Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);
-  TwoNodeMeet meet;
-  meet.self = a.net.host;
-  meet.peer = a.peer;
-  meet.rank = p2p_rank_by_address(meet.self, meet.peer);
-  meet.shared_dir = a.shared_dir;
-  meet.window = std::chrono::seconds(a.window);
-  meet.listener = fmt::format("the other node ({})", meet.peer);  // only rank 1 waits for rank 0
+  const TwoNodeMeet meet{.rank = p2p_rank_by_address(a.net.host, a.peer), .self = a.net.host, .peer = a.peer,
+                         .shared_dir = a.shared_dir, .window = std::chrono::seconds(a.window),
+                         .listener = fmt::format("the other node ({})", a.peer)};  // only rank 1 waits for rank 0
   return run_job_command(ctx, flags, &backend, [&](JobContext& job) {
     return worded_by(native_flag_words(), [&] {
       const std::unique_ptr<Runtime> pair = meet_other_node(meet, remote);
@@ -148,10 +127,9 @@ int run_two_nodes(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& 
   });
 }
 
-// Every rank runs this; rank 0 keeps each case as it completes and delivers the result. A rank
-// that fails ends the job (MPI_Abort: the others would wait in a collective for ever), rank 0
-// first delivering the cases complete by then, marked partial; so does an interrupt (mpirun's
-// SIGTERM when another rank aborted).
+// Every rank runs this; rank 0 keeps each case as it completes and delivers the result. A rank that
+// fails ends the job (MPI_Abort: the others would wait in a collective for ever), rank 0 first
+// delivering the cases complete, marked partial; so does an interrupt (mpirun's SIGTERM on an abort).
 int run_mpi(const P2pArgs& a, const P2pPlan& plan, const JobCommandFlags& flags, CommandContext& ctx,
             Backend& backend) {
   P2pRemotePlan remote = to_remote_plan(a, plan);

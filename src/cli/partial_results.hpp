@@ -1,16 +1,14 @@
 #pragma once
-// A run that ends early keeps what it measured: every case a job hands to
-// JobContext::on_case is kept as it completes, and when the run is interrupted (SIGINT, SIGTERM,
-// SIGHUP: core/interrupt_watch) or its job fails midway (a peer that died, a device lost), the cases
-// complete by then are delivered as the finished run's would be (display and --output), the
-// document marked partial with the reason, before the process ends with the signal's status or the
-// failure's exit code. A run with no case complete delivers nothing (nothing is left behind).
-// Partial cases are not judged: the run is ending, and a verdict over part of a run would read as
-// the whole run's.
+// A run that ends early keeps what it measured: each case a job hands to JobContext::on_case is kept,
+// and when the run is interrupted (SIGINT, SIGTERM, SIGHUP: core/interrupt_watch) or fails midway,
+// the cases complete by then are delivered as a finished run's would be, marked partial with the
+// reason, before the process ends with the signal's status or the failure's exit code. No case
+// complete: nothing delivered. Partial cases are not judged (a verdict would read as the whole run's).
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <string>
@@ -30,16 +28,15 @@ class PartialRun {
  public:
   static constexpr std::chrono::milliseconds kUnwindGrace{10'000};
   using Deliver = std::function<void(const ResultDocument&)>;
-  // `blank`: the run's document before any case (new_result_document); `deliver`: what the finished
-  // run would do with it; `out`: flushed after (the process then dies of the signal: no exit
-  // flushes it); `err`: where the one line saying so goes.
-  // `quiet` (-q): no note on stderr.
-  // `unwind_grace`: how long an interrupt waits for the job to stop and unwind (tests shorten it).
+  // `blank`: the document before any case; `deliver`: what the finished run would do with it; `out`:
+  // flushed after (the process then dies of the signal: no exit flushes it); `err`: the one note's
+  // (none when `quiet`); `unwind_grace`: how long an interrupt waits for the job to unwind (tests
+  // shorten it).
   PartialRun(ResultDocument blank, Deliver deliver, std::ostream& out, std::ostream& err, bool quiet = false,
              std::chrono::milliseconds unwind_grace = kUnwindGrace);
 
-  // Called before a partial result is delivered, on whichever thread delivers it: the command's
-  // progress line is silenced there (Progress::silence), so the ticker draws nothing into the table.
+  // Called before a partial result is delivered, on the delivering thread: the command silences its
+  // progress line there (Progress::silence), so the ticker draws nothing into the table.
   void before_delivery(std::function<void()> hook) { before_delivery_ = std::move(hook); }
 
   // A JobContext's on_case: keeps the case, then passes it to `then` (may be empty).
@@ -55,7 +52,8 @@ class PartialRun {
   std::vector<CaseResult> run(Job&& job) {
     std::vector<CaseResult> cases;
     try {
-      const ReturnedMark mark(*this);  // after job()'s frames are gone, however it ends
+      // Tells a waiting interrupt the job returned (or unwound), once job()'s frames are gone.
+      const std::unique_ptr<PartialRun, decltype([](PartialRun* self) { self->job_returned(); })> mark(this);
       cases = job();
     } catch (const UsageError&) {  // PlanError too: it is one
       finished();
@@ -69,8 +67,8 @@ class PartialRun {
   }
 
  private:
-  // The watcher's callback: delivers what is kept, unless the run already finished (the normal
-  // delivery is then under way, and the signal simply ends it as before).
+  // The watcher's callback: delivers what is kept, unless the run already finished (its delivery
+  // is under way, and the signal simply ends it).
   void interrupted(int sig);
   // The run returned: from now on an interrupt delivers nothing. Parks the calling thread if an
   // interrupt is already being delivered (the watcher ends the process).
@@ -80,18 +78,6 @@ class PartialRun {
   bool take(int to);
   // `why` goes into the document; `headline` starts the note on stderr.
   void deliver_kept(const std::string& why, const std::string& headline);
-
-  // Tells an interrupt waiting for the job that the job has returned (or unwound).
-  class ReturnedMark {
-   public:
-    explicit ReturnedMark(PartialRun& run) : run_(run) {}
-    ~ReturnedMark() { run_.job_returned(); }
-    ReturnedMark(const ReturnedMark&) = delete;
-    ReturnedMark& operator=(const ReturnedMark&) = delete;
-
-   private:
-    PartialRun& run_;
-  };
   void job_returned();
 
   enum State { kRunning, kFinished, kInterrupted };

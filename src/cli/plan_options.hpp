@@ -29,17 +29,12 @@ class PlanOptions {
   CLI::Option* flag(const std::string& names, bool& field, const std::string& help) {
     return app_.add_flag(names, field, help);
   }
-  // A whole number from `min` to `max`; `given` is the default text ("": left as it is).
+  // A whole number from `min` to `max` (into T, or a std::optional<T> set only when given); `given`
+  // is the default text ("": left as it is).
   template <class T>
   CLI::Option* count(const std::string& names, T& field, std::string given, std::uint64_t min, std::uint64_t max,
                      const std::string& help) {
     return later(names, std::move(given), help,
-                 [&field, min, max](std::string_view v, std::string_view f) { field = static_cast<T>(parse_count(v, f, min, max)); });
-  }
-  template <class T>
-  CLI::Option* count(const std::string& names, std::optional<T>& field, std::uint64_t min, std::uint64_t max,
-                     const std::string& help) {
-    return later(names, "", help,
                  [&field, min, max](std::string_view v, std::string_view f) { field = static_cast<T>(parse_count(v, f, min, max)); });
   }
   // A size (parse_size's units); a sweep of sizes, a point each (parse_size_sweep).

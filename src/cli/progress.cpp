@@ -66,7 +66,7 @@ void Progress::begin(std::string text) {
   rate_ = 0;
   expected_bytes_ = 0;
   expected_seconds_ = 0;
-  draw_locked(false);  // the ticker redraws it from its next tick on
+  draw_locked();  // the ticker redraws it from its next tick on
 }
 
 void Progress::expect_bytes(std::uint64_t bytes) {
@@ -112,20 +112,19 @@ void Progress::tick_loop() {
       moved_at_tick_ = moved;
       tick_at_ = now;
     }
-    draw_locked(false);
+    draw_locked();
   }
 }
 
-// The ticker never allocates, and the constructor returns only once it runs: jobs fork device
-// processes while it runs, and a fork taken while another thread holds the allocator's lock leaves
-// the child's allocator locked for good. glibc's malloc guards against that; AddressSanitizer's
-// allocator (GCC 12) does not, and a copy under a terminal hung in its first device process that
-// way (its stream threads blocked in their first free). The line is built in `line_`, whose capacity
-// begin() reserves.
-void Progress::draw_locked(bool force) {
+// The ticker never allocates (the line is built in `line_`, reserved by begin()), and the constructor
+// returns only once it runs: jobs fork device processes meanwhile, and a fork taken while another
+// thread holds the allocator's lock leaves the child's allocator locked for good. glibc's malloc
+// guards against that, ASan's (GCC 12) does not: a copy under a terminal hung so in its first device
+// process (its stream threads blocked in their first free).
+void Progress::draw_locked() {
   if (text_.empty()) return;
   const auto ran = std::chrono::steady_clock::now() - started_;
-  if (!force && ran < show_after_) return;
+  if (ran < show_after_) return;
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ran).count();
   line_.clear();
   line_.append(kEraseLine).append(text_);

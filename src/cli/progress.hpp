@@ -1,12 +1,8 @@
 #pragma once
 // Progress on a terminal: one line on stderr ("survey: [3/9] storage randread 4K… 2 s"), redrawn
-// in place while a step runs and erased when it ends, so the terminal is left with the command's
-// real output only. Off (no line, no thread) when stderr is not a terminal, with --quiet and in
-// JSON mode: the caller says which through `enabled`, and is_terminal() checks the first.
-//
-// No global state: a Progress belongs to one command run. It is the jobs' ProgressLine
-// (core/progress_line.hpp): a job's ProgressStep is RAII, its destructor erases the line, also when
-// the step throws.
+// in place while a step runs and erased when it ends (a job's ProgressStep, also when it throws), so
+// the terminal keeps the command's real output only. Off (no line, no thread) when stderr is not a
+// terminal, with --quiet and in JSON mode: the caller says so through `enabled`. One per command run.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -31,18 +27,15 @@ std::optional<DoneAndLeft> done_and_left(std::uint64_t expected_bytes, std::uint
 
 class Progress final : public ProgressLine {
  public:
-  // `fd` is where the line goes (STDERR_FILENO). `enabled` false makes every call a no-op.
-  // A step's line appears only once it has run `show_after` (0: at once), so quick runs stay quiet.
+  // The line goes to `fd`; `enabled` false makes every call a no-op. A step's line appears only once
+  // it has run `show_after` (0: at once), so quick runs stay quiet.
   Progress(int fd, bool enabled, std::chrono::milliseconds show_after = std::chrono::milliseconds(0));
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  bool enabled() const { return enabled_; }
-
-  // A step starts: while it runs, a ticker thread redraws "<text> N s" every half second.
+  // While a step runs, a ticker thread redraws "<text> N s" every half second; end() erases it.
   void begin(std::string text) override;
-  // The step ended: its line is erased.
   void end() override;
   // Bytes the step moved: the line shows the rate over the last tick ("…  3 s, 1.24 GB/s").
   void moved(std::uint64_t bytes) override { moved_.fetch_add(bytes, std::memory_order_relaxed); }
@@ -54,12 +47,11 @@ class Progress final : public ProgressLine {
   // ticker must not draw into it). Safe from any thread.
   void silence();
 
-  // Whether `fd` is a terminal (isatty), the first condition of `enabled`.
-  static bool is_terminal(int fd);
+  static bool is_terminal(int fd);  // isatty
 
  private:
   void tick_loop();
-  void draw_locked(bool force);
+  void draw_locked();
   void append_done_locked(double ran_seconds);
   void erase_locked();
 

@@ -4,7 +4,6 @@
 // parsed in one place so both word their rules alike. A request past a cap fails in the session
 // (the client is told which cap and flag); the server goes on.
 #include <CLI/CLI.hpp>
-#include <cstdint>
 #include <string>
 
 #include "transport/session.hpp"

@@ -1,9 +1,8 @@
 #pragma once
-// A dialect's run that stops on Ctrl-C, SIGTERM or SIGHUP. The tools the dialects speak for print
-// nothing more when interrupted, so nothing is delivered; but a job using devices in this process
-// must still stop and unwind, releasing them (an NPU's streams, memory and aclFinalize: the
-// runtime's contract, docs/acl.md), before the process dies of the signal. A PartialRun that keeps
-// nothing does that: the job stops at its next check and unwinds (at most PartialRun::kUnwindGrace).
+// A dialect's run that stops on Ctrl-C, SIGTERM or SIGHUP: nothing delivered (the tools print
+// nothing more when interrupted), but a job using devices here still stops and unwinds, releasing
+// them (an NPU's streams, memory and aclFinalize: the runtime's contract, docs/acl.md), before the
+// process dies of the signal: a PartialRun that keeps nothing (at most PartialRun::kUnwindGrace).
 #include <stop_token>
 #include <vector>
 

@@ -1,7 +1,6 @@
 #pragma once
 // A swept flag (core/sweep.hpp) as runs of a job: one plan per point, every plan checked before
-// any runs (bad input leaves nothing), then run in order, each point's cases appended to one result.
-// Measurement stays in the job: this only repeats it.
+// any runs (bad input leaves nothing), then run in order into one result. Measurement stays in the job.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -40,9 +39,8 @@ std::vector<Plan> in_rounds(const std::vector<Plan>& plans, std::uint64_t rounds
   return out;
 }
 
-// The progress line of a run of several points: each step the job opens is shown after where the
-// run stands, "[3/8, about 40 s left] copy: 16K …": done/total, and from the
-// second point on the time left at the pace of the points done so far.
+// The progress line of a run of several points: each step after where the run stands, "[3/8, about
+// 40 s left] copy: 16K …" (the time left from the second point on, at the pace so far).
 class SweepProgress final : public ProgressLine {
  public:
   SweepProgress(ProgressLine* shown, std::size_t total)
@@ -73,8 +71,7 @@ class SweepProgress final : public ProgressLine {
   std::chrono::steady_clock::time_point started_;
 };
 
-// Each plan run through the job's own run(plan, job), the cases in order; with more than one, the
-// job's progress steps say which point of how many runs, and the time left.
+// Each plan through the job's own run(plan, job), the cases in order, the steps shown as above.
 template <class Plan>
 std::vector<CaseResult> run_each(const std::vector<Plan>& plans, JobContext& job) {
   std::vector<CaseResult> cases;

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
 #include "core/error.hpp"
 #include "core/size.hpp"
 #include "transport/address.hpp"
@@ -14,18 +12,14 @@
 namespace xb {
 
 TransportChoice parse_transport_flags(const TransportFlags& flags) {
-  TransportChoice c;
-  c.transport = flags.transport;
-  if (!c.transport.empty()) {
-    if (!transport_known(c.transport)) {
-      const auto names = transport_names();
-      throw UsageError(fmt::format("--transport {}: this build has {}", c.transport, fmt::join(names, " and ")));
-    }
+  if (!flags.transport.empty() && !transport_known(flags.transport)) {
+    throw UsageError(
+        fmt::format("--transport {}: this build has {}", flags.transport, fmt::join(transport_names(), " and ")));
   }
-  if (!flags.host.empty()) c.host = parse_address(flags.host, "--hip", false).host;
-  c.token = flags.token.empty() ? default_session_token() : flags.token;
-  c.wait = std::chrono::seconds(parse_count(flags.wait, "--wait", 1, 24 * 3600));
-  return c;
+  return {.transport = flags.transport,
+          .host = flags.host.empty() ? std::string() : parse_address(flags.host, "--hip", false).host,
+          .token = flags.token.empty() ? default_session_token() : flags.token,
+          .wait = std::chrono::seconds(parse_count(flags.wait, "--wait", 1, 24 * 3600))};
 }
 
 }  // namespace xb

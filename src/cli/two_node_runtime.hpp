@@ -1,10 +1,9 @@
 #pragma once
-// Two nodes started by hand, without MPI (`xferbench p2p --ip PEER --hip SELF [--spp DIR]`,
-// ascend-dmi's `--sp 0/1 --ip --hip [--spp]`): how they meet, and the two-rank runtime they meet
-// through, built here beside MPI's so the cross-node p2p job runs on whichever it is given.
-// Rank 0 listens, rank 1 connects: on kPairRendezvousPort of rank 0's address (peer IP), or on a
-// port rank 0 publishes in the shared directory (SharedDirRendezvous). Both must start within the
-// start window; past it, a TransportError naming the address (or file) and the window, never a hang.
+// Two nodes started by hand, without MPI (`p2p --ip PEER --hip SELF [--spp DIR]`, ascend-dmi's
+// `--sp 0/1 --ip --hip [--spp]`): the two-rank runtime they meet through, beside MPI's. Rank 0
+// listens, rank 1 connects: on kPairRendezvousPort of rank 0's address, or on a port rank 0
+// publishes in the shared directory (SharedDirRendezvous). Both must start within the start window;
+// past it, a TransportError naming the address (or file) and the window, never a hang.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -26,8 +25,7 @@ struct TwoNodeMeet {
 };
 
 // Meets the other node for `plan` (its wait, token and devices: even_device on rank 0, odd_device
-// on rank 1), and makes `plan` this node's side of the pair: its host is meet.self and both nodes
-// get every case.
+// on rank 1), and makes `plan` this node's side: its host meet.self, every case at both nodes.
 std::unique_ptr<Runtime> meet_other_node(const TwoNodeMeet& meet, P2pRemotePlan& plan);
 
 }  // namespace xb

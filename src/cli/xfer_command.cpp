@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <span>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -13,7 +13,7 @@
 #include "cli/session_caps_flags.hpp"
 #include "cli/token_flags.hpp"
 #include "core/error.hpp"
-#include "core/size.hpp"
+#include "core/split.hpp"
 #include "jobs/xfer/xfer_job.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
@@ -36,32 +36,20 @@ void refuse_other_role_flags(const CLI::App& app, XferRole role) {
                                             "--judge", "--expect", "--expect-rule"};
   static const char* const kServerOnly[] = {"--listen", "--data-port", "--ready-file", "--max-exposed", "--max-regions",
                                             "--clients"};
-  const auto check = [&](const auto& flags, std::string_view owner) {
-    for (const char* f : flags) {
-      if (app.count(f) > 0) {
-        throw UsageError(fmt::format("{}: a {} flag (the {} {})", f, owner, to_string(role),
-                                     role == XferRole::server ? "learns mode and sizes from the client"
-                                                              : "connects with --peer HOST:PORT"));
-      }
-    }
-  };
-  if (role == XferRole::server) check(kClientOnly, "client");
-  else check(kServerOnly, "server");
+  const bool server = role == XferRole::server;
+  refuse_given(app, server ? std::span<const char* const>(kClientOnly) : kServerOnly,
+               fmt::format("a {} flag (the {} {})", server ? "client" : "server", to_string(role),
+                           server ? "learns mode and sizes from the client" : "connects with --peer HOST:PORT"));
 }
 
 // --peer HOST:PORT[,HOST:PORT…]: the servers a client moves to at once (the default port where
 // none is given).
 std::vector<SocketAddress> xfer_peers(const std::string& text) {
   std::vector<SocketAddress> peers;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', start);
-    SocketAddress a = parse_address(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
-                                    "--peer", false);
+  for (const std::string_view one : split_on(text, ',')) {
+    SocketAddress a = parse_address(one, "--peer", false);
     if (a.port == 0) a.port = kXferDefaultControlPort;
     peers.push_back(std::move(a));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   if (peers.size() > kXferMaxFanOut) {
     throw UsageError(fmt::format("--peer: {} servers, at most {} at once", peers.size(), kXferMaxFanOut));
@@ -88,7 +76,8 @@ void settle_plan(const XferArgs& a, XferPlan& p) {
     return;
   }
   if (a.peer.empty()) throw UsageError("--peer: required for a client, the server's HOST:PORT");
-  p.control = xfer_peers(a.peer).front();
+  p.servers = xfer_peers(a.peer);
+  p.control = p.servers.front();
   p.latency = !a.no_latency;
 }
 
@@ -148,9 +137,7 @@ int run_xfer_command(const std::vector<std::string>& args, CommandContext& ctx) 
   if (plan.role == XferRole::client) {
     // The client only: a server already says on stderr that it waits, and then for whom. A client
     // keeps the block sizes measured when the server dies or Ctrl-C comes.
-    XferPlan client = plan;
-    client.servers = xfer_peers(a.peer);
-    return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(client, job); });
+    return run_job_command(ctx, flags, &backend, [&](JobContext& job) { return run(plan, job); });
   }
   ReadyFile ready(a.ready_file);
   // A server keeps each client's case as its session ends; Ctrl-C releases its exposed memory and
