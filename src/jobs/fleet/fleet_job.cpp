@@ -37,8 +37,6 @@ std::string plan_terms(const FleetPlan& plan) {
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
 
-using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
-
 // One rank's part of measuring links: its put source, made once, and the steps it takes part in.
 class LinkMeter {
  public:
@@ -53,7 +51,7 @@ class LinkMeter {
 
   // Measures the links of `wanted` (every link of the steps when null) in `steps`; every rank calls
   // it with the same arguments. Returns the cases of the links this rank is the source of.
-  std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const LinkSet* wanted) {
+  std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const FleetLinkSet* wanted) {
     std::vector<CaseResult> mine;
     for (const FleetStep& step : steps) measure_step(step, wanted, mine);
     return mine;
@@ -68,7 +66,7 @@ class LinkMeter {
   }
 
  private:
-  void measure_step(const FleetStep& step, const LinkSet* wanted, std::vector<CaseResult>& mine) {
+  void measure_step(const FleetStep& step, const FleetLinkSet* wanted, std::vector<CaseResult>& mine) {
     const int rank = group_.rank();
     const int partner = fleet_partner(step, rank);
     // A session server per step: it serves one client, the partner's, then ends.
@@ -146,12 +144,17 @@ std::vector<CaseResult> gather_links(Runtime& group, const std::vector<CaseResul
   return links;
 }
 
+std::vector<FleetLink> figures_of(const std::vector<CaseResult>& cases) {
+  std::vector<FleetLink> links;
+  for (const CaseResult& c : cases) links.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
+  return links;
+}
+
 // Every rank's link figures at rank 0 (from, to, bandwidth_p50: 24 bytes a link, not a case's 3 KB),
 // sorted by (from, to); empty elsewhere. What the diagnosis judges and the matrix shows.
 std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResult>& mine) {
   std::vector<std::tuple<int, int, double>> compact;
-  compact.reserve(mine.size());
-  for (const CaseResult& c : mine) compact.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
+  for (const FleetLink& l : figures_of(mine)) compact.emplace_back(l.from, l.to, l.gbps);
   std::vector<FleetLink> links;
   for (const auto& of_rank : gather_values(group, compact, 0)) {
     for (const auto& [from, to, gbps] : of_rank) links.emplace_back(from, to, gbps);
@@ -160,14 +163,8 @@ std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResu
   return links;
 }
 
-std::vector<FleetLink> figures_of(const std::vector<CaseResult>& cases) {
-  std::vector<FleetLink> links;
-  for (const CaseResult& c : cases) links.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
-  return links;
-}
-
 // Rank 0's set of links at every rank.
-LinkSet share_links(Runtime& group, const LinkSet& at_root) { return broadcast_value(group, at_root, 0); }
+FleetLinkSet share_links(Runtime& group, const FleetLinkSet& at_root) { return broadcast_value(group, at_root, 0); }
 
 }  // namespace
 
@@ -215,7 +212,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   // work on a shared node or switch does not. Rank 0 decides each group; every rank measures it,
   // and the source of a link keeps its confirmed figure on its case.
   while (plan.confirm) {
-    const LinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : LinkSet{});
+    const FleetLinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : FleetLinkSet{});
     if (suspects.empty()) break;
     const std::vector<CaseResult> again_mine = meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects);
     attach_fleet_confirmation(mine, figures_of(again_mine));
@@ -223,20 +220,17 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     if (rank == 0) diagnosis.measured_again(second);
   }
   if (rank == 0) outcome.verdict = diagnosis.verdict();
-  const bool every_case = ranks <= plan.matrix_max_ranks;
-  LinkSet listed;
-  if (rank == 0 && !every_case) {
+  if (ranks > plan.matrix_max_ranks) {
+    FleetLinkSet listed;  // rank 0's verdict's flagged and cleared links (empty elsewhere)
     for (const auto* list : {&outcome.verdict.flagged, &outcome.verdict.cleared}) {
       for (const FleetLink& l : *list) listed.insert({l.from, l.to});
     }
-  }
-  if (!every_case) {
     listed = share_links(group, listed);
     std::erase_if(mine, [&](const CaseResult& c) { return listed.count(fleet_link_of(c)) == 0; });
   }
   std::vector<CaseResult> links = gather_links(group, mine);
   if (rank != 0) return outcome;
-  LinkSet named;
+  FleetLinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
   CaseResult matrix = fleet_matrix_case(plan, who, std::move(diagnosis).shown(), outcome.verdict);
