@@ -54,12 +54,9 @@ void validate_link_plan(const LinkPlan& plan) {
         "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
         flag("link.check"), flag("link.memory")));
   }
-  if (!plan.transport.empty()) {
-    if (!transport_known(plan.transport)) {
-      const auto names = transport_names();
-      throw PlanError(
-          fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
-    }
+  if (!plan.transport.empty() && !transport_known(plan.transport)) {
+    throw PlanError(fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport,
+                                fmt::join(transport_names(), ", ")));
   }
 }
 

@@ -41,11 +41,9 @@ std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std
 // null memory (which the CPU never touches), a transport this build does not have.
 void validate_link_plan(const LinkPlan& plan);
 
-// The host RAM a client run takes at its largest size: its source, a host staging buffer where its
-// device memory is not host RAM (the transport may need one), and, on loopback, the server's
-// destination in this same process; device memory counts where the backend's is host RAM (the cpu
-// backend), null memory never (reserved, not touched). MachineLimit naming link.size when that is
-// more than 90% of the memory available: refused before anything is allocated, as copy does.
+// MachineLimit naming link.size when the host RAM a client run takes at its largest size (its source,
+// a host staging buffer for device memory not in host RAM, on loopback the server's destination; null
+// memory never) is more than 90% of the memory available: refused before anything is allocated.
 void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram);
 
 // The sizes of the sweep: MIN, MIN*f, MIN*f^2, … while not above MAX (MAX itself only when the
