@@ -119,14 +119,13 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
 void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again_in) {
   // Sorted once, found by halving: a fleet of thousands of ranks has millions of links.
   std::vector<FleetLink> again = again_in;
-  const auto key = [](const FleetLink& l) { return std::pair{l.from, l.to}; };
-  std::stable_sort(again.begin(), again.end(), [&](const FleetLink& x, const FleetLink& y) { return key(x) < key(y); });
+  std::stable_sort(again.begin(), again.end(), fleet_link_order);
   for (CaseResult& c : links) {
-    const std::pair<int, int> link = fleet_link_of(c);
-    auto at = std::lower_bound(again.begin(), again.end(), link, [&](const FleetLink& l, const std::pair<int, int>& k) { return key(l) < k; });
+    const auto [from, to] = fleet_link_of(c);
+    auto at = std::lower_bound(again.begin(), again.end(), FleetLink(from, to, 0), fleet_link_order);
     // Measured again more than once (a group, then halves): the last figure is the one that decided.
     const FleetLink* last = nullptr;
-    for (; at != again.end() && key(*at) == link; ++at) last = &*at;
+    for (; at != again.end() && at->from == from && at->to == to; ++at) last = &*at;
     if (last == nullptr) continue;
     const auto known = std::find_if(c.metrics.begin(), c.metrics.end(),
                                     [](const Metric& m) { return m.name == "bandwidth_p50_again"; });

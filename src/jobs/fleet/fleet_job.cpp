@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <utility>
@@ -15,7 +14,6 @@
 #include "core/plan_error.hpp"
 #include "jobs/endpoint/paired_put.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
-#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"

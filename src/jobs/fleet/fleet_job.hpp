@@ -18,7 +18,6 @@
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/fleet/fleet_verdict.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
-#include "jobs/p2p/p2p_remote.hpp"
 
 namespace xb {
 

@@ -56,13 +56,9 @@ FleetRoundList FleetRoundList::tournament(int ranks) {
 
 FleetRoundList::FleetRoundList(std::vector<FleetStep> rounds) : count_(rounds.size()), held_(std::move(rounds)) {}
 
-FleetStep FleetRoundList::at(std::size_t i) const {
-  if (tournament_ranks_ > 0) return fleet_round(tournament_ranks_, static_cast<int>(i));
-  return held_.at(i);
-}
-
 std::vector<FleetStep> FleetRoundList::steps_of_round(std::size_t i, std::size_t max_pairs) const {
-  return fleet_split_rounds({at(i)}, max_pairs);
+  return fleet_split_rounds({tournament_ranks_ > 0 ? fleet_round(tournament_ranks_, static_cast<int>(i)) : held_.at(i)},
+                            max_pairs);
 }
 
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs) {

@@ -38,7 +38,6 @@ class FleetRoundList {
   static FleetRoundList tournament(int ranks);
   explicit FleetRoundList(std::vector<FleetStep> rounds);
   std::size_t size() const { return count_; }
-  FleetStep at(std::size_t i) const;
   // Round i cut into steps of at most `max_pairs` pairs (0: no cap).
   std::vector<FleetStep> steps_of_round(std::size_t i, std::size_t max_pairs) const;
 

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
