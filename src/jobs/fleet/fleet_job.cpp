@@ -47,8 +47,8 @@ class LinkMeter {
     if (plan.base.verify) source_.memory().fill(0, plan.base.size, rank_seed(plan, group.rank()));
   }
 
-  // Measures the links of `wanted` (every link of the steps when null) in `steps`; every rank calls
-  // it with the same arguments. Returns the cases of the links this rank is the source of.
+  // The cases this rank is the source of, of the links of `wanted` (null: every link) in `steps`.
+  // Every rank calls it with the same arguments.
   std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const FleetLinkSet* wanted) {
     std::vector<CaseResult> mine;
     for (const FleetStep& step : steps) measure_step(step, wanted, mine);
@@ -79,8 +79,7 @@ class LinkMeter {
                     .executions = plan_.base.executions},
                    partner, fmt::format("rank {}'s address", partner));
     const auto is_wanted = [&](int from, int to) { return wanted == nullptr || wanted->count({from, to}) > 0; };
-    // The lower rank of each pair sends first, then the higher: one direction at a time per pair.
-    for (const bool lower_sends : {true, false}) {
+    for (const bool lower_sends : {true, false}) {  // one direction at a time per pair
       // Every rank knows the step and `wanted`, so all agree on whether this direction runs.
       const bool any = std::any_of(step.begin(), step.end(), [&](const FleetPair& p) {
         return lower_sends ? is_wanted(p.a, p.b) : is_wanted(p.b, p.a);
@@ -115,15 +114,15 @@ class LinkMeter {
 
 // The rounds of the plan's schedule for these ranks (by their hosts, for topology); a tournament's
 // made round by round, so no rank holds all of them.
-FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<std::string>& hosts) {
-  const int ranks = static_cast<int>(hosts.size());
+FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<FleetRank>& who) {
+  const int ranks = static_cast<int>(who.size());
   if (plan.schedule == "quick") return FleetRoundList(fleet_quick_rounds(ranks));
   if (plan.schedule == "rounds") return FleetRoundList(plan.rounds);
   if (plan.schedule == "topology") {
     std::vector<std::string> locations;
-    for (const std::string& host : hosts) {
-      const auto at = plan.locations.find(host);
-      if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", host));
+    for (const FleetRank& r : who) {
+      const auto at = plan.locations.find(r.host);
+      if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", r.host));
       locations.push_back(at->second);
     }
     return FleetRoundList(fleet_topology_rounds(locations));
@@ -177,14 +176,10 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
 
   require_ranks_agree(group, plan_terms(plan));
   // Every rank as it describes itself: host, address, device, NIC (and its ceiling, for floors).
-  const std::vector<std::string> hosts = group.allgather(host_name());
-  const std::vector<std::string> addresses = group.allgather(plan.host);
-  const std::vector<std::string> devices =
-      group.allgather(fmt::format("{}::device::{} ({})", backend.name(), plan.device, backend.open_device(plan.device)->info().name));
-  const std::vector<std::string> nic_words = group.allgather(plan.nic);
+  const std::string device =
+      fmt::format("{}::device::{} ({})", backend.name(), plan.device, backend.open_device(plan.device)->info().name);
+  const std::vector<FleetRank> who = allgather_values(group, FleetRank{host_name(), plan.host, device, plan.nic});
   const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
-  std::vector<FleetRank> who;
-  for (std::size_t r = 0; r < hosts.size(); ++r) who.push_back({hosts[r], addresses[r], devices[r], nic_words[r]});
   LinkMeter meter(plan, backend, group, who);
 
   const FleetFloorFn floor = [&](int from, int to) -> std::optional<double> {
@@ -195,10 +190,10 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     return *plan.floor_share * std::min(std::stod(a), std::stod(b));
   };
 
-  // Each rank keeps the cases of the links it sent on; rank 0 gets their figures only, and later the
-  // cases the result lists: every link up to plan.matrix_max_ranks ranks, above that the slow and
-  // cleared ones (a tournament of 1024 ranks has 1M links: 3 GB of cases, 24 MB of figures).
-  std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, hosts));
+  // Each rank keeps the cases of the links it sent on; rank 0 gets their figures, and later the cases
+  // the result lists (above plan.matrix_max_ranks, the slow and cleared ones only: a tournament of
+  // 1024 ranks has 1M links, 3 GB of cases, 24 MB of figures).
+  std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, who));
   std::vector<FleetLink> figures = gather_figures(group, mine);  // at rank 0: every link's; empty elsewhere
   FleetOutcome outcome;
   FleetDiagnosis diagnosis(ranks, plan.threshold, floor, plan.max_pairs);

@@ -23,10 +23,9 @@ FleetStep fleet_round(int ranks, int round) {
   const int rounds = fleet_round_count(ranks);
   if (round < 0 || round >= rounds) throw std::invalid_argument(fmt::format("round {} of a {}-round tournament", round, rounds));
   // The circle method: seat n (even) players at positions 0..n-1, keep position 0 fixed and turn the
-  // others one place per round; position i plays position n-1-i. With an odd count a phantom
-  // player (n - 1 here) makes the count even and whoever meets it sits the round out. After
-  // `round` turns, position i >= 1 holds player 1 + (i - 1 - round) mod (n - 1): one round is made
-  // without the ones before it.
+  // others one place per round; position i plays position n-1-i. An odd count gets a phantom player
+  // (n - 1), whose partner sits the round out. After `round` turns, position i >= 1 holds player
+  // 1 + (i - 1 - round) mod (n - 1): one round is made without the ones before it.
   const int n = ranks % 2 == 0 ? ranks : ranks + 1;
   const auto seat = [&](int i) { return i == 0 ? 0 : 1 + (((i - 1 - round) % (n - 1)) + (n - 1)) % (n - 1); };
   FleetStep pairs;

@@ -17,15 +17,14 @@ constexpr NamedValue<RegionPlace> kLinkMemoryNames[] = {
     {RegionPlace::host, "host"}, {RegionPlace::device, "cuda"}, {RegionPlace::null, "null"}};
 }  // namespace
 
-std::optional<RegionPlace> link_memory_from(std::string_view name) { return value_named(kLinkMemoryNames, name); }
 std::string_view link_memory_name(RegionPlace place) { return name_of(kLinkMemoryNames, place); }
 
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag) {
   const auto colon = text.find(':');
   const std::string_view src_name = text.substr(0, colon);
   const std::string_view dst_name = colon == std::string_view::npos ? src_name : text.substr(colon + 1);
-  const auto src = link_memory_from(src_name);
-  const auto dst = link_memory_from(dst_name);
+  const auto src = value_named(kLinkMemoryNames, src_name);
+  const auto dst = value_named(kLinkMemoryNames, dst_name);
   if (!src || !dst || dst_name.find(':') != std::string_view::npos) {
     throw UsageError(fmt::format("{} {}: expected SRC[:DST], each one of host, cuda, null", flag, text));
   }

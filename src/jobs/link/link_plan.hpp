@@ -32,7 +32,6 @@ struct LinkPlan {
 };
 
 // The memory names of -M: host, cuda (device memory of the preferred device backend), null.
-std::optional<RegionPlace> link_memory_from(std::string_view name);
 std::string_view link_memory_name(RegionPlace place);  // "host", "cuda", "null"
 // "SRC[:DST]" (one name: both sides). UsageError naming `flag` and the names.
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag);
@@ -46,8 +45,8 @@ void validate_link_plan(const LinkPlan& plan);
 // memory never) is more than 90% of the memory available: refused before anything is allocated.
 void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram);
 
-// The sizes of the sweep: MIN, MIN*f, MIN*f^2, … while not above MAX (MAX itself only when the
-// steps land on it, as sharp_coll_test's and the OSU benchmarks' loops do).
+// MIN, MIN*f, MIN*f^2, … while not above MAX (MAX only when the steps land on it, as the loops of
+// sharp_coll_test and the OSU benchmarks do).
 std::vector<std::uint64_t> link_sizes(const LinkPlan& plan);
 
 // Bandwidth of one transfer of `bytes` taking `avg_us` on average, in decimal gigabits per second
