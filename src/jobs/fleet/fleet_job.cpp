@@ -14,6 +14,7 @@
 #include "core/plan_error.hpp"
 #include "jobs/endpoint/paired_put.hpp"
 #include "jobs/fleet/fleet_cases.hpp"
+#include "jobs/fleet/fleet_config.hpp"
 #include "jobs/fleet/fleet_diagnosis.hpp"
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/p2p/p2p_metrics.hpp"
