@@ -1,7 +1,6 @@
 #pragma once
-// The configuration of one coll case, typed: the coll job writes its result's `config` from it and
-// the sharp_coll_test dialect reads it back (`case.config.get<CollConfig>()`), so the keys are
-// spelled once, here.
+// The configuration of one coll case, typed: the coll job writes it and the sharp_coll_test dialect
+// reads it back (`case.config.get<CollConfig>()`), so the keys are spelled once, here.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "jobs/coll/coll_config.hpp"
@@ -26,14 +27,12 @@ struct Timing {
 };
 
 Timing time_operations(const CollPlan& plan, CollectiveGroup& group, Collective op) {
-  TimedLoopPlan loop;
-  loop.warmup = plan.warmup;
-  loop.iterations = plan.iterations;
-  loop.submit_time = false;
   // barrier has no barrier before it: it would time itself twice.
   const bool line_up = plan.line_up && op != Collective::barrier;
   Timing t;
-  t.samples = run_timed_loop(loop, line_up ? &group : nullptr, [&] { group.run_once(); }, [] {}).complete_us;
+  t.samples = run_timed_loop({.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false},
+                             line_up ? &group : nullptr, [&] { group.run_once(); }, [] {})
+                  .complete_us;
   double sum = 0, fastest = std::numeric_limits<double>::infinity(), slowest = 0;
   for (const double us : t.samples) {
     sum += us;
@@ -58,22 +57,14 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
                 ? fmt::format("barrier of {} ranks", group_size)
                 : fmt::format("{} of {} bytes per rank over {} ranks", op, block, group_size);
   c.labels = {{"collective", op}, {"size", std::to_string(row)}, {"ranks", std::to_string(group_size)}};
-  CollConfig config;
-  config.collective = op;
-  config.size = row;
-  config.block_bytes = block;
-  config.count = shape.count;
-  config.datatype = to_string(shape.type);
-  config.ranks = group_size;
-  config.group = plan.group;
-  config.iterations = plan.iterations;
-  config.warmup = plan.warmup;
-  config.line_up = plan.line_up && shape.op != Collective::barrier;
-  if (shape.op == Collective::iallreduce) config.outstanding = shape.outstanding;
-  if (shape.op == Collective::reduce || shape.op == Collective::bcast) config.root = shape.root;
-  config.checked = plan.check;
-  if (!plan.net_device.empty()) config.net_device = plan.net_device;
-  c.config = config;
+  const bool rooted = shape.op == Collective::reduce || shape.op == Collective::bcast;
+  c.config = CollConfig{
+      .collective = op, .size = row, .block_bytes = block, .count = shape.count,
+      .datatype = std::string(to_string(shape.type)), .ranks = group_size, .group = plan.group,
+      .iterations = plan.iterations, .warmup = plan.warmup, .line_up = plan.line_up && shape.op != Collective::barrier,
+      .outstanding = shape.op == Collective::iallreduce ? std::optional(shape.outstanding) : std::nullopt,
+      .root = rooted ? std::optional(shape.root) : std::nullopt, .checked = plan.check,
+      .net_device = plan.net_device.empty() ? std::nullopt : std::optional(plan.net_device)};
   c.series.push_back(make_series("latency", "us", std::move(t.samples)));
   c.metrics = {
       {"latency_avg", t.avg, "us", "mean over ranks of each rank's mean"},
@@ -92,18 +83,14 @@ CaseResult make_case(const CollPlan& plan, const CollectiveShape& shape, int gro
 }  // namespace
 
 std::vector<CaseResult> run(const CollPlan& plan, JobContext& ctx) {
-  if (ctx.collectives == nullptr) throw std::logic_error("coll: JobContext.collectives is not set");
-  CollectiveGroup& group = *ctx.collectives;
+  CollectiveGroup& group = ctx.need_collectives("coll");
   const int n = group.size();
   std::vector<CaseResult> cases;
   for (const Collective op : plan.collectives) {
     for (const std::uint64_t count : coll_counts(plan, op, n)) {
-      CollectiveShape shape;
-      shape.op = op;
-      shape.type = plan.type;
-      shape.count = count;
-      shape.outstanding = op == Collective::iallreduce ? plan.outstanding : 1;
-      shape.root = root_of(plan, op, n);
+      const CollectiveShape shape{.op = op, .type = plan.type, .count = count,
+                                  .outstanding = op == Collective::iallreduce ? plan.outstanding : 1,
+                                  .root = root_of(plan, op, n)};
       group.prepare(shape);
       Timing t = time_operations(plan, group, op);
       std::string wrong = plan.check ? group.check() : std::string();

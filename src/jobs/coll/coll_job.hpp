@@ -1,13 +1,10 @@
 #pragma once
-// The coll job: each collective of the plan, over the size sweep, on a group of ranks. Every rank
-// of the group runs it; the group's rank 0 receives one CaseResult per (collective, size) as it
-// completes. Timing as SHARP's MPI tester times its perf mode, so the figures compare with it:
-// per size, `warmup` untimed operations, then `iterations` timed ones on the monotonic clock, each
-// after an untimed line-up (plan.line_up; never for barrier itself). Avg is the mean over ranks of
-// each rank's mean, Min the fastest iteration of any rank, Max the slowest; bandwidth in decimal
-// Gb/s of the row's bytes (iallreduce: every outstanding operation's) over Avg.
-#include <functional>
-
+// The coll job: each collective of the plan over the size sweep, run by every rank of a group.
+// Timed as SHARP's MPI tester times its perf mode, so the figures compare: per size, `warmup` untimed
+// operations, then `iterations` timed ones on the monotonic clock, each after an untimed line-up
+// (plan.line_up; never for barrier itself). Avg is the mean over ranks of each rank's mean, Min the
+// fastest iteration of any rank, Max the slowest; bandwidth in decimal Gb/s of the row's bytes
+// (iallreduce: every outstanding operation's) over Avg.
 #include <vector>
 
 #include "core/result.hpp"
@@ -16,10 +13,9 @@
 
 namespace xb {
 
-// Runs the plan (validated) on the group ctx.collectives. At the group's rank 0: every case, each
-// also to ctx.on_case as it completes; elsewhere: none. A result the check finds wrong is a failed
-// case (its reason names the collective, the size and the element), not an exception: every rank
-// goes on, so no rank is left waiting in a collective.
+// Runs the plan (validated) on ctx.collectives. At rank 0: every case, each also to ctx.on_case as
+// it completes; elsewhere: none. A result the check finds wrong is a failed case (its reason names
+// the collective, the size and the element), not an exception: no rank is left waiting in a collective.
 std::vector<CaseResult> run(const CollPlan& plan, JobContext& ctx);
 
 }  // namespace xb

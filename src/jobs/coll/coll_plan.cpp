@@ -45,10 +45,8 @@ std::vector<std::uint64_t> coll_counts(const CollPlan& p, Collective op, int gro
 }
 
 std::uint64_t coll_row_bytes(Collective op, std::uint64_t block_bytes, int group_size) {
-  if (op == Collective::reduce_scatter || op == Collective::allgather) {
-    return block_bytes * static_cast<std::uint64_t>(group_size);
-  }
-  return block_bytes;
+  const bool per_rank = op == Collective::reduce_scatter || op == Collective::allgather;
+  return per_rank ? block_bytes * static_cast<std::uint64_t>(group_size) : block_bytes;
 }
 
 std::uint64_t coll_moved_bytes(const CollPlan& p, Collective op, std::uint64_t block_bytes, int group_size) {

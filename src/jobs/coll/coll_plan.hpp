@@ -1,8 +1,7 @@
 #pragma once
-// What a coll run measures: collective operations of a group of ranks (allreduce, iallreduce,
-// reduce, barrier, bcast, reduce_scatter, allgather), each timed over a size sweep, as SHARP's MPI
-// collectives tester does in its perf mode. Parsed by the sharp_coll_test dialect, checked by
-// validate_coll_plan before MPI starts.
+// What a coll run measures: collective operations of a group of ranks, each timed over a size sweep
+// as SHARP's MPI collectives tester does in its perf mode. Parsed by the sharp_coll_test dialect,
+// checked by validate_coll_plan before MPI starts.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,21 +23,18 @@ struct CollPlan {
   std::optional<int> root;  // reduce and bcast; none: reduce's is the last rank, bcast's rank 0
   std::string group = "world";  // how the ranks were grouped, as recorded in the result
   bool check = true;            // each size's result checked once after its timed iterations
-  // The network device the run was pinned to (sharp_coll_test -d: "mlx5_0:1", "eth0"), recorded
-  // for judging (its ceiling); "" when none was named.
-  std::string net_device;
+  std::string net_device;  // sharp_coll_test -d ("mlx5_0:1", "eth0"), for judging its ceiling; "": none
 };
 
 inline constexpr unsigned kMaxOutstanding = 512;  // SHARP's tester's bound on -N
 inline constexpr std::uint64_t kMaxCollBlock = std::uint64_t{1} << 30;
 
-// PlanError naming the field and the rule (core/plan_error.hpp): sizes not powers of two or MIN > MAX or beyond 1 GiB,
-// sizes smaller than one element, no iterations, -N outside 1..512, no collective.
+// PlanError naming the field and the rule: sizes not powers of two, MIN > MAX, beyond 1 GiB or below
+// one element, no iterations, -N outside 1..512, no collective.
 void validate_coll_plan(const CollPlan& plan);
 
-// The element counts of a block, smallest first: MIN/e, doubled while not above MAX/e, where
-// the largest block of an allgather of `group_size` ranks is capped to 512 MiB in all (as SHARP's
-// tester caps it).
+// The element counts of a block, smallest first: MIN/e, doubled while not above MAX/e; an allgather's
+// largest is capped to 512 MiB over the group, as SHARP's tester caps it.
 std::vector<std::uint64_t> coll_counts(const CollPlan& plan, Collective op, int group_size);
 
 // The bytes a size row names: the block for allreduce, iallreduce (one operation's), reduce and

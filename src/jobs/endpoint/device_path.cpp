@@ -11,8 +11,7 @@
 namespace xb {
 
 std::string device_memory_type(std::string_view backend) {
-  if (backend == "hip") return "rocm";
-  return std::string(backend);
+  return backend == "hip" ? "rocm" : std::string(backend);
 }
 
 DevicePath choose_device_path(const DevicePathInput& in) {

@@ -1,16 +1,17 @@
 #pragma once
-// Whether a transfer may hand a transport device memory to register, or must stage it through host
-// memory (device memory is registered with UCX when its build has CUDA support, staged through
-// the pinned pool otherwise, and the result says which). A pure decision, so it is tested
-// without a GPU: device memory the CPU can address (the cpu backend's, host RAM) is always
-// registered; a GPU's only where the transport registers that memory type (UCX built with CUDA
-// lists "cuda" in ucp_context_query's memory_types; the TCP transport never: it reads memory with
-// the CPU). Handing a GPU pointer to a transport that cannot register it would fault or fail.
+// Whether a transfer may hand a transport device memory to register, or must stage it through the
+// pinned pool; a pure decision, tested without a GPU. Device memory in host RAM (the cpu backend's)
+// is always registered; a GPU's only where the transport lists its memory type (UCX built with CUDA
+// lists "cuda" in ucp_context_query's memory_types; TCP never: it reads memory with the CPU). A GPU
+// pointer handed to a transport that cannot register it would fault or fail.
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace xb {
+
+class Backend;
+class Transport;
 
 struct DevicePathInput {
   std::string_view backend;              // "cuda", "cpu": the backend that allocated the memory
@@ -31,14 +32,9 @@ std::string device_memory_type(std::string_view backend);
 
 DevicePath choose_device_path(const DevicePathInput& input);
 
-}  // namespace xb
-
-namespace xb {
-class Backend;
-class Transport;
-// For a server exposing device memory to a peer, which can only put into or get from memory the
-// transport registered (there is no pool on the far side): throws Unavailable "the server cannot
-// expose BACKEND device memory over TRANSPORT: WHY" where choose_device_path says stage.
+// For a server exposing device memory to a peer, which can only reach memory the transport registered
+// (no pool on the far side): Unavailable "the server cannot expose BACKEND device memory over
+// TRANSPORT: WHY" where choose_device_path says stage.
 void require_registrable_device_memory(const Backend& backend, Transport& transport);
 
 }  // namespace xb

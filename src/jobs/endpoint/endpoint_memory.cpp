@@ -1,24 +1,34 @@
-// EndpointMemory's factory and its two host-side kinds: host memory (the CPU fills and checks it in
-// place) and null memory (registered, never touched). Device memory is device_endpoint_memory.cpp.
+// EndpointMemory's factory and its three kinds: host memory (the CPU fills and checks it in place),
+// device memory (through the device's stream) and null memory (registered, never touched).
 #include "jobs/endpoint/endpoint_memory.hpp"
 
 #include <fmt/format.h>
 #include <sys/mman.h>
 
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 
+#include "backends/device_pattern.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/range.hpp"
 #include "core/size.hpp"
-#include "jobs/endpoint/device_endpoint_memory.hpp"
-#include "jobs/endpoint/endpoint_bounds.hpp"
 
 namespace xb {
 namespace {
 
-using endpoint_detail::check_range;
+// What every kind checks before touching a range: std::out_of_range "CALL: [OFFSET, +BYTES) is
+// outside WHAT (SIZE bytes)".
+void check_range(std::string_view call, std::uint64_t offset, std::uint64_t bytes, std::uint64_t size,
+                 const std::string& what) {
+  if (!range_inside(offset, bytes, size)) {
+    throw std::out_of_range(
+        fmt::format("{}: [{}, +{}) is outside {} ({} bytes)", call, offset, bytes, what, size));
+  }
+}
 
 // Pinned, as a NIC or GPU reads locked pages without faults; where the device runtime refuses
 // (an mlock limit, cudaHostAlloc out of memory) the run goes on with pageable memory and says so.
@@ -76,6 +86,76 @@ class HostEndpointMemory final : public EndpointMemory {
   std::unique_ptr<LocalRegion> region_;  // from the transport (owning)
   void* data_ = nullptr;
   std::uint64_t bytes_;
+};
+
+class DeviceEndpointMemory final : public EndpointMemory {
+ public:
+  DeviceEndpointMemory(Device& device, std::uint64_t bytes, std::string_view engine, std::string description)
+      : device_(device), engine_(engine), description_(std::move(description)), memory_(device.allocate(bytes)),
+        bytes_(bytes) {}
+
+  ~DeviceEndpointMemory() override {
+    // Copies still queued (a fill that threw half-way) finish before the memory they touch goes.
+    if (!stream_) return;
+    try {
+      stream_->synchronize();
+    } catch (...) {
+      // Already failing; the copy error is not the one to report.
+    }
+  }
+
+  void* data() const override { return memory_->data(); }
+  std::size_t size() const override { return bytes_; }
+  std::string description() const override { return description_; }
+  RegionPlace place() const override { return RegionPlace::device; }
+
+  void fill(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
+    check_range("fill", offset, bytes, bytes_, description_);
+    prepare_staging();
+    staging_->fill(*stream_, device_byte(0), offset, bytes, seed);
+  }
+
+  std::optional<std::uint64_t> verify(std::uint64_t offset, std::uint64_t bytes, std::uint64_t seed) override {
+    check_range("verify", offset, bytes, bytes_, description_);
+    prepare_staging();
+    const auto bad = staging_->find_mismatch(*stream_, device_byte(0), offset, bytes, seed);
+    return bad ? std::optional(bad->offset) : std::nullopt;
+  }
+
+  void copy_in(std::uint64_t offset, const void* host, std::uint64_t bytes) override {
+    check_range("copy_in", offset, bytes, bytes_, description_);
+    prepare_stream();
+    stream_->copy({device_byte(offset), host, bytes});
+    stream_->synchronize();
+  }
+
+  void copy_out(std::uint64_t offset, void* host, std::uint64_t bytes) override {
+    check_range("copy_out", offset, bytes, bytes_, description_);
+    prepare_stream();
+    stream_->copy({host, device_byte(offset), bytes});
+    stream_->synchronize();
+  }
+
+ private:
+  std::byte* device_byte(std::uint64_t offset) const { return static_cast<std::byte*>(memory_->data()) + offset; }
+  // Made on first use: a memory that only ever carries transfers needs no stream (on the cpu
+  // backend a stream is a worker thread) and no staging.
+  void prepare_stream() {
+    if (!stream_) stream_ = device_.create_stream(engine_);
+  }
+  void prepare_staging() {
+    prepare_stream();
+    if (!staging_) staging_.emplace(device_, bytes_);
+  }
+
+  Device& device_;
+  std::string engine_;
+  std::string description_;
+  std::unique_ptr<Allocation> memory_;
+  std::uint64_t bytes_;
+  std::optional<DevicePatternStaging> staging_;
+  // Last, so it is destroyed first: its queued copies end before the memory they touch is freed.
+  std::unique_ptr<Stream> stream_;
 };
 
 // sharp_coll_test's "null": data that no CPU produced or consumes, so the transfer is measured
@@ -151,8 +231,8 @@ std::unique_ptr<EndpointMemory> EndpointMemory::make(Backend& backend, Device& d
                                                      std::uint64_t bytes) {
   check_size(bytes);
   if (place != RegionPlace::device) return make(device, place, bytes);
-  return make_device_endpoint_memory(device, bytes, backend.capabilities().engines.front(),
-                                     fmt::format("{}::device::{}", backend.name(), device.info().index));
+  return std::make_unique<DeviceEndpointMemory>(device, bytes, backend.capabilities().engines.front(),
+                                                fmt::format("{}::device::{}", backend.name(), device.info().index));
 }
 
 }  // namespace xb

@@ -1,8 +1,7 @@
 #pragma once
 // A put between paired ranks, the measurement of p2p across nodes and of every fleet link: each
-// rank of a pair serves its device memory on a thread (PeerServerThread), connects a client to
-// its partner's server and exposes one region of device memory there; then every rank starts each
-// execution together (run_timed_loop), the senders putting from their PutSource and flushing.
+// rank of a pair serves its device memory on a thread and exposes a region of its partner's; then
+// every rank starts each execution together (run_timed_loop), the senders putting and flushing.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -30,15 +29,14 @@ struct PairedPutPlan {
 
 class PairedPut {
  public:
-  // Every rank calls it (collective): `partner` < 0 for a rank sitting this one out. Returns once
-  // this rank's region is exposed to its partner (the ranks line up at each measure() after).
-  // `source` is this rank's, reused across pairs.
+  // Every rank calls it (collective; `partner` < 0: sitting this one out). Returns once this rank's
+  // region is exposed to its partner. `source` is this rank's, reused across pairs.
   PairedPut(Runtime& group, Backend& backend, PutSource& source, const PairedPutPlan& plan, int partner,
             std::string partner_name);
   // Every rank calls it: the warm-up and timed executions, this rank putting when `sending`.
   // `max_over_ranks`: an execution lasts until the slower side of the pair is done (both ways at
-  // once); otherwise each sender's own time. `on_time` gets each timed execution's microseconds,
-  // at every rank (an idle one's clock spans only the line-up, or with max_over_ranks the pair's).
+  // once); else each sender's own time. `on_time` gets each timed execution's microseconds at every
+  // rank (an idle one's clock spans only the line-up, or with max_over_ranks the pair's).
   void measure(bool sending, bool max_over_ranks, const std::function<void(double us)>& on_time);
   // The first byte of the partner's region that differs from the pattern of `seed`, if any.
   std::optional<std::uint64_t> verify(std::uint64_t seed);

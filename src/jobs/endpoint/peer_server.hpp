@@ -56,18 +56,16 @@ struct PeerServerPlan {
   SessionCaps caps;  // what one client may have exposed (a thread's: exactly_the_plan)
 };
 
-// Serves one client to its end with `backend`'s device, refusing device memory the transport
-// cannot register. `on_listening` (may be empty) runs once both addresses are bound, before the
-// wait; refused connections go to `log`. Throws TransportError when no client came in time or
-// the client broke off.
+// Serves one client to its end with `backend`'s device, refusing device memory the transport cannot
+// register; `on_listening` (may be empty) runs once both addresses are bound, refused connections go
+// to `log`. Throws TransportError when no client came in time or the client broke off.
 SessionReport serve_peer(const PeerServerPlan& plan, Backend& backend, std::ostream& log,
                          const std::function<void(const SocketAddress& control, const SocketAddress& data)>& on_listening);
 
 // serve_peer on a thread of this process, on `host` with ports the kernel chooses.
 class PeerServerThread {
  public:
-  // Returns once the server listens; throws what stopped it from listening (its transport or
-  // device could not be made, the bind failed).
+  // Returns once the server listens; throws what stopped it (its transport or device, the bind).
   PeerServerThread(const std::string& host, std::string transport, std::string token, std::chrono::milliseconds wait,
                    int device, Backend& backend, SessionCaps caps);
   // Joins the thread (which ends once its client finished or went away, or its wait ran out).

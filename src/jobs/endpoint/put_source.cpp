@@ -9,11 +9,9 @@ PutSource::PutSource(Backend& backend, int device, std::uint64_t bytes, const st
   require_registrable_device_memory(backend, *transport_);
   device_ = backend.open_device(device);
   memory_ = EndpointMemory::make(backend, *device_, RegionPlace::device, bytes, *transport_);
-  local_ = memory_->registration();
-  if (local_ == nullptr) {
-    own_registration_ = transport_->register_memory(memory_->data(), bytes);
-    local_ = own_registration_.get();
-  }
+  // Memory the transport allocated brings its registration; other memory is registered here.
+  if (memory_->registration() == nullptr) own_registration_ = transport_->register_memory(memory_->data(), bytes);
+  local_ = own_registration_ ? own_registration_.get() : memory_->registration();
 }
 
 PutSource::~PutSource() = default;

@@ -1,12 +1,8 @@
 #pragma once
-// One rank's side of cross-node puts (p2p --mpi, fleet): its own transport, its device memory (the
-// source of every put) and that memory's registration with the transport. Made once per run; a
-// client session to each partner (ClientSession) is made on top of transport() and puts from
-// region().
-//
-// Device memory is handed to the transport as it is (no staging pool): a GPU's only where the
-// transport registers that memory type (UCX built with CUDA); the cpu backend's arenas are host
-// RAM and always can be. Unavailable, naming why, otherwise (require_registrable_device_memory).
+// One rank's side of cross-node puts (p2p --mpi, fleet), made once per run: its own transport, its
+// device memory (the source of every put) and that memory's registration. Device memory goes to the
+// transport as it is, with no staging pool: Unavailable, naming why, where the transport cannot
+// register it (require_registrable_device_memory).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,8 +25,8 @@ class PutSource {
   EndpointMemory& memory() { return *memory_; }
 
  private:
-  // Declared in destruction order's reverse: the registration goes before the memory, the memory
-  // before the device and the transport.
+  // In destruction order's reverse: the registration goes before the memory, the memory before the
+  // device and the transport.
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Device> device_;
   std::unique_ptr<EndpointMemory> memory_;

@@ -1,12 +1,9 @@
 #pragma once
-// Device memory a transport cannot reach (an NPU's or a GPU's over TCP, or wherever the transport
-// has no memory domain for it: device_path.hpp), exposed by a server all the same: through a host
-// window of the same size, pinned by the device's runtime and registered with the transport. The
-// device's stream copies the window into the device memory after the client wrote it, and out of
-// it before the client reads (ExposedMemory::stage, on the client's word around each pass). What a
-// client measures is then the transfer and the server's copy one after the other, with a control
-// round trip between: the server's description says "staged", and the client's result says how
-// (docs/xfer.md, "Device memory on the server").
+// Device memory a transport cannot reach (device_path.hpp), exposed by a server all the same through
+// a host window of its size, pinned by the device's runtime and registered with the transport; the
+// stream copies the window in after the client wrote it and out before it reads (ExposedMemory::stage,
+// around each pass). A client then measures the transfer and the copy with a control round trip
+// between: the description says "staged" (docs/xfer.md, "Device memory on the server").
 #include <cstdint>
 #include <memory>
 

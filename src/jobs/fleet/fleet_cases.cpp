@@ -58,13 +58,12 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
                         "{} per execution, row = source, column = destination",
                         format_size(plan.base.size));
   m.unit = "GB/s";
+  const bool with_matrix = ranks <= plan.matrix_max_ranks;
   for (int r = 0; r < ranks; ++r) {
     m.rows.push_back(fleet_rank_name(r, who.at(static_cast<std::size_t>(r))));
-    if (ranks <= plan.matrix_max_ranks) m.values.emplace_back(static_cast<std::size_t>(ranks));
+    if (with_matrix) m.values.emplace_back(static_cast<std::size_t>(ranks));
   }
   m.cols = m.rows;
-  const bool with_matrix = ranks <= plan.matrix_max_ranks;
-  if (!with_matrix) m.values.clear();
   double lo = 0, hi = 0;
   for (const FleetLink& l : links) {
     if (with_matrix) m.values.at(static_cast<std::size_t>(l.from)).at(static_cast<std::size_t>(l.to)) = l.gbps;
@@ -86,35 +85,23 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
   c.title = fmt::format("fleet of {} ranks: {} links, {} below {} x the median link", ranks, links.size(),
                         verdict.flagged.size(), verdict.threshold);
   c.labels = {{"ranks", std::to_string(ranks)}, {"size", format_size(plan.base.size)}};
-  FleetMatrixConfig config;
-  config.ranks = ranks;
-  config.size = plan.base.size;
-  config.executions = plan.base.executions;
-  config.warmup = plan.base.warmup;
-  config.max_pairs = plan.max_pairs;
-  config.threshold = plan.threshold;
-  config.transport = plan.transport;
-  config.device = plan.device;
-  config.confirm = plan.confirm;
-  if (with_matrix) {
-    config.matrix = matrix_to_json(m);
-  } else {
-    config.matrix_left_out = fmt::format("{} ranks: above {} ranks the matrix ({} cells) and the cases of links neither "
-                                         "flagged nor cleared are left out; this case's metrics sum up every link",
-                                         ranks, plan.matrix_max_ranks,
-                                         static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks));
-  }
-  config.flagged = listed(verdict.flagged);
-  config.cleared = listed(verdict.cleared);
-  config.links_named = listed(verdict.links);
+  std::vector<FleetNamedNode> nodes;
   for (const FleetNode& n : verdict.nodes) {
-    config.nodes.push_back({n.rank, m.rows.at(static_cast<std::size_t>(n.rank)), n.slow, n.links, n.median_gbps});
+    nodes.push_back({n.rank, m.rows.at(static_cast<std::size_t>(n.rank)), n.slow, n.links, n.median_gbps});
   }
-  config.every_link_slow = verdict.every_link_slow;
-  config.floor_rule = plan.floor_rule;
-  config.retests = verdict.retests;
-  config.schedule = plan.schedule;
-  for (const FleetRank& r : who) config.rank_info.push_back({r.host, r.address, r.device, r.nic});
+  const FleetMatrixConfig config{
+      .ranks = ranks, .size = plan.base.size, .executions = plan.base.executions, .warmup = plan.base.warmup,
+      .max_pairs = plan.max_pairs, .threshold = plan.threshold, .transport = plan.transport, .device = plan.device,
+      .confirm = plan.confirm, .matrix = with_matrix ? matrix_to_json(m) : nlohmann::json(),
+      .flagged = listed(verdict.flagged), .cleared = listed(verdict.cleared), .nodes = std::move(nodes),
+      .links_named = listed(verdict.links), .every_link_slow = verdict.every_link_slow, .floor_rule = plan.floor_rule,
+      .retests = verdict.retests, .rank_info = who, .schedule = plan.schedule,
+      .matrix_left_out =
+          with_matrix ? std::string()
+                      : fmt::format("{} ranks: above {} ranks the matrix ({} cells) and the cases of links neither "
+                                    "flagged nor cleared are left out; this case's metrics sum up every link",
+                                    ranks, plan.matrix_max_ranks,
+                                    static_cast<std::uint64_t>(ranks) * static_cast<std::uint64_t>(ranks))};
   c.config = config;
   if (!with_matrix) c.config.erase("matrix");  // none, rather than a null a reader would refuse
   c.metrics = {{"links", static_cast<double>(links.size()), "links", "measured directions (ranks x (ranks - 1) with round-robin; fewer with another schedule)"},
@@ -132,14 +119,13 @@ CaseResult fleet_matrix_case(const FleetPlan& plan, const std::vector<FleetRank>
 void attach_fleet_confirmation(std::vector<CaseResult>& links, const std::vector<FleetLink>& again_in) {
   // Sorted once, found by halving: a fleet of thousands of ranks has millions of links.
   std::vector<FleetLink> again = again_in;
-  const auto key = [](const FleetLink& l) { return std::pair{l.from, l.to}; };
-  std::stable_sort(again.begin(), again.end(), [&](const FleetLink& x, const FleetLink& y) { return key(x) < key(y); });
+  std::stable_sort(again.begin(), again.end(), fleet_link_order);
   for (CaseResult& c : links) {
-    const std::pair<int, int> link = fleet_link_of(c);
-    auto at = std::lower_bound(again.begin(), again.end(), link, [&](const FleetLink& l, const std::pair<int, int>& k) { return key(l) < k; });
+    const auto [from, to] = fleet_link_of(c);
+    auto at = std::lower_bound(again.begin(), again.end(), FleetLink(from, to, 0), fleet_link_order);
     // Measured again more than once (a group, then halves): the last figure is the one that decided.
     const FleetLink* last = nullptr;
-    for (; at != again.end() && key(*at) == link; ++at) last = &*at;
+    for (; at != again.end() && at->from == from && at->to == to; ++at) last = &*at;
     if (last == nullptr) continue;
     const auto known = std::find_if(c.metrics.begin(), c.metrics.end(),
                                     [](const Metric& m) { return m.name == "bandwidth_p50_again"; });

@@ -1,7 +1,7 @@
 #pragma once
 // The configuration of the fleet's matrix case, typed: the fleet job writes it and `xferbench fleet`
-// reads the flagged links back from it (`case.config.get<FleetMatrixConfig>()`), so the keys are
-// spelled once, here. A fleet's link cases are p2p cases (P2pConfig, scope "fleet").
+// reads the flagged links back (`case.config.get<FleetMatrixConfig>()`), so the keys are spelled
+// once, here. A fleet's link cases are p2p cases (P2pConfig, scope "fleet").
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ struct FleetNamedNode {
   double median = 0;  // GB/s, the median of its links
 };
 
-// One rank as it described itself: host name, the address it served on, its device, its NIC's
+// One rank as it described itself: host name, the address it serves on, its device, its NIC's
 // ceiling in words (how that rank derived it).
 struct FleetRankInfo {
   std::string host, address, device, nic;
@@ -51,23 +51,20 @@ struct FleetMatrixConfig {
   int retests = 0;
   std::vector<FleetRankInfo> rank_info;  // by rank
   std::string schedule = "round-robin";  // which pairs met: round-robin, quick, rounds, topology
-  // Why there is no "matrix" ("" when there is one): above the plan's matrix_max_ranks
-  // (kFleetMatrixMaxRanks unless --matrix-max-ranks) it is left out with the cases of links neither
-  // flagged nor cleared (4096 ranks are 16.8M cells, 80 MB of JSON even when a quick schedule
-  // measured 4096 of them).
+  // Why there is no "matrix" ("" when there is one): above the plan's matrix_max_ranks it is left
+  // out with the cases of links neither flagged nor cleared (4096 ranks are 16.8M cells, 80 MB of
+  // JSON even when a quick schedule measured 4096 of them).
   std::string matrix_left_out;
 };
 
 // The most ranks whose matrix a result carries (256: 65,280 cells, about 1 MB of JSON).
 inline constexpr int kFleetMatrixMaxRanks = 256;
 
-// Their keys are their field names: nlohmann's macro writes both directions (a missing key throws
-// nlohmann's out_of_range naming it, but for FleetMatrixConfig's, below).
+// Keys are the field names (a missing key throws nlohmann's out_of_range naming it).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetListedLink, from_rank, to_rank, from, to, bandwidth, of_median, why)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetNamedNode, rank, name, slow, links, median)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetRankInfo, host, address, device, nic)
-// Read with defaults: older results have no nodes, links_named, every_link_slow, floor_rule or
-// retests.
+// Read with defaults: older results have no nodes, links_named, every_link_slow, floor_rule or retests.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FleetMatrixConfig, ranks, size, executions, warmup, max_pairs, threshold,
                                                 transport, device, confirm, matrix, flagged, cleared, nodes, links_named,
                                                 every_link_slow, floor_rule, retests, rank_info, schedule,

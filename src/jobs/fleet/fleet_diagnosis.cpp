@@ -7,8 +7,6 @@
 namespace xb {
 namespace {
 
-FleetPair pair_of(int from, int to) { return {std::min(from, to), std::max(from, to)}; }
-
 std::uint64_t pair_key(const FleetPair& p) { return fleet_link_key(p.a, p.b); }
 
 }  // namespace
@@ -16,7 +14,7 @@ std::uint64_t pair_key(const FleetPair& p) { return fleet_link_key(p.a, p.b); }
 std::vector<FleetStep> fleet_retest_steps(const FleetLinkSet& links, std::size_t max_pairs) {
   std::vector<FleetPair> list;
   list.reserve(links.size());
-  for (const auto& [from, to] : links) list.push_back(pair_of(from, to));
+  for (const auto& [from, to] : links) list.push_back(fleet_pair(from, to));
   std::sort(list.begin(), list.end(), [](const FleetPair& x, const FleetPair& y) { return pair_key(x) < pair_key(y); });
   list.erase(std::unique(list.begin(), list.end()), list.end());
   return fleet_steps_of_pairs(list, max_pairs);
@@ -37,7 +35,7 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
   // measured together, so they stay in one group.
   std::vector<FleetPair> suspects;
   for (std::size_t i = 0; i < first_.flagged.size(); ++i) {
-    const FleetPair p = pair_of(first_.flagged[i].from, first_.flagged[i].to);
+    const FleetPair p = fleet_pair(first_.flagged[i].from, first_.flagged[i].to);
     std::vector<std::size_t>& links_of_pair = of_pair_[pair_key(p)];
     if (links_of_pair.empty()) suspects.push_back(p);
     links_of_pair.push_back(i);
@@ -45,10 +43,9 @@ void FleetDiagnosis::first_pass(std::vector<FleetLink> links) {
   pending_.clear();
   again_.clear();
   nodes_.clear();
-  // Suspect nodes: every link flagged, more pairs than probes (a node met by fewer is measured
-  // whole). Not when every link is flagged: nothing stands out, and the first retest confirms.
-  // A rank whose every link is flagged has all its pairs among the suspects: its partners are its
-  // suspect pairs.
+  // Suspect nodes: every link flagged (so its partners are all among the suspect pairs), more partners
+  // than probes (one met by fewer is measured whole); none when every link is flagged: nothing stands
+  // out, and the first retest confirms.
   const FleetRankTally tally = fleet_rank_tally(ranks_, measured_, first_.flagged);
   const auto suspect_node = [&](int r) {
     return !every_link_flagged_ && tally.every_link_slow(r) && tally.partners[static_cast<std::size_t>(r)] > kFleetNodeProbes;

@@ -1,19 +1,10 @@
 #pragma once
-// The fleet's diagnosis at rank 0, apart from any transport so it runs the same
-// over real ranks and in the simulation: the first pass judged (fleet_verdict.hpp), then the
-// suspects measured again until each is cleared or confirmed, ClusterKit-style: every suspect pair
-// at once first (a congested switch or a burst of other work clears most of them in one round),
-// then a group whose links are still slow is halved, and halved again, until a link is slow when
-// measured alone: only then is it named. Last, localisation names a node whose every link is slow.
-//
-// A suspect node (a rank every one of whose links the first pass flagged: a bad NIC) has N - 1
-// pairs, and measuring each again takes N - 1 steps (they share the node). A few stand for all:
-// kFleetNodeProbes of its pairs, with partners not suspect themselves, are measured again; when
-// every one is slow again alone, the node's other links are confirmed with them; when any clears,
-// the others are measured again too. At 1024 ranks: 3 retest steps for a bad NIC, not 1023.
-//
-// The caller alternates next_group() (the directed links to measure, all at once; empty: done) and
-// measured_again() (their figures), then takes verdict().
+// The fleet's diagnosis at rank 0, apart from any transport (it runs the same in the simulation):
+// the first pass judged (fleet_verdict.hpp), then the suspects measured again, ClusterKit-style:
+// every suspect pair at once (a congested switch or a burst of other work clears most in one round),
+// then a group still slow is halved, and again, until a link slow when measured alone is named.
+// Last, localisation names a node whose every link is slow. The caller alternates next_group() and
+// measured_again() until the group is empty, then takes verdict().
 #include <cstdint>
 #include <deque>
 #include <set>
@@ -29,7 +20,11 @@ namespace xb {
 
 using FleetLinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
 
-inline constexpr std::size_t kFleetNodeProbes = 3;  // pairs of a suspect node measured again for all of them
+// A suspect node (every link flagged: a bad NIC) has N - 1 pairs, which take N - 1 steps to measure
+// again (they share the node). This many of them, with partners not suspect, stand for all: slow again
+// alone, the node's other links are confirmed with them; any cleared, the others are measured again too.
+// At 1024 ranks: 3 retest steps for a bad NIC, not 1023.
+inline constexpr std::size_t kFleetNodeProbes = 3;
 
 // The steps that measure a group of suspect links at once: their pairs (both directions of a pair
 // in one), each rank in one pair a step, at most `max_pairs` pairs a step (0: no cap).
@@ -37,20 +32,17 @@ std::vector<FleetStep> fleet_retest_steps(const FleetLinkSet& links, std::size_t
 
 class FleetDiagnosis {
  public:
-  // `max_pairs`: the cap on pairs at once the retests run under (0: none), so the diagnosis knows
-  // which pair ran alone in its step (fleet_retest_steps).
+  // `max_pairs`: the retests' cap on pairs at once (0: none), to know which pair ran alone in its step.
   FleetDiagnosis(int ranks, double threshold, FleetFloorFn floor, std::size_t max_pairs = 0);
 
   // The first pass over every link: judged, the suspects (flagged links) pending as one group.
   void first_pass(std::vector<FleetLink> links);
   // The suspects to measure next, all at once; empty when every suspect is cleared or confirmed.
   FleetLinkSet next_group();
-  // The figures of the group just measured (a link missing from them counts as slow again). A link
-  // slow again whose pair ran alone in its step (fleet_retest_steps; a group of one pair, or pairs
-  // sharing a rank, as a slow node's do) is confirmed; the others still slow are halved. When the
-  // first pass flagged every link (below the floor, say), no link is left to compare with: the
-  // links slow again in the first retest are confirmed at once, not halved down to each pair alone
-  // (at 1024 ranks that would be 523,776 steps).
+  // The figures of the group just measured (a link missing counts as slow again). A link slow again
+  // whose pair ran alone in its step (fleet_retest_steps) is confirmed; the others still slow are
+  // halved. When the first pass flagged every link (below the floor, say), those slow again in the
+  // first retest are confirmed at once, not halved down to each pair alone (523,776 steps at 1024 ranks).
   void measured_again(const std::vector<FleetLink>& again);
   // Without confirmation: the first pass's flags stand.
   void skip_confirmation();
@@ -61,8 +53,7 @@ class FleetDiagnosis {
   // (what the verdict decided by). Gives up the diagnosis's copy: one list of every link at rank 0.
   std::vector<FleetLink> shown() &&;
 
-  // Bytes this diagnosis holds (every link's figure, the suspects and their state): rank 0's
-  // share of a fleet's memory, which the simulation reports.
+  // Bytes held (every link's figure, the suspects, their state): rank 0's share, as the simulation reports.
   std::size_t bytes_held() const;
 
  private:

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <utility>
@@ -37,8 +36,6 @@ std::string plan_terms(const FleetPlan& plan) {
 
 std::uint64_t rank_seed(const FleetPlan& plan, int rank) { return plan.base.seed + static_cast<std::uint64_t>(rank); }
 
-using LinkSet = std::set<std::pair<int, int>>;  // directed links (from rank, to rank)
-
 // One rank's part of measuring links: its put source, made once, and the steps it takes part in.
 class LinkMeter {
  public:
@@ -51,9 +48,9 @@ class LinkMeter {
     if (plan.base.verify) source_.memory().fill(0, plan.base.size, rank_seed(plan, group.rank()));
   }
 
-  // Measures the links of `wanted` (every link of the steps when null) in `steps`; every rank calls
-  // it with the same arguments. Returns the cases of the links this rank is the source of.
-  std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const LinkSet* wanted) {
+  // The cases this rank is the source of, of the links of `wanted` (null: every link) in `steps`.
+  // Every rank calls it with the same arguments.
+  std::vector<CaseResult> measure(const std::vector<FleetStep>& steps, const FleetLinkSet* wanted) {
     std::vector<CaseResult> mine;
     for (const FleetStep& step : steps) measure_step(step, wanted, mine);
     return mine;
@@ -68,7 +65,7 @@ class LinkMeter {
   }
 
  private:
-  void measure_step(const FleetStep& step, const LinkSet* wanted, std::vector<CaseResult>& mine) {
+  void measure_step(const FleetStep& step, const FleetLinkSet* wanted, std::vector<CaseResult>& mine) {
     const int rank = group_.rank();
     const int partner = fleet_partner(step, rank);
     // A session server per step: it serves one client, the partner's, then ends.
@@ -83,8 +80,7 @@ class LinkMeter {
                     .executions = plan_.base.executions},
                    partner, fmt::format("rank {}'s address", partner));
     const auto is_wanted = [&](int from, int to) { return wanted == nullptr || wanted->count({from, to}) > 0; };
-    // The lower rank of each pair sends first, then the higher: one direction at a time per pair.
-    for (const bool lower_sends : {true, false}) {
+    for (const bool lower_sends : {true, false}) {  // one direction at a time per pair
       // Every rank knows the step and `wanted`, so all agree on whether this direction runs.
       const bool any = std::any_of(step.begin(), step.end(), [&](const FleetPair& p) {
         return lower_sends ? is_wanted(p.a, p.b) : is_wanted(p.b, p.a);
@@ -119,15 +115,15 @@ class LinkMeter {
 
 // The rounds of the plan's schedule for these ranks (by their hosts, for topology); a tournament's
 // made round by round, so no rank holds all of them.
-FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<std::string>& hosts) {
-  const int ranks = static_cast<int>(hosts.size());
+FleetRoundList schedule_rounds(const FleetPlan& plan, const std::vector<FleetRank>& who) {
+  const int ranks = static_cast<int>(who.size());
   if (plan.schedule == "quick") return FleetRoundList(fleet_quick_rounds(ranks));
   if (plan.schedule == "rounds") return FleetRoundList(plan.rounds);
   if (plan.schedule == "topology") {
     std::vector<std::string> locations;
-    for (const std::string& host : hosts) {
-      const auto at = plan.locations.find(host);
-      if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", host));
+    for (const FleetRank& r : who) {
+      const auto at = plan.locations.find(r.host);
+      if (at == plan.locations.end()) throw std::runtime_error(fmt::format("host {} has no location", r.host));
       locations.push_back(at->second);
     }
     return FleetRoundList(fleet_topology_rounds(locations));
@@ -146,12 +142,17 @@ std::vector<CaseResult> gather_links(Runtime& group, const std::vector<CaseResul
   return links;
 }
 
+std::vector<FleetLink> figures_of(const std::vector<CaseResult>& cases) {
+  std::vector<FleetLink> links;
+  for (const CaseResult& c : cases) links.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
+  return links;
+}
+
 // Every rank's link figures at rank 0 (from, to, bandwidth_p50: 24 bytes a link, not a case's 3 KB),
 // sorted by (from, to); empty elsewhere. What the diagnosis judges and the matrix shows.
 std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResult>& mine) {
   std::vector<std::tuple<int, int, double>> compact;
-  compact.reserve(mine.size());
-  for (const CaseResult& c : mine) compact.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
+  for (const FleetLink& l : figures_of(mine)) compact.emplace_back(l.from, l.to, l.gbps);
   std::vector<FleetLink> links;
   for (const auto& of_rank : gather_values(group, compact, 0)) {
     for (const auto& [from, to, gbps] : of_rank) links.emplace_back(from, to, gbps);
@@ -160,14 +161,8 @@ std::vector<FleetLink> gather_figures(Runtime& group, const std::vector<CaseResu
   return links;
 }
 
-std::vector<FleetLink> figures_of(const std::vector<CaseResult>& cases) {
-  std::vector<FleetLink> links;
-  for (const CaseResult& c : cases) links.emplace_back(fleet_link_of(c).first, fleet_link_of(c).second, fleet_link_gbps(c));
-  return links;
-}
-
 // Rank 0's set of links at every rank.
-LinkSet share_links(Runtime& group, const LinkSet& at_root) { return broadcast_value(group, at_root, 0); }
+FleetLinkSet share_links(Runtime& group, const FleetLinkSet& at_root) { return broadcast_value(group, at_root, 0); }
 
 }  // namespace
 
@@ -182,14 +177,10 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
 
   require_ranks_agree(group, plan_terms(plan));
   // Every rank as it describes itself: host, address, device, NIC (and its ceiling, for floors).
-  const std::vector<std::string> hosts = group.allgather(host_name());
-  const std::vector<std::string> addresses = group.allgather(plan.host);
-  const std::vector<std::string> devices =
-      group.allgather(fmt::format("{}::device::{} ({})", backend.name(), plan.device, backend.open_device(plan.device)->info().name));
-  const std::vector<std::string> nic_words = group.allgather(plan.nic);
+  const std::string device =
+      fmt::format("{}::device::{} ({})", backend.name(), plan.device, backend.open_device(plan.device)->info().name);
+  const std::vector<FleetRank> who = allgather_values(group, FleetRank{host_name(), plan.host, device, plan.nic});
   const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
-  std::vector<FleetRank> who;
-  for (std::size_t r = 0; r < hosts.size(); ++r) who.push_back({hosts[r], addresses[r], devices[r], nic_words[r]});
   LinkMeter meter(plan, backend, group, who);
 
   const FleetFloorFn floor = [&](int from, int to) -> std::optional<double> {
@@ -200,10 +191,10 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     return *plan.floor_share * std::min(std::stod(a), std::stod(b));
   };
 
-  // Each rank keeps the cases of the links it sent on; rank 0 gets their figures only, and later the
-  // cases the result lists: every link up to plan.matrix_max_ranks ranks, above that the slow and
-  // cleared ones (a tournament of 1024 ranks has 1M links: 3 GB of cases, 24 MB of figures).
-  std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, hosts));
+  // Each rank keeps the cases of the links it sent on; rank 0 gets their figures, and later the cases
+  // the result lists (above plan.matrix_max_ranks, the slow and cleared ones only: a tournament of
+  // 1024 ranks has 1M links, 3 GB of cases, 24 MB of figures).
+  std::vector<CaseResult> mine = meter.measure(schedule_rounds(plan, who));
   std::vector<FleetLink> figures = gather_figures(group, mine);  // at rank 0: every link's; empty elsewhere
   FleetOutcome outcome;
   FleetDiagnosis diagnosis(ranks, plan.threshold, floor, plan.max_pairs);
@@ -215,7 +206,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   // work on a shared node or switch does not. Rank 0 decides each group; every rank measures it,
   // and the source of a link keeps its confirmed figure on its case.
   while (plan.confirm) {
-    const LinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : LinkSet{});
+    const FleetLinkSet suspects = share_links(group, rank == 0 ? diagnosis.next_group() : FleetLinkSet{});
     if (suspects.empty()) break;
     const std::vector<CaseResult> again_mine = meter.measure(fleet_retest_steps(suspects, plan.max_pairs), &suspects);
     attach_fleet_confirmation(mine, figures_of(again_mine));
@@ -223,20 +214,17 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
     if (rank == 0) diagnosis.measured_again(second);
   }
   if (rank == 0) outcome.verdict = diagnosis.verdict();
-  const bool every_case = ranks <= plan.matrix_max_ranks;
-  LinkSet listed;
-  if (rank == 0 && !every_case) {
+  if (ranks > plan.matrix_max_ranks) {
+    FleetLinkSet listed;  // rank 0's verdict's flagged and cleared links (empty elsewhere)
     for (const auto* list : {&outcome.verdict.flagged, &outcome.verdict.cleared}) {
       for (const FleetLink& l : *list) listed.insert({l.from, l.to});
     }
-  }
-  if (!every_case) {
     listed = share_links(group, listed);
     std::erase_if(mine, [&](const CaseResult& c) { return listed.count(fleet_link_of(c)) == 0; });
   }
   std::vector<CaseResult> links = gather_links(group, mine);
   if (rank != 0) return outcome;
-  LinkSet named;
+  FleetLinkSet named;
   for (const FleetLink& l : outcome.verdict.flagged) named.insert({l.from, l.to});
   for (CaseResult& c : links) c.labels.emplace_back("verdict", named.count(fleet_link_of(c)) ? "slow" : "ok");
   CaseResult matrix = fleet_matrix_case(plan, who, std::move(diagnosis).shown(), outcome.verdict);

@@ -1,18 +1,10 @@
 #pragma once
 // The fleet job: every link between the ranks of a group (one rank per node, launched by MPI)
-// measured one way in each direction, the results as a bandwidth matrix, and the slow links named.
-//
-// Pairs meet in the steps of a schedule (fleet_schedule.hpp), at most max_pairs at once, each rank
-// in at most one. Each paired rank serves its device memory (PeerServerThread) and connects a client
-// to its partner's; the lower rank puts into the higher, then the reverse. Every execution starts
-// with a barrier of all ranks, so a step's pairs run side by side; the source times its own put +
-// flush (host clock).
-//
-// A link's figure is its bandwidth at the median execution (size / elapsed p50): a validator wants a
-// link's usual rate, and one stalled execution on a shared machine should not flag a good cable.
-// Slow links (fleet_verdict.hpp: below threshold x the median link, or below the floor, so a
-// uniformly slow fleet fails) are, with confirm, measured again (fleet_diagnosis.hpp) and named only
-// when slow again: a bad cable stays slow, a burst of other work on a node or switch passes.
+// measured both ways, as a bandwidth matrix, with the slow links named. Pairs meet in the steps of a
+// schedule (fleet_schedule.hpp); each paired rank serves its device memory and puts into its
+// partner's, the lower rank first; every execution starts with a barrier of all ranks, so a step's
+// pairs run side by side. A link's figure is its bandwidth at the median execution (the source's put
+// + flush, host clock): its usual rate, so one stalled execution on a shared machine flags no good cable.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -26,7 +18,6 @@
 #include "jobs/fleet/fleet_schedule.hpp"
 #include "jobs/fleet/fleet_verdict.hpp"
 #include "jobs/p2p/p2p_plan.hpp"
-#include "jobs/p2p/p2p_remote.hpp"
 
 namespace xb {
 
@@ -40,24 +31,21 @@ struct FleetPlan {
   std::string host;           // this rank's address (listen and announce); "" = default_host_address()
   std::string token;
   std::chrono::milliseconds wait{20000};  // for the partner, and for each flush
-  // The absolute floor, resolved by the caller from the expectation layers: a figure for
-  // every link, or a share of each link's ceiling (the narrower of its two ends' NIC ceilings);
-  // neither: fleet-relative only. Already multiplied by the rule's fail_below.
+  // The absolute floor from the expectation layers, already times the rule's fail_below: a figure for
+  // every link, or a share of the narrower of its two ends' NIC ceilings; neither: fleet-relative only.
   std::optional<double> floor_gbps, floor_share;
   std::string floor_rule;  // the deciding rule in words, for the record
   // This rank's NIC ceiling (decimal GB/s) and how it was derived; the ranks share theirs.
   std::optional<double> nic_gbps;
   std::string nic;
-  // Which pairs meet (fleet_schedule.hpp): "round-robin" (every link), "quick", "rounds" (`rounds`,
-  // checked against the fleet by the caller) or "topology" (`locations`: host → location; every
-  // rank's host must be in it, checked by the caller).
+  // Which pairs meet: "round-robin" (every link), "quick", "rounds" (`rounds`) or "topology"
+  // (`locations`: host → location, every rank's host in it); the caller checks both against the fleet.
   std::string schedule = "round-robin";
   std::vector<FleetStep> rounds;
   std::map<std::string, std::string> locations;
-  // Up to this many ranks every link has its case and the matrix is carried; above, only the
-  // flagged and cleared links have cases and the matrix is left out (a fleet of
-  // 1024 ranks has 1M links). `fleet --matrix-max-ranks` lowers it, so a small fleet can check
-  // the path a big one takes.
+  // Up to this many ranks every link has its case and the matrix is carried; above, only the flagged
+  // and cleared links (1024 ranks have 1M links). `--matrix-max-ranks` lowers it, so a small fleet
+  // can check the path a big one takes.
   int matrix_max_ranks = kFleetMatrixMaxRanks;
 };
 
@@ -69,11 +57,10 @@ struct FleetOutcome {
   FleetVerdict verdict;  // at rank 0
 };
 
-// Runs the plan on this rank of ctx.runtime (every rank of the group calls it), with ctx.backend's
-// devices; rank 0's cases also go to ctx.on_case at the end (the verdict needs every link first).
-// The ranks first compare their plans: a mismatch is an error naming both. Throws naming the call
-// and the peer on a transport, device or verification error; the caller must then end every rank
-// (MPI_Abort).
+// Runs the plan on this rank of ctx.runtime (every rank calls it) with ctx.backend's devices; rank
+// 0's cases also go to ctx.on_case at the end (the verdict needs every link first). The ranks first
+// compare their plans (a mismatch names both). Throws naming the call and the peer on a transport,
+// device or verification error; the caller must then end every rank (MPI_Abort).
 FleetOutcome run(const FleetPlan& plan, JobContext& ctx);
 
 }  // namespace xb

@@ -23,10 +23,9 @@ FleetStep fleet_round(int ranks, int round) {
   const int rounds = fleet_round_count(ranks);
   if (round < 0 || round >= rounds) throw std::invalid_argument(fmt::format("round {} of a {}-round tournament", round, rounds));
   // The circle method: seat n (even) players at positions 0..n-1, keep position 0 fixed and turn the
-  // others one place per round; position i plays position n-1-i. With an odd count a phantom
-  // player (n - 1 here) makes the count even and whoever meets it sits the round out. After
-  // `round` turns, position i >= 1 holds player 1 + (i - 1 - round) mod (n - 1): one round is made
-  // without the ones before it.
+  // others one place per round; position i plays position n-1-i. An odd count gets a phantom player
+  // (n - 1), whose partner sits the round out. After `round` turns, position i >= 1 holds player
+  // 1 + (i - 1 - round) mod (n - 1): one round is made without the ones before it.
   const int n = ranks % 2 == 0 ? ranks : ranks + 1;
   const auto seat = [&](int i) { return i == 0 ? 0 : 1 + (((i - 1 - round) % (n - 1)) + (n - 1)) % (n - 1); };
   FleetStep pairs;
@@ -35,7 +34,7 @@ FleetStep fleet_round(int ranks, int round) {
     const int x = seat(i);
     const int y = seat(n - 1 - i);
     if (x >= ranks || y >= ranks) continue;  // the bye
-    pairs.push_back({std::min(x, y), std::max(x, y)});
+    pairs.push_back(fleet_pair(x, y));
   }
   std::sort(pairs.begin(), pairs.end(), [](const FleetPair& p, const FleetPair& q) { return p.a < q.a; });
   return pairs;
@@ -56,13 +55,9 @@ FleetRoundList FleetRoundList::tournament(int ranks) {
 
 FleetRoundList::FleetRoundList(std::vector<FleetStep> rounds) : count_(rounds.size()), held_(std::move(rounds)) {}
 
-FleetStep FleetRoundList::at(std::size_t i) const {
-  if (tournament_ranks_ > 0) return fleet_round(tournament_ranks_, static_cast<int>(i));
-  return held_.at(i);
-}
-
 std::vector<FleetStep> FleetRoundList::steps_of_round(std::size_t i, std::size_t max_pairs) const {
-  return fleet_split_rounds({at(i)}, max_pairs);
+  return fleet_split_rounds({tournament_ranks_ > 0 ? fleet_round(tournament_ranks_, static_cast<int>(i)) : held_.at(i)},
+                            max_pairs);
 }
 
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs) {
@@ -118,31 +113,23 @@ std::vector<FleetStep> half_against_half(const std::vector<int>& order) {
   const std::size_t half = n / 2;
   FleetStep round;
   for (std::size_t i = 0; i < half; ++i) {
-    round.push_back({std::min(order[i], order[i + half]), std::max(order[i], order[i + half])});
+    round.push_back(fleet_pair(order[i], order[i + half]));
   }
   std::vector<FleetStep> rounds{round};
-  if (n % 2 == 1) {
-    const int left = order[n - 1], first = order[0];
-    rounds.push_back({{std::min(left, first), std::max(left, first)}});
-  }
+  if (n % 2 == 1) rounds.push_back({fleet_pair(order[n - 1], order[0])});
   return rounds;
 }
 
-std::vector<std::string> significant_lines(std::string_view text) {
-  std::vector<std::string> lines;
+// The words of each line, a '#' and what follows it left out.
+std::vector<std::vector<std::string>> words_by_line(std::string_view text) {
+  std::vector<std::vector<std::string>> lines;
   std::istringstream in{std::string(text)};
   for (std::string line; std::getline(in, line);) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    lines.push_back(line);
+    std::istringstream words(line.substr(0, line.find('#')));
+    std::vector<std::string>& out = lines.emplace_back();
+    for (std::string w; words >> w;) out.push_back(w);
   }
   return lines;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
 }
 
 // "12" → 12; nullopt for anything else.
@@ -173,18 +160,17 @@ std::vector<FleetStep> fleet_topology_rounds(const std::vector<std::string>& loc
 
 std::vector<FleetStep> parse_fleet_rounds(std::string_view text, const std::string& name) {
   std::vector<FleetStep> rounds;
-  const auto lines = significant_lines(text);
+  const auto lines = words_by_line(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto words = words_of(lines[i]);
-    if (words.empty()) continue;
+    if (lines[i].empty()) continue;
     FleetStep round;
-    for (const std::string& w : words) {
+    for (const std::string& w : lines[i]) {
       const auto dash = w.find('-');
       const auto a = dash == std::string::npos ? std::nullopt : rank_number(std::string_view(w).substr(0, dash));
       const auto b = dash == std::string::npos ? std::nullopt : rank_number(std::string_view(w).substr(dash + 1));
       if (!a || !b) throw UsageError(fmt::format("{}:{}: '{}' is not a pair of ranks A-B (a round is pairs \"0-1 2-3\")", name, i + 1, w));
       if (*a == *b) throw UsageError(fmt::format("{}:{}: '{}' pairs rank {} with itself", name, i + 1, w, *a));
-      round.push_back({std::min(*a, *b), std::max(*a, *b)});
+      round.push_back(fleet_pair(*a, *b));
     }
     rounds.push_back(std::move(round));
   }
@@ -213,9 +199,9 @@ void check_fleet_rounds(const std::vector<FleetStep>& rounds, int ranks, const s
 
 std::map<std::string, std::string> parse_fleet_locations(std::string_view text, const std::string& name) {
   std::map<std::string, std::string> locations;
-  const auto lines = significant_lines(text);
+  const auto lines = words_by_line(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto words = words_of(lines[i]);
+    const auto& words = lines[i];
     if (words.empty()) continue;
     if (words.size() != 2) {
       throw UsageError(fmt::format("{}:{}: expected HOST LOCATION (\"node-a rack1/sw3\"), got {} words", name, i + 1, words.size()));

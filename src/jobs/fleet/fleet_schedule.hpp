@@ -1,12 +1,10 @@
 #pragma once
 // Which ranks of a fleet measure their link when. The default, a round-robin tournament (the circle
-// method), measures every link; the others measure fewer: quick (half against half: one round,
-// every rank once), a rounds file a user wrote, and topology-aware (ranks ordered by their location
-// — rack, switch — then half against half, so every pair crosses locations).
-// In the round-robin every unordered pair meets exactly once, and in a round each rank is in at most
-// one pair, so a round's pairs run at once without sharing a rank's NIC or CPU. N ranks take N - 1
-// rounds when N is even, N when odd (each rank sits one round out: the bye). A cap on the pairs
-// running at once splits a round into steps of at most that many pairs, in order.
+// method), meets every unordered pair once, each rank in at most one pair a round, so a round's pairs
+// run at once without sharing a NIC or CPU: N - 1 rounds for even N, N for odd (each rank sits one
+// out: the bye). The others measure fewer: quick (half against half), a rounds file, topology-aware.
+// A cap on the pairs at once splits a round into steps of at most that many pairs, in order.
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -21,25 +19,25 @@ struct FleetPair {
   bool operator==(const FleetPair&) const = default;
 };
 
+// Ranks x and y as a pair, the lower first.
+inline FleetPair fleet_pair(int x, int y) { return {std::min(x, y), std::max(x, y)}; }
+
 // One step of the schedule: pairs that run at the same time, no rank twice.
 using FleetStep = std::vector<FleetPair>;
 
 // The rounds of a tournament of `ranks` (>= 2) ranks. Throws std::invalid_argument below 2.
 std::vector<FleetStep> fleet_rounds(int ranks);
-// How many rounds the tournament has (ranks - 1 when even, ranks when odd), and round `round` of it
-// alone, made in O(ranks): what a rank of a big fleet holds instead of every round
-// (a tournament of 4096 ranks has 8.4M pairs).
+// How many rounds the tournament has, and round `round` alone, made in O(ranks): what a rank of a
+// big fleet holds instead of every round (4096 ranks have 8.4M pairs).
 int fleet_round_count(int ranks);
 FleetStep fleet_round(int ranks, int round);
 
-// A schedule's rounds, one at a time: a tournament's round is made when asked, the other schedules'
-// few rounds (quick, topology, a rounds file) are held.
+// A schedule's rounds: a tournament's made when asked, the other schedules' few rounds held.
 class FleetRoundList {
  public:
   static FleetRoundList tournament(int ranks);
   explicit FleetRoundList(std::vector<FleetStep> rounds);
   std::size_t size() const { return count_; }
-  FleetStep at(std::size_t i) const;
   // Round i cut into steps of at most `max_pairs` pairs (0: no cap).
   std::vector<FleetStep> steps_of_round(std::size_t i, std::size_t max_pairs) const;
 
@@ -53,25 +51,23 @@ class FleetRoundList {
 // The rounds with each one cut into steps of at most `max_pairs` pairs (0: no cap).
 std::vector<FleetStep> fleet_steps(int ranks, std::size_t max_pairs);
 
-// Steps that measure `pairs` (any pairs, e.g. a fleet's suspects) with every rank in at most one
-// pair per step and at most `max_pairs` pairs per step (0: no cap): greedily, in order.
+// Steps that measure `pairs` (a fleet's suspects), each rank in one pair a step, at most `max_pairs`
+// pairs a step (0: no cap): greedily, in order.
 std::vector<FleetStep> fleet_steps_of_pairs(const std::vector<FleetPair>& pairs, std::size_t max_pairs);
 
-// Half against half: rank i of the first half with rank i + N/2, in one round; for odd N the rank
-// left over meets rank 0 in a second round. Every rank is measured against one other, both ways.
+// Half against half: rank i with rank i + N/2 in one round; for odd N the rank left over meets rank
+// 0 in a second round. Every rank is measured against one other, both ways.
 std::vector<FleetStep> fleet_quick_rounds(int ranks);
 
-// Topology-aware: the ranks ordered by `locations` (one per rank: "rack1/sw3"; ties by rank), then
-// half against half over that order, so a pair joins the first half of the locations to the second
-// (crossing switches and racks, where links share uplinks). Ranks at one location only: as quick.
+// Topology-aware: half against half over the ranks ordered by `locations` (one per rank: "rack1/sw3";
+// ties by rank): a pair joins the first half of the locations to the second, across shared uplinks.
 std::vector<FleetStep> fleet_topology_rounds(const std::vector<std::string>& locations);
 
-// A rounds file: one round per line, pairs "A-B" separated by spaces; '#' starts a comment; blank
-// lines are skipped. Throws UsageError "NAME:LINE: …" for anything else, or for a file without a
-// round.
+// A rounds file: one round per line, pairs "A-B" separated by spaces, '#' comments, blank lines
+// skipped. Throws UsageError "NAME:LINE: …" for anything else, or for a file without a round.
 std::vector<FleetStep> parse_fleet_rounds(std::string_view text, const std::string& name);
-// Holds `rounds` to a fleet of `ranks`: every rank below `ranks`, no rank twice in a round, no pair
-// twice in the file. Throws UsageError naming the file, the round (its number) and the rank or pair.
+// Every rank below `ranks`, no rank twice in a round, no pair twice in the file; else UsageError
+// naming the file, the round (its number) and the rank or pair.
 void check_fleet_rounds(const std::vector<FleetStep>& rounds, int ranks, const std::string& name);
 
 // A locations file: "HOST LOCATION" per line ('#' comments, blank lines skipped). Throws UsageError

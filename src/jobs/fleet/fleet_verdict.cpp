@@ -50,9 +50,8 @@ FleetSlowBy fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const Fle
 FleetVerdict judge_fleet_links(const std::vector<FleetLink>& links, double threshold, const FleetFloorFn& floor) {
   FleetVerdict v;
   v.threshold = threshold;
-  std::vector<double> rates;
-  rates.reserve(links.size());
-  for (const FleetLink& l : links) rates.push_back(l.gbps);
+  std::vector<double> rates(links.size());
+  std::ranges::transform(links, rates.begin(), &FleetLink::gbps);
   v.median_gbps = summarize(rates).p50;
   for (const FleetLink& l : links) {
     FleetLink judged = l;
@@ -118,8 +117,6 @@ void localise_fleet(FleetVerdict& v, int ranks, const std::vector<FleetLink>& me
   v.every_link_slow = false;
   const auto rank_ok = [&](int r) { return r >= 0 && r < ranks; };
   const FleetRankTally tally = fleet_rank_tally(ranks, measured, v.flagged);
-  // One partner (two ranks, or a schedule that pairs each rank once) cannot tell which end is at
-  // fault: the link is named, not a node.
   std::vector<int> candidates;
   for (int r = 0; r < ranks; ++r) {
     if (tally.every_link_slow(r)) candidates.push_back(r);

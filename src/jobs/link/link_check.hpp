@@ -1,7 +1,6 @@
 #pragma once
-// --check: what each size's transfers must have left at the peer. Before a size's transfers the
-// source is filled with the pattern of that size's seed; after them the peer verifies its memory
-// against the same seed (in place: it reads device memory back through its own stream). Each size
+// --check: before a size's transfers the source is filled with the pattern of that size's seed;
+// after them the peer verifies its memory against it (in place, through its own stream). Each size
 // has its own seed, so data left by the previous size never passes for this one's.
 #include <cstdint>
 

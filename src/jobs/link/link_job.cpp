@@ -28,6 +28,10 @@ std::string cuda_meaning(const Backend& backend) {
   return fmt::format("device memory of the {} backend", backend.name());
 }
 
+constexpr const char* kCheckMethod =
+    "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
+    "against it after them";
+
 struct Sweep {
   const LinkPlan& plan;
   Backend& backend;
@@ -42,10 +46,8 @@ struct Sweep {
   ProgressLine* progress;  // hears the bytes as they move (the live rate); may be null
   std::stop_token stop;    // the run is ending on a signal: the loop stops
 
-  // One transfer, on the one timed loop: queued put (after staging device memory that the
-  // transport cannot register), then a flush that returns once the data is visible at the peer.
-  // The transfer's time is the loop's completion time: put and flush, on the host clock (a
-  // transport completes on the host).
+  // One transfer: a queued put (after staging device memory the transport cannot register), then a
+  // flush that returns once the data is visible at the peer, timed together on the host clock.
   CaseResult measure(std::uint64_t bytes) {
     const std::uint64_t seed = link_check_seed(bytes);
     if (plan.check) src.fill(0, bytes, seed);
@@ -74,30 +76,16 @@ struct Sweep {
                           bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name, plan.iterations,
                           plan.warmup, plan.check ? ", data checked" : "");
     r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
-    LinkConfig config;
-    config.size = bytes;
-    config.sweep = {plan.min_bytes, plan.max_bytes, plan.step};
-    config.iterations = plan.iterations;
-    config.warmup = plan.warmup;
-    config.memory = memory;
-    config.src = {std::string(link_memory_name(plan.src)), src.description()};
-    config.dst = {std::string(link_memory_name(plan.dst)), dst.description};
-    config.cuda = cuda_meaning(backend);
-    config.backend = backend.name();
-    config.device = plan.device;
-    config.peer = peer;
-    config.server = session.server_description();
-    config.transport = info;
-    config.transfer = "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)";
-    config.timing = "host clock: put until the flush returns (the transport completes on the host)";
-    config.check = plan.check;
-    if (!device_path.empty()) config.device_path = device_path;
-    if (plan.check) {
-      config.check_method =
-          "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
-          "against it after them";
-    }
-    r.config = config;
+    r.config = LinkConfig{
+        .size = bytes, .sweep = {plan.min_bytes, plan.max_bytes, plan.step}, .iterations = plan.iterations,
+        .warmup = plan.warmup, .memory = memory, .src = {std::string(link_memory_name(plan.src)), src.description()},
+        .dst = {std::string(link_memory_name(plan.dst)), dst.description}, .cuda = cuda_meaning(backend),
+        .backend = std::string(backend.name()), .device = plan.device, .peer = peer,
+        .server = session.server_description(), .transport = info,
+        .transfer = "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)",
+        .timing = "host clock: put until the flush returns (the transport completes on the host)",
+        .check = plan.check, .device_path = device_path.empty() ? std::nullopt : std::optional(device_path),
+        .check_method = plan.check ? std::optional<std::string>(kCheckMethod) : std::nullopt};
     const Summary& s = latency.summary;
     r.metrics = {
         {"latency_avg", s.avg, "us", "mean over iterations of one transfer's time (put + flush)"},

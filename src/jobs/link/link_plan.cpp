@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
@@ -19,15 +17,14 @@ constexpr NamedValue<RegionPlace> kLinkMemoryNames[] = {
     {RegionPlace::host, "host"}, {RegionPlace::device, "cuda"}, {RegionPlace::null, "null"}};
 }  // namespace
 
-std::optional<RegionPlace> link_memory_from(std::string_view name) { return value_named(kLinkMemoryNames, name); }
 std::string_view link_memory_name(RegionPlace place) { return name_of(kLinkMemoryNames, place); }
 
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag) {
   const auto colon = text.find(':');
   const std::string_view src_name = text.substr(0, colon);
   const std::string_view dst_name = colon == std::string_view::npos ? src_name : text.substr(colon + 1);
-  const auto src = link_memory_from(src_name);
-  const auto dst = link_memory_from(dst_name);
+  const auto src = value_named(kLinkMemoryNames, src_name);
+  const auto dst = value_named(kLinkMemoryNames, dst_name);
   if (!src || !dst || dst_name.find(':') != std::string_view::npos) {
     throw UsageError(fmt::format("{} {}: expected SRC[:DST], each one of host, cuda, null", flag, text));
   }
@@ -54,12 +51,9 @@ void validate_link_plan(const LinkPlan& plan) {
         "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
         flag("link.check"), flag("link.memory")));
   }
-  if (!plan.transport.empty()) {
-    if (!transport_known(plan.transport)) {
-      const auto names = transport_names();
-      throw PlanError(
-          fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport, fmt::join(names, ", ")));
-    }
+  if (!plan.transport.empty() && !transport_known(plan.transport)) {
+    throw PlanError(fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport,
+                                fmt::join(transport_names(), ", ")));
   }
 }
 

@@ -32,7 +32,6 @@ struct LinkPlan {
 };
 
 // The memory names of -M: host, cuda (device memory of the preferred device backend), null.
-std::optional<RegionPlace> link_memory_from(std::string_view name);
 std::string_view link_memory_name(RegionPlace place);  // "host", "cuda", "null"
 // "SRC[:DST]" (one name: both sides). UsageError naming `flag` and the names.
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag);
@@ -41,15 +40,13 @@ std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std
 // null memory (which the CPU never touches), a transport this build does not have.
 void validate_link_plan(const LinkPlan& plan);
 
-// The host RAM a client run takes at its largest size: its source, a host staging buffer where its
-// device memory is not host RAM (the transport may need one), and, on loopback, the server's
-// destination in this same process; device memory counts where the backend's is host RAM (the cpu
-// backend), null memory never (reserved, not touched). MachineLimit naming link.size when that is
-// more than 90% of the memory available: refused before anything is allocated, as copy does.
+// MachineLimit naming link.size when the host RAM a client run takes at its largest size (its source,
+// a host staging buffer for device memory not in host RAM, on loopback the server's destination; null
+// memory never) is more than 90% of the memory available: refused before anything is allocated.
 void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram);
 
-// The sizes of the sweep: MIN, MIN*f, MIN*f^2, … while not above MAX (MAX itself only when the
-// steps land on it, as sharp_coll_test's and the OSU benchmarks' loops do).
+// MIN, MIN*f, MIN*f^2, … while not above MAX (MAX only when the steps land on it, as the loops of
+// sharp_coll_test and the OSU benchmarks do).
 std::vector<std::uint64_t> link_sizes(const LinkPlan& plan);
 
 // Bandwidth of one transfer of `bytes` taking `avg_us` on average, in decimal gigabits per second

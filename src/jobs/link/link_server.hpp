@@ -14,9 +14,7 @@ inline constexpr std::uint16_t kLinkDefaultControlPort = 20001;
 
 using LinkServerPlan = PeerServerPlan;
 
-// Serves one client to its end with ctx.backend's device. ctx.on_listening runs once both
-// addresses are bound (before waiting). Rejected connections are reported on ctx.log. Throws
-// TransportError when no client came in time or the client broke off.
+// serve_peer (peer_server.hpp) with ctx.backend, ctx.log (null: refusals not shown), ctx.on_listening.
 SessionReport run(const LinkServerPlan& plan, JobContext& ctx);
 
 }  // namespace xb
