@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/progress_line.hpp"
@@ -43,14 +45,15 @@ std::vector<Plan> in_rounds(const std::vector<Plan>& plans, std::uint64_t rounds
 // 40 s left] copy: 16K …" (the time left from the second point on, at the pace so far).
 class SweepProgress final : public ProgressLine {
  public:
-  SweepProgress(ProgressLine* shown, std::size_t total)
-      : shown_(shown), total_(total), started_(std::chrono::steady_clock::now()) {}
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;  // a test's own clock
+  SweepProgress(ProgressLine* shown, std::size_t total, Clock now = &std::chrono::steady_clock::now)
+      : shown_(shown), total_(total), now_(std::move(now)), started_(now_()) {}
   void at_point(std::size_t index) { index_ = index; }
   void begin(std::string text) override {
     if (shown_ == nullptr) return;
     std::string where = fmt::format("[{}/{}", index_ + 1, total_);
     if (index_ > 0) {
-      const auto per_point = (std::chrono::steady_clock::now() - started_) / index_;
+      const auto per_point = (now_() - started_) / index_;
       const auto left = std::chrono::duration_cast<std::chrono::seconds>(per_point * (total_ - index_)).count();
       where += fmt::format(", about {} s left", left);
     }
@@ -68,6 +71,7 @@ class SweepProgress final : public ProgressLine {
   ProgressLine* shown_;
   std::size_t total_;
   std::size_t index_ = 0;
+  Clock now_;
   std::chrono::steady_clock::time_point started_;
 };
 

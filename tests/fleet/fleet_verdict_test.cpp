@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
+#include <tuple>
+#include <vector>
 
 #include "jobs/fleet/fleet_verdict.hpp"
 
@@ -143,6 +146,42 @@ TEST(FleetVerdict, ANodeWhoseEveryLinkIsSlowIsNamedNotItsLinks) {
   ASSERT_EQ(v.links.size(), 1u);  // the links through rank 2 are the node's; the cable is its own
   EXPECT_EQ(v.links[0].from, 1);
   EXPECT_EQ(v.links[0].to, 3);
+}
+
+// A named node's figure is the median of its links, not their slowest or fastest: rank 3's four
+// links (both ways to ranks 0 and 1 of a 4-rank fleet, its links to rank 2 not measured) at 1, 2,
+// 3 and 9 GB/s give 2.5.
+TEST(FleetVerdict, ANamedNodesFigureIsTheMedianOfItsLinks) {
+  std::vector<FleetLink> links;
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      if (a != b) links.push_back({a, b, 10.0});
+    }
+  }
+  for (const auto& [from, to, gbps] : std::vector<std::tuple<int, int, double>>{{3, 0, 1.0}, {0, 3, 2.0}, {3, 1, 3.0}, {1, 3, 9.0}}) {
+    links.push_back({from, to, gbps});
+  }
+  const FleetFloorFn floor = [](int, int) { return std::optional<double>(9.5); };
+  FleetVerdict v = judge_fleet_links(links, 0.8, floor);
+  localise_fleet(v, 4, links);
+  ASSERT_EQ(v.nodes.size(), 1u);
+  EXPECT_EQ(v.nodes[0].rank, 3);
+  EXPECT_EQ(v.nodes[0].links, 4u);
+  EXPECT_DOUBLE_EQ(v.nodes[0].median_gbps, 2.5);
+}
+
+// A share rule's floor of a link is that share of the slower NIC of its two ends; an absolute
+// floor stands for every link; a link with an end of unknown NIC has none.
+TEST(FleetVerdict, AShareFloorIsOfTheSlowerNicOfTheLink) {
+  const FleetFloorFn share = fleet_floor_of(std::nullopt, 0.5, {"100", "25", ""});
+  EXPECT_EQ(share(0, 1), 12.5);
+  EXPECT_EQ(share(1, 0), 12.5);
+  EXPECT_EQ(share(0, 2), std::nullopt);
+  EXPECT_EQ(share(2, 1), std::nullopt);
+  const FleetFloorFn absolute = fleet_floor_of(20.0, 0.5, {"100", "25", ""});
+  EXPECT_EQ(absolute(0, 2), 20.0);
+  EXPECT_EQ(absolute(0, 1), 20.0);
+  EXPECT_EQ(fleet_floor_of(std::nullopt, std::nullopt, {"100", "25"})(0, 1), std::nullopt);
 }
 
 TEST(FleetVerdict, TwoRanksNameTheLinkNotANode) {

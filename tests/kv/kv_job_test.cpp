@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <regex>
@@ -20,6 +21,7 @@
 #include "jobs/kv/kv_job.hpp"
 #include "support/job_helpers.hpp"
 #include "support/temp_dir.hpp"
+#include "support/wrapped_cpu_backend.hpp"
 #include "storage/kv_store.hpp"
 #include "support/run_job.hpp"
 
@@ -163,6 +165,38 @@ TEST(KvJob, CorruptedByteIsLocatedByBlockFileAndOffset) {
     l.verify = false;
     EXPECT_EQ(error_of([&] { test::run_one(l, backend.get()); }), "");
   }
+}
+
+// A load into device memory is verified where the data landed, not in the host buffer it was read
+// into: a stream that lands each copy with its first byte one off (a device whose copies go wrong)
+// fails --verify although every file and every host buffer is right.
+TEST(KvJob, ALoadIntoDeviceMemoryIsVerifiedInDeviceMemory) {
+  class OffByOneLanding final : public test::ForwardingStream {
+   public:
+    using ForwardingStream::ForwardingStream;
+    void copy(const CopyOp& op) override {
+      real().copy(op);
+      real().synchronize();
+      auto* d = static_cast<std::uint8_t*>(op.dst);
+      d[0] = static_cast<std::uint8_t>(static_cast<const std::uint8_t*>(op.src)[0] + 1);
+    }
+  };
+  test::CpuWrap wrap;
+  wrap.stream = [](std::unique_ptr<Stream> real, std::string_view) -> std::unique_ptr<Stream> {
+    return std::make_unique<OffByOneLanding>(std::move(real));
+  };
+  auto backend = test::make_wrapped_cpu_backend(std::move(wrap));
+  TempDir dir;
+  test::run_one(small_plan(dir.path(), KvOp::dump), nullptr);
+  KvPlan l = small_plan(dir.path(), KvOp::load);
+  l.target = KvTarget::device;
+  l.verify = true;
+  const std::string e = error_of([&] { test::run_one(l, backend.get()); });
+  EXPECT_NE(e.find("byte at offset 0 is "), std::string::npos) << e;
+  EXPECT_NE(e.find("(read back from device memory)"), std::string::npos) << e;
+  // Into host memory nothing goes through the stream: the same store loads verified.
+  l.target = KvTarget::host;
+  EXPECT_EQ(error_of([&] { test::run_one(l, backend.get()); }), "");
 }
 
 TEST(KvJob, AByteAtEitherEdgeOfABlockIsFound) {

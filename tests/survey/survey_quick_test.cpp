@@ -92,6 +92,10 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
     ASSERT_TRUE(c.verdict) << c.name;
     EXPECT_EQ(c.verdict->metric, row->metric) << c.name;
     EXPECT_EQ(c.verdict->verdict == "unjudged", !c.verdict->reason.empty()) << c.name;
+    // Every copy row copies through pinned host memory, the figure the rows and docs/survey.md name.
+    if (c.job == "copy") {
+      EXPECT_EQ(c.config.at("host_memory"), "pinned") << c.name;
+    }
     if (c.job == "io") {
       const auto where = c.config.at("survey").at("storage").at("directory").get<std::string>();
       EXPECT_EQ(where.rfind(std::filesystem::canonical(dir.path()).string(), 0), 0u) << where;

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "cli/sweep_runs.hpp"
 #include "core/error.hpp"
@@ -46,6 +48,24 @@ TEST(Sweep, OnePointAListARangeAndAFactor) {
   EXPECT_EQ(parse_count_sweep("32,1,8", "--qd", 1, 1024), (Points{32, 1, 8}));
   // The top of the size range: no overflow past kMaxSize.
   EXPECT_EQ(parse_size_sweep("512T:1P", "-s").back(), std::uint64_t{1} << 50);
+}
+
+// The time left at a point is the pace so far times the points still to run, this one included:
+// 2 points in 20 s of 8, about 60 s left (the clock is the test's: no timing is asserted).
+TEST(Sweep, TheTimeLeftCountsEveryPointFromTheOneStartingNow) {
+  Recorded shown;
+  auto t = std::chrono::steady_clock::time_point{};
+  SweepProgress where(&shown, 8, [&t] { return t; });
+  where.at_point(0);
+  where.begin("copy: 4K");
+  t += std::chrono::seconds(20);
+  where.at_point(2);
+  where.begin("copy: 16K");
+  t += std::chrono::seconds(5);
+  where.at_point(7);
+  where.begin("copy: 512K");
+  EXPECT_EQ(shown.begun, (std::vector<std::string>{"[1/8] copy: 4K", "[3/8, about 60 s left] copy: 16K",
+                                                   "[8/8, about 3 s left] copy: 512K"}));
 }
 
 TEST(Sweep, MalformedSweepsNameTheFlagAndTheRule) {

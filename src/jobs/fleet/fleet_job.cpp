@@ -183,13 +183,7 @@ FleetOutcome run(const FleetPlan& plan_in, JobContext& ctx) {
   const std::vector<std::string> nics = group.allgather(plan.nic_gbps ? fmt::format("{}", *plan.nic_gbps) : "");
   LinkMeter meter(plan, backend, group, who);
 
-  const FleetFloorFn floor = [&](int from, int to) -> std::optional<double> {
-    if (plan.floor_gbps) return plan.floor_gbps;
-    const std::string& a = nics.at(static_cast<std::size_t>(from));
-    const std::string& b = nics.at(static_cast<std::size_t>(to));
-    if (!plan.floor_share || a.empty() || b.empty()) return std::nullopt;
-    return *plan.floor_share * std::min(std::stod(a), std::stod(b));
-  };
+  const FleetFloorFn floor = fleet_floor_of(plan.floor_gbps, plan.floor_share, nics);
 
   // Each rank keeps the cases of the links it sent on; rank 0 gets their figures, and later the cases
   // the result lists (above plan.matrix_max_ranks, the slow and cleared ones only: a tournament of

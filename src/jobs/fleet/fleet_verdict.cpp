@@ -34,6 +34,16 @@ std::string fleet_slow_why(const FleetLink& l, double threshold) {
   return "";
 }
 
+FleetFloorFn fleet_floor_of(std::optional<double> gbps, std::optional<double> share, std::vector<std::string> nic_gbps) {
+  return [gbps, share, nics = std::move(nic_gbps)](int from, int to) -> std::optional<double> {
+    if (gbps) return gbps;
+    const std::string& a = nics.at(static_cast<std::size_t>(from));
+    const std::string& b = nics.at(static_cast<std::size_t>(to));
+    if (!share || a.empty() || b.empty()) return std::nullopt;
+    return *share * std::min(std::stod(a), std::stod(b));
+  };
+}
+
 FleetSlowBy fleet_link_slow(const FleetVerdict& v, const FleetLink& l, const FleetFloorFn& floor, float* limit) {
   const double relative = v.threshold * v.median_gbps;
   if (l.gbps < relative) {

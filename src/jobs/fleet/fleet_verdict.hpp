@@ -46,6 +46,10 @@ std::string fleet_slow_why(const FleetLink& l, double threshold);
 
 // The absolute floor of link (from, to) in decimal GB/s, or none (fleet-relative only).
 using FleetFloorFn = std::function<std::optional<double>(int from, int to)>;
+// The floors of every link: `gbps` where an absolute rule gives one; else `share` of the slower
+// NIC of the link's two ends (a link runs no faster than either), given each rank's NIC ceiling in
+// GB/s ("" where unknown: that link has no floor).
+FleetFloorFn fleet_floor_of(std::optional<double> gbps, std::optional<double> share, std::vector<std::string> nic_gbps);
 
 // A rank whose every measured link is slow: the node is named, with the evidence.
 struct FleetNode {
