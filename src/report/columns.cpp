@@ -44,14 +44,11 @@ std::vector<Column> case_columns(const CaseResult& c) {
   };
   for (const auto& [k, v] : c.labels) add(k, v);
   // A case's metrics are its figures; a series' summary fills in only what no metric already says.
-  const auto is_metric = [&c](const std::string& name) {
-    return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const Metric& m) { return m.name == name; });
-  };
   static constexpr const char* kBrief[] = {"avg", "p50", "p99"};
   for (const auto& s : c.series) {
     for (const char* f : kBrief) {
       const std::string name = fmt::format("{}_{}", s.name, f);
-      if (!is_metric(name)) add(column_header(name, s.unit), format_number(summary_field(s.summary, f)));
+      if (c.find_metric(name) == nullptr) add(column_header(name, s.unit), format_number(summary_field(s.summary, f)));
     }
   }
   for (const auto& m : c.metrics) add(column_header(m.name, m.unit), metric_cell_text(m));

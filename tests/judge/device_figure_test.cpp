@@ -73,17 +73,26 @@ CaseResult p2p_case(Backend& backend, const std::string& direction, std::optiona
   return c;
 }
 
-TEST(DeviceFigure, CopySumsItsDevicesPaths) {
-  TwoDevices t;
+// A copy case of `devices` devices from `first`, recording them as the copy job does.
+CaseResult copy_case(Backend& backend, const std::string& direction, int devices, int first = 0) {
   CopyConfig config;
   config.backend = "cpu";
-  config.direction = "h2d";
+  config.direction = direction;
   config.block_bytes = 4 << 20;
-  config.devices = 2;
-  config.device_info = infos_of(*t.backend, 2);
-  config.device_memory_in_host_ram = t.backend->capabilities().device_memory_in_host_ram;
+  config.devices = devices;
+  config.first_device = first;
+  std::vector<DeviceInfo> infos;
+  for (int d = first; d < first + devices; ++d) infos.push_back(backend.open_device(d)->info());
+  config.device_info = infos;
+  config.device_memory_in_host_ram = backend.capabilities().device_memory_in_host_ram;
   CaseResult c;
   c.config = config;
+  return c;
+}
+
+TEST(DeviceFigure, CopySumsItsDevicesPaths) {
+  TwoDevices t;
+  const CaseResult c = copy_case(*t.backend, "h2d", 2);
   const JudgedFigure f = copy_figure(c, t.sys.root(), "");
   EXPECT_EQ(f.facts.path, "copy.h2d");
   ASSERT_TRUE(f.ceiling.bytes_per_second) << f.ceiling.derivation;
@@ -95,16 +104,7 @@ TEST(DeviceFigure, CopySumsItsDevicesPaths) {
 // A copy from device 1 alone: its own link (x8), named as device 1, not as the backend's first.
 TEST(DeviceFigure, CopyFromALaterDeviceIsBoundByThatDevicesPathAndNamesIt) {
   TwoDevices t;
-  CopyConfig config;
-  config.backend = "cpu";
-  config.direction = "d2h";
-  config.block_bytes = 4 << 20;
-  config.devices = 1;
-  config.first_device = 1;
-  config.device_info = std::vector<DeviceInfo>{t.backend->open_device(1)->info()};
-  config.device_memory_in_host_ram = t.backend->capabilities().device_memory_in_host_ram;
-  CaseResult c;
-  c.config = config;
+  const CaseResult c = copy_case(*t.backend, "d2h", 1, 1);
   const JudgedFigure f = copy_figure(c, t.sys.root(), "");
   EXPECT_EQ(f.facts.path, "copy.d2h");
   EXPECT_EQ(f.facts.device, t.backend->open_device(1)->info().name);
