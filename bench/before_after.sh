@@ -13,11 +13,18 @@
 # side's binary is started first as the server (`--listen 127.0.0.1:0 --ready-file` added) and the
 # client's arguments get `--peer` its control address (each side against its own server: the
 # control protocol changed between versions); a launcher ("mpirun … -n 2") runs the binary under it.
+#   SMOKE=1 AFTER=build/release/src/xferbench …   CI: one round of every case at a few iterations,
+#                BEFORE the same binary unless given: every figure read, not its size
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 naming
+# it (bench_lib.sh), never a ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${BEFORE:?BEFORE=path to the xferbench built from the earlier commit}"
+source bench/bench_lib.sh
 AFTER=${AFTER:-build/release/src/xferbench}
+if [[ ${SMOKE:-0} == 1 ]]; then : "${BEFORE:=$AFTER}" "${ROUNDS:=1}"; fi
+: "${BEFORE:?BEFORE=path to the xferbench built from the earlier commit}"
 ROUNDS=${ROUNDS:-5}
+need_tool jq jq
 ONLY=${ONLY:-}
 for b in "$BEFORE" "$AFTER"; do [[ -x $b ]] || { echo "before_after.sh: $b is not an executable" >&2; exit 2; }; done
 tmp=$(mktemp -d /tmp/xferbench-before-after.XXXXXX)
@@ -59,16 +66,18 @@ echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), $
 printf '%-50s %14s %14s %8s\n' case before after ratio
 for c in "${cases[@]}"; do
   IFS='#' read -r label metric args server_args launcher <<<"$c"
+  # Smoke: the same cases at a few iterations each (the counts of -i, --times and --iters).
+  [[ ${SMOKE:-0} != 1 ]] || args=$(sed -E 's/(^| )(-i|--times|--iters) [0-9]+/\1\2 2/g' <<<"$args")
   [[ -z $ONLY ]] || grep -qE -- "$ONLY" <<<"$label" || continue
   : >"$tmp/before"; : >"$tmp/after"
   for ((r = 0; r < ROUNDS; r++)); do
     for side in before after; do
       bin=$BEFORE; [[ $side == after ]] && bin=$AFTER
       run_side "$bin" "$args" "$server_args" "$launcher"
-      jq -r "$metric" "$tmp/out.json" >>"$tmp/$side"
+      need_figure "$side: $label" "$(jq -r "$metric" "$tmp/out.json")" >>"$tmp/$side"
+      echo >>"$tmp/$side"
     done
   done
-  med() { sort -g "$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-  b=$(med "$tmp/before"); a=$(med "$tmp/after")
-  printf '%-50s %14.3f %14.3f %8.3f\n' "$label" "$b" "$a" "$(awk -v a="$a" -v b="$b" 'BEGIN{print a/b}')"
+  b=$(median <"$tmp/before"); a=$(median <"$tmp/after")
+  printf '%-50s %14.3f %14.3f %8s\n' "$label" "$b" "$a" "$(ratio "$a" "$b")"
 done

@@ -23,6 +23,22 @@ except (OSError, ValueError, KeyError, IndexError, StopIteration) as e:
 PY
 }
 
+# xb_series FILE NAME STAT [CASE]: statistic STAT (avg, p50, min, …) of series NAME of case CASE
+# (as xb_metric) of our JSON document FILE, in the series' unit. Exit 1 naming what is missing.
+xb_series() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, name, stat = sys.argv[1], sys.argv[2], sys.argv[3]
+which = sys.argv[4] if len(sys.argv) > 4 else "0"
+try:
+    cases = json.load(open(path))["cases"]
+    case = cases[int(which)] if which.isdigit() else next(c for c in cases if c["name"] == which)
+    print(repr(float(next(s["summary"][stat] for s in case["series"] if s["name"] == name))))
+except (OSError, ValueError, KeyError, IndexError, StopIteration) as e:
+    sys.exit(f"bench: no series {name} ({stat}) in case {which} of {path} ({type(e).__name__}: {e})")
+PY
+}
+
 # need_figure WHAT VALUE: VALUE when it is a positive finite number; otherwise exit 1 naming WHAT
 # (a missing figure must never become a ratio).
 need_figure() {
@@ -49,4 +65,23 @@ need_tool() {
   apt-get install -y -qq --no-install-recommends "$2" >/dev/null 2>&1 ||
     { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends "$2" >/dev/null 2>&1; } || true
   command -v "$1" >/dev/null || { echo "bench: $1 is needed (Debian package $2) and could not be installed" >&2; exit 1; }
+}
+
+# iperf3_server PORT LOG: an iperf3 server for exactly one test on PORT, started in the background
+# (its pid in IPERF3_SERVER) and waited for until it listens (its LOG says so), never a fixed sleep.
+# Exit 1 when it does not listen within 10 s.
+iperf3_server() {
+  : >"$2"
+  # --forceflush: its stdout is a file, which it would otherwise write only at its end.
+  iperf3 -s -1 -p "$1" --forceflush >"$2" 2>&1 &
+  IPERF3_SERVER=$!
+  local n=0
+  until grep -q "Server listening" "$2"; do
+    ((n++ < 1000)) && kill -0 "$IPERF3_SERVER" 2>/dev/null || {
+      kill "$IPERF3_SERVER" 2>/dev/null
+      echo "bench: iperf3 -s -p $1 did not listen: $(head -c 300 "$2")" >&2
+      exit 1
+    }
+    sleep 0.01
+  done
 }

@@ -10,9 +10,14 @@
 #   RANKS=2 SIZES=4:1M ITERS=1000 WARMUP=100 …
 # OSU is not a Debian package: OSU_SRC is a checkout (e.g. fetched from a public mirror of OSU 5.x);
 # its three collective benchmarks are compiled here with mpicc into a temporary directory.
+#   SMOKE=1 OSU_SRC=… BUILD=build/release …   CI: tiny sizes, a few iterations, every figure there
+# A figure of either side that is missing, zero or unparsable ends the script with exit 1 naming
+# it (bench_lib.sh), never a ratio; without OSU_SRC it names what it needs and exits 3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/bench_lib.sh
 
+if [[ ${SMOKE:-0} == 1 ]]; then : "${SIZES:=4:64}" "${ITERS:=10}" "${WARMUP:=1}"; fi
 RANKS=${RANKS:-2}
 SIZES=${SIZES:-4:1M}
 ITERS=${ITERS:-1000}
@@ -47,8 +52,13 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg); ranks $RANKS; sizes $min:$max; ite
 compare() {
   local name=$1 osu=$2 xb=$3 scale=$4
   printf '\n%s\n%12s %14s %14s %10s\n' "$name" "bytes" "osu avg(us)" "xferbench(us)" "ratio"
+  # Every size of either side must be a positive figure of the other's too; exit 1 naming it.
   awk -v scale="$scale" 'NR == FNR { if ($1 ~ /^[0-9]+$/) osu[$1 * scale] = $2; next }
-       $1 ~ /^[0-9]+$/ && ($1 in osu) { printf "%12d %14.2f %14.2f %10.3f\n", $1, osu[$1], $2, osu[$1] / $2 }' \
+       $1 ~ /^[0-9]+$/ { seen++
+         if (!($1 in osu) || !(osu[$1] + 0 > 0) || !($2 + 0 > 0)) { bad = bad " " $1; next }
+         printf "%12d %14.2f %14.2f %10.3f\n", $1, osu[$1], $2, osu[$1] / $2 }
+       END { if (!seen || bad != "") { printf "bench: sizes without both figures:%s%s\n", bad,
+                                              seen ? "" : " (no rows of ours)" > "/dev/stderr"; exit 1 } }' \
     <(echo "$osu") <(echo "$xb")
 }
 osu_ar=$("${MPIRUN[@]}" "$work/osu_allreduce" -f -m "$min:$max" -i "$ITERS" -x "$WARMUP")
@@ -59,7 +69,7 @@ xb_ag=$("${MPIRUN[@]}" "$SHARP" -c allgather -T byte -s "$min:$max" -i "$ITERS" 
 compare "MPI_Allgather (bytes; xferbench's size column is ranks x the block)" "$osu_ag" "$xb_ag" "$RANKS"
 osu_b=$("${MPIRUN[@]}" "$work/osu_barrier" -f -i "$ITERS" -x "$WARMUP")
 xb_b=$("${MPIRUN[@]}" "$SHARP" -c barrier -i "$ITERS" -x "$WARMUP" 2>/dev/null)
-osu_avg=$(echo "$osu_b" | awk '$1 ~ /^[0-9.]+$/ { print $1; exit }')
-xb_avg=$(echo "$xb_b" | awk '$1 ~ /^[0-9.]+$/ { print $1; exit }')
-printf '\nMPI_Barrier\n%14s %14s %10s\n%14.2f %14.2f %10.3f\n' "osu avg(us)" "xferbench(us)" "ratio" \
-  "$osu_avg" "$xb_avg" "$(echo "$osu_avg / $xb_avg" | bc -l)"
+osu_avg=$(need_figure "osu_barrier avg" "$(echo "$osu_b" | awk '$1 ~ /^[0-9.]+$/ { print $1; exit }')")
+xb_avg=$(need_figure "sharp_coll_test barrier avg" "$(echo "$xb_b" | awk '$1 ~ /^[0-9.]+$/ { print $1; exit }')")
+printf '\nMPI_Barrier\n%14s %14s %10s\n%14.2f %14.2f %10s\n' "osu avg(us)" "xferbench(us)" "ratio" \
+  "$osu_avg" "$xb_avg" "$(ratio "$osu_avg" "$xb_avg")"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The TCP transport's put stream against iperf3 -P1 on loopback (issue 4, items 3 and 7): one
-# stream each, 1, 2, 4 and 8 MiB blocks. iperf3 and tcp_transport_bench run alternately ROUNDS
+# stream each, 1, 2, 4 and 8 MiB blocks, iperf3's writes (-l) the size of ours
+# up to its 1 MiB limit. iperf3 and tcp_transport_bench run alternately ROUNDS
 # times (iperf3 first in odd rounds, the bench first in even ones); the medians of each are
 # compared as a ratio (target >= 0.9). Figures are Gbit/s of payload (10^9 bits/s), as iperf3's
 # receiver-side bits_per_second. Needs no python: iperf3's JSON is read with awk.
@@ -31,14 +32,21 @@ fi
 
 need_tool iperf3 iperf3
 
-# One iperf3 run (server for exactly one test, client for SECS seconds): receiver Gbit/s.
+work=$(mktemp -d /tmp/xferbench-tcp-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+# One iperf3 run (server for exactly one test, client for SECS seconds, writes of BLOCK bytes as
+# ours): receiver Gbit/s.
 iperf_gbit() {
-  iperf3 -s -1 -p "$PORT" >/dev/null 2>&1 &
-  local server=$!
-  sleep 0.5
+  iperf3_server "$PORT" "$work/iperf3-server.txt"
   local json
-  json=$(iperf3 -c 127.0.0.1 -p "$PORT" -t "$SECS" -J)
-  wait "$server" || true
+  # iperf3 takes -l up to 1 MiB: larger blocks of ours are compared with its 1 MiB writes.
+  local len=$(($1 < 1048576 ? $1 : 1048576))
+  if ! json=$(iperf3 -c 127.0.0.1 -p "$PORT" -t "$SECS" -l "$len" -J); then
+    kill "$IPERF3_SERVER" 2>/dev/null
+    echo "bench: iperf3 -c … -l $len failed: $(tail -c 300 <<<"$json")" >&2
+    exit 1
+  fi
+  wait "$IPERF3_SERVER" || true
   # The "sum_received" object's bits_per_second (the end summary: payload the receiver got).
   awk '/"sum_received"/ { s = 1 } s && /"bits_per_second"/ { v = $0; sub(/.*: */, "", v); sub(/,$/, "", v); printf "%.3f\n", v / 1e9; exit }' <<<"$json"
 }
@@ -50,9 +58,9 @@ for block in $BLOCKS; do
   iperf=() xb=()
   for ((round = 1; round <= ROUNDS; round++)); do
     if ((round % 2)); then
-      iperf+=("$(iperf_gbit)"); xb+=("$(bench_gbit "$block")")
+      iperf+=("$(iperf_gbit "$block")"); xb+=("$(bench_gbit "$block")")
     else
-      xb+=("$(bench_gbit "$block")"); iperf+=("$(iperf_gbit)")
+      xb+=("$(bench_gbit "$block")"); iperf+=("$(iperf_gbit "$block")")
     fi
   done
   for v in "${iperf[@]}"; do need_figure "iperf3 at $block B" "$v" >/dev/null; done

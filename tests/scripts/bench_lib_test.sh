@@ -25,6 +25,11 @@ printf '%s' '{"cases":[{"name":"a","metrics":[{"name":"throughput","value":20971
 (xb_metric "$work/r.json" bandwidth >/dev/null 2>&1) && fail "xb_metric of a metric the case lacks"
 (xb_metric "$work/r.json" iops c >/dev/null 2>&1) && fail "xb_metric of a case the document lacks"
 (xb_metric "$work/none.json" iops >/dev/null 2>&1) && fail "xb_metric of no document"
+printf '%s' '{"cases":[{"name":"a","series":[{"name":"copy","summary":{"avg":4.5,"p50":4}}]}]}' >"$work/s.json"
+[ "$(xb_series "$work/s.json" copy avg)" = 4.5 ] || fail "xb_series copy avg"
+[ "$(xb_series "$work/s.json" copy p50 a)" = 4.0 ] || fail "xb_series by case name"
+(xb_series "$work/s.json" submit avg >/dev/null 2>&1) && fail "xb_series of a series the case lacks"
+(xb_series "$work/s.json" copy p99 >/dev/null 2>&1) && fail "xb_series of a statistic the summary lacks"
 [ "$(printf '3\n1\n2\n' | median)" = 2 ] && [ "$(printf '4\n1\n2\n3\n' | median)" = 2.5 ] || fail "median"
 [ "$fails" -eq 0 ] && echo "bench_lib: refuses every missing, zero or unparsable figure; reads metrics by name"
 exit $((fails > 0))

@@ -27,11 +27,15 @@ SurveyScratch::SurveyScratch(const std::filesystem::path& parent) {
 
 void SurveyScratch::holds(const std::filesystem::path& file) {
   files_on_signal_.push_back(std::make_unique<ScopedCleanup>(CleanupKind::file, file.string()));
+  held_.push_back(file);
 }
 
+// What a signal would remove, and no more: the held files, then the directory if it is empty. One
+// list for both ends, so a file the survey forgot to hold is left (and seen) on a normal end too.
 SurveyScratch::~SurveyScratch() {
   std::error_code ec;  // a destructor must not throw; what cannot be removed stays, visibly named
-  std::filesystem::remove_all(path_, ec);
+  for (const auto& f : held_) std::filesystem::remove(f, ec);
+  std::filesystem::remove(path_, ec);
 }
 
 }  // namespace xb

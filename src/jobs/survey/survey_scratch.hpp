@@ -1,8 +1,9 @@
 #pragma once
 // The survey storage steps' directory: a fresh .xferbench-survey-<pid>-XXXXXX in --dir or the working
-// directory (the user's file system), removed with its contents when the survey ends, also when a
-// step throws. It and the io job's files are registered with core/cleanup, so Ctrl-C removes the
-// files, then the directory; the files kept from the write step to the reads are held here (holds).
+// directory (the user's file system), removed when the survey ends, also when a step throws. It and
+// the io job's files are registered with core/cleanup, so Ctrl-C removes the files, then the
+// directory; the files kept from the write step to the reads are held here (holds), and the end
+// removes what a signal would: the held files, then the directory when empty.
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -28,6 +29,7 @@ class SurveyScratch {
   std::filesystem::path path_;
   std::unique_ptr<ScopedCleanup> on_signal_;  // rmdir on SIGINT/SIGTERM, after the files in it
   std::vector<std::unique_ptr<ScopedCleanup>> files_on_signal_;
+  std::vector<std::filesystem::path> held_;
 };
 
 }  // namespace xb
