@@ -3,6 +3,7 @@
 // that `report` and `compare` take, and nothing but the results file is left behind.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -41,7 +42,7 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
     std::string path, size, unit;
   } measured[] = {
       {"H2D " + cpu, "4M", "GiB/s"},                   {"D2H " + cpu, "4M", "GiB/s"},
-      {"D2D " + cpu, "4M", "GiB/s"},                   {"host memory copy", "4M", "GiB/s"},
+      {"D2D " + cpu, "4M", "GiB/s"},                   {"host memory copy, *", "4M", "GiB/s"},
       {"storage write (O_DIRECT)", "1M", "GiB/s"},     {"storage read (O_DIRECT)", "1M", "GiB/s"},
       {"storage randread (O_DIRECT)", "4K", "IO/s"},
 #ifdef XB_HAVE_UCX
@@ -95,6 +96,21 @@ TEST(SurveyQuick, OneRowPerPathAndAResultsFileReportAndCompareTake) {
     // Every copy row copies through pinned host memory, the figure the rows and docs/survey.md name.
     if (c.job == "copy") {
       EXPECT_EQ(c.config.at("host_memory"), "pinned") << c.name;
+      // The cpu backend's copies use its fastest engine, chosen over every engine and named: the
+      // host memory row's path says which.
+      if (c.config.at("backend") == "cpu") {
+        const auto engines = BackendRegistry::create({})->get("cpu").capabilities().engines;
+        const std::string engine = c.config.at("engine");
+        EXPECT_NE(std::ranges::find(engines, engine), engines.end()) << c.name;
+        if (engines.size() > 1) {
+          ASSERT_TRUE(c.config.contains("engine_choice")) << c.name;
+          const std::string why = c.config.at("engine_choice");
+          for (const auto& e : engines) EXPECT_NE(why.find(e + " "), std::string::npos) << why;
+        }
+        if (c.config.at("direction") == "h2h") {
+          EXPECT_EQ(row->path, "host memory copy, " + engine);
+        }
+      }
     }
     if (c.job == "io") {
       const auto where = c.config.at("survey").at("storage").at("directory").get<std::string>();
@@ -157,7 +173,7 @@ TEST(SurveyQuick, StorageTooSmallIsANotMeasuredRowNotAFailure) {
               std::string::npos)
         << row->line;
   }
-  const auto* copy = test::find_row(rows, "host memory copy", "4M");
+  const auto* copy = test::find_row(rows, "host memory copy, *", "4M");
   ASSERT_NE(copy, nullptr) << r.out;
   EXPECT_TRUE(positive_number(copy->figure)) << copy->line;
   const ResultDocument doc = test::check_results_file(json, rows.size());

@@ -64,8 +64,11 @@ std::vector<TableRow> table_rows(const std::string& out) {
 }
 
 const TableRow* find_row(const std::vector<TableRow>& rows, const std::string& path, const std::string& size) {
+  // "…*": a path that starts with what comes before the star (a part the machine decides).
+  const bool prefix = !path.empty() && path.back() == '*';
+  const std::string_view want = prefix ? std::string_view(path).substr(0, path.size() - 1) : std::string_view(path);
   for (const auto& r : rows) {
-    if (r.path == path && r.size == size) return &r;
+    if ((prefix ? r.path.starts_with(want) : r.path == want) && r.size == size) return &r;
   }
   return nullptr;
 }

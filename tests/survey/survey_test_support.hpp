@@ -23,6 +23,7 @@ struct TableRow {
   std::string path, size, figure, unit, expected, verdict;
 };
 std::vector<TableRow> table_rows(const std::string& out);
+// The row of `path` ("… *": of a path starting so) and `size`; nullptr when there is none.
 const TableRow* find_row(const std::vector<TableRow>& rows, const std::string& path, const std::string& size);
 
 // The results file parses as the result schema, every case is a survey row, every row of the table

@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/plan_error.hpp"
 #include "core/size.hpp"
+#include "jobs/copy/copy_engine_choice.hpp"
 #include "jobs/copy/copy_job.hpp"
 #include "runtime/fork_launcher.hpp"
 
@@ -259,7 +260,9 @@ void expect_good_result(const CaseResult& r, const CopyPlan& p) {
   EXPECT_EQ(r.label("to"), expected_label(p, false));
   EXPECT_EQ(r.label("size"), format_size(p.block_bytes));
   EXPECT_EQ(r.label("count"), std::to_string(count));
-  const std::string engine = p.engine.empty() ? "memcpy" : p.engine;
+  // No engine asked for: the job's choice, one of the cpu backend's (WithoutAnEngineTheFastestIsUsedAndNamed).
+  const std::string engine = p.engine.empty() ? r.config.at("engine").get<std::string>() : p.engine;
+  EXPECT_TRUE(engine == "memcpy" || engine == "nt") << engine;
   EXPECT_EQ(r.label("method"), engine + (p.batch ? "-batch-x" : "-x") + std::to_string(p.streams));
   EXPECT_EQ(r.config.at("block_bytes").get<std::uint64_t>(), p.block_bytes);
   EXPECT_EQ(r.config.at("blocks").get<std::uint64_t>(), p.blocks);
@@ -534,5 +537,94 @@ TEST_F(CopyJobTest, VerifyFillsAndChecksThroughTheSetupEngineNotTheOneUnderTest)
   }
 }
 
+
+// --- the engine when none is asked for ----------------------------------------------------------
+
+// The fastest replaces the first only when 10% faster or more: engines alike never trade places.
+TEST(CopyEngineChoice, TheFastestWinsWhenClearlyFasterAndEveryFigureIsNamed) {
+  const std::vector<EngineFigure> figures = {{"memcpy", 6.9e9}, {"nt", 9.85e9}, {"slow", 1e9}};
+  const EngineChoice c = fastest_engine(figures, 64u << 20, 1);
+  EXPECT_EQ(c.engine, "nt");
+  EXPECT_EQ(c.why, "the fastest engine over 1 block(s) of 64M: memcpy 6.90 GB/s, nt 9.85 GB/s, slow 1.00 GB/s "
+                   "(--engine fixes one)");
+  const EngineChoice close = fastest_engine({{"memcpy", 5e9}, {"nt", 5.45e9}}, 4u << 20, 8);
+  EXPECT_EQ(close.engine, "memcpy");
+  EXPECT_EQ(close.why, "the first engine, none 10% faster over 8 block(s) of 4M: memcpy 5.00 GB/s, nt 5.45 GB/s "
+                       "(--engine fixes one)");
+  EXPECT_EQ(fastest_engine({{"memcpy", 5e9}, {"nt", 5.5e9}}, 4096, 8).engine, "nt");  // 10% exactly
+  EXPECT_EQ(fastest_engine({{"nt", 5e9}, {"memcpy", 4.99e9}}, 4096, 8).engine, "nt");
+  EXPECT_EQ(fastest_engine({{"memcpy", 9e9}, {"nt", 1e9}}, 4096, 8).engine, "memcpy");
+}
+
+// Nothing is measured for a pass under 16 MiB (in cache: the timing would be noise).
+TEST_F(CopyJobTest, APassUnderSixteenMebibytesMeasuresNoEngine) {
+  EXPECT_FALSE(choose_copy_engine(*backend, 1u << 20, 15).has_value());
+  const auto& engines = backend->capabilities().engines;
+  EXPECT_EQ(choose_copy_engine(*backend, 1u << 20, 16).has_value(), engines.size() > 1);
+}
+
+// A stream of `engine` that copies every block `times` times: an engine made that much slower.
+test::CpuWrap slower(std::string engine, int times) {
+  test::CpuWrap wrap;
+  wrap.stream = [engine, times](std::unique_ptr<Stream> real, std::string_view e) -> std::unique_ptr<Stream> {
+    class Repeating : public test::ForwardingStream {
+     public:
+      Repeating(std::unique_ptr<Stream> r, int n) : ForwardingStream(std::move(r)), n_(n) {}
+      void copy(const CopyOp& op) override {
+        for (int i = 0; i < n_; ++i) real().copy(op);
+      }
+     private:
+      int n_;
+    };
+    if (e != engine) return real;
+    return std::make_unique<Repeating>(std::move(real), times);
+  };
+  return wrap;
+}
+
+// No --engine: the job measures each engine of the cpu backend on its own blocks and runs the
+// faster, saying so in the config; an engine four times slower never wins. Given an engine, it is
+// used as given and nothing is measured.
+TEST_F(CopyJobTest, WithoutAnEngineTheFastestIsUsedAndNamed) {
+  const auto& engines = backend->capabilities().engines;
+  if (std::ranges::find(engines, "nt") == engines.end()) GTEST_SKIP() << "this CPU has no non-temporal copy engine";
+  CopyPlan p = tiny_plan();
+  p.devices = 1;
+  p.block_bytes = 1u << 20;
+  p.blocks = 16;
+  for (const auto& [slow, fast] : {std::pair{"memcpy", "nt"}, std::pair{"nt", "memcpy"}}) {
+    SCOPED_TRACE(slow);
+    const auto wrapped = test::make_wrapped_cpu_backend(slower(slow, 4));
+    ForkLauncher launcher(p.devices);
+    const CaseResult r = test::run_one(p, &*wrapped, &launcher);
+    EXPECT_EQ(r.config.at("engine"), fast);
+    ASSERT_TRUE(r.config.contains("engine_choice")) << r.config.dump();
+    const std::string why = r.config.at("engine_choice");
+    EXPECT_TRUE(contains(why, " over 16 block(s) of 1M: memcpy ") && contains(why, " GB/s, nt "))
+        << why;
+    EXPECT_TRUE(contains(r.name, std::string("_") + fast)) << r.name;
+  }
+  p.engine = "memcpy";
+  ForkLauncher launcher(p.devices);
+  const CaseResult given = test::run_one(p, &*backend, &launcher);
+  EXPECT_EQ(given.config.at("engine"), "memcpy");
+  EXPECT_FALSE(given.config.contains("engine_choice")) << given.config.dump();
+}
+
+// Where device memory is not host RAM (a GPU's), nothing is measured: the backend's first engine.
+TEST_F(CopyJobTest, DeviceMemoryTheHostCannotCopyKeepsTheFirstEngine) {
+  test::CpuWrap wrap = slower("memcpy", 4);
+  wrap.device_memory_in_host_ram = false;
+  const auto wrapped = test::make_wrapped_cpu_backend(std::move(wrap));
+  EXPECT_FALSE(choose_copy_engine(*wrapped, 1u << 20, 64).has_value());
+  CopyPlan p = tiny_plan();
+  p.devices = 1;
+  p.block_bytes = 1u << 20;
+  p.blocks = 16;
+  ForkLauncher launcher(p.devices);
+  const CaseResult r = test::run_one(p, &*wrapped, &launcher);
+  EXPECT_EQ(r.config.at("engine"), wrapped->capabilities().engines.front());
+  EXPECT_FALSE(r.config.contains("engine_choice"));
+}
 }  // namespace
 }  // namespace xb

@@ -19,6 +19,8 @@ struct CopyTiming {
 
 struct CopyConfig {
   std::string backend, direction, host_memory, topology, engine;
+  // How the engine was chosen where the plan named none and there was a choice (copy_engine_choice).
+  std::optional<std::string> engine_choice;
   bool batch = false;
   int streams = 0;
   std::uint64_t block_bytes = 0, blocks = 0, iterations = 0, warmup = 0, seed = 0;
@@ -35,7 +37,7 @@ struct CopyConfig {
 };
 
 XB_JSON_RECORD(CopyTiming, submit, copy, device)
-XB_JSON_RECORD(CopyConfig, backend, direction, host_memory, topology, engine, batch, streams, block_bytes, blocks,
+XB_JSON_RECORD(CopyConfig, backend, direction, host_memory, topology, engine, engine_choice, batch, streams, block_bytes, blocks,
                iterations, warmup, devices, first_device, fragments, verify, seed, launcher, timing, submission,
                device_info, device_memory_in_host_ram)
 

@@ -16,6 +16,7 @@
 #include "core/pattern.hpp"
 #include "core/size.hpp"
 #include "jobs/copy/copy_config.hpp"
+#include "jobs/copy/copy_engine_choice.hpp"
 #include "jobs/copy/copy_layout.hpp"
 #include "runtime/fork_launcher.hpp"
 #include "runtime/forked_moved_bytes.hpp"
@@ -295,7 +296,12 @@ namespace {
 
 CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launcher, ProgressLine* progress) {
   CopyPlan plan = plan_in;
-  if (plan.engine.empty()) plan.engine = backend.capabilities().engines.front();
+  std::optional<std::string> engine_choice;
+  if (plan.engine.empty()) {
+    const auto choice = choose_copy_engine(backend, plan.block_bytes, plan.blocks);
+    plan.engine = choice ? choice->engine : backend.capabilities().engines.front();
+    if (choice) engine_choice = choice->why;
+  }
   if (plan.topology == CopyTopology::shared) plan.host_kind = HostMemoryKind::shm;
   const std::size_t bytes = plan.block_bytes * plan.blocks;
 
@@ -346,7 +352,7 @@ CaseResult run_copy(const CopyPlan& plan_in, Backend& backend, Launcher& launche
   result.config = CopyConfig{
       .backend = std::string(backend.name()), .direction = std::string(to_string(plan.direction)),
       .host_memory = std::string(to_string(plan.host_kind)), .topology = std::string(to_string(plan.topology)),
-      .engine = plan.engine, .batch = plan.batch, .streams = plan.streams, .block_bytes = plan.block_bytes,
+      .engine = plan.engine, .engine_choice = std::move(engine_choice), .batch = plan.batch, .streams = plan.streams, .block_bytes = plan.block_bytes,
       .blocks = plan.blocks, .iterations = plan.iterations, .warmup = plan.warmup, .seed = plan.seed,
       .devices = plan.devices, .first_device = plan.first_device, .fragments = plan.fragments, .verify = plan.verify,
       // How batches really went out (the CUDA batch API, a graph, or one by one and why): a figure of the

@@ -17,16 +17,21 @@ constexpr NamedValue<CopyDirection> kDirections[] = {
 
 CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direction, std::uint64_t size, int devices) {
   return {.backend = std::string(backend.name()), .direction = direction, .host_kind = HostMemoryKind::pinned,
-          .engine = backend.capabilities().engines.front(), .block_bytes = size, .blocks = b.copy_blocks,
+          .engine = "", .block_bytes = size, .blocks = b.copy_blocks,
           .iterations = b.copy_iterations, .warmup = b.copy_warmup, .devices = devices};
 }
 
+// The copy job's own engine (no --engine: the fastest where it has a choice, copy_engine_choice);
+// `name_engine`: the row's path says which ("host memory copy, nt").
 std::vector<CaseResult> run_copy_step(const CopyPlan& plan, BackendRegistry& registry, Backend& backend,
-                                      const SurveyRow& row) {
+                                      SurveyRow row, bool name_engine = false) {
   validate_copy_plan(plan, backend);
   JobContext job{.registry = &registry, .backend = &backend};
   std::vector<CaseResult> cases = run(plan, job);
-  for (CaseResult& c : cases) annotate_survey_row(c, row);
+  for (CaseResult& c : cases) {
+    if (name_engine) row.path += ", " + c.config.value("engine", std::string("?"));
+    annotate_survey_row(c, row);
+  }
   return cases;
 }
 
@@ -68,14 +73,14 @@ void add_copy_steps(SurveyState& state, std::vector<SurveyStep>& steps) {
     }
   }
   add_unusable_backends(state, steps);
-  // Host memory to host memory: the cpu backend's copy stream, pinned to pinned.
+  // Host memory to host memory: the cpu backend's copy stream, pinned to pinned, its fastest engine.
   Backend& cpu = state.registry.get("cpu");
   for (const std::uint64_t size : b.copy_sizes) {
     const SurveyRow row{"host memory copy", size, "bandwidth"};
     const CopyPlan plan = copy_plan(b, cpu, CopyDirection::h2h, size, 1);
     steps.push_back({fmt::format("host memory copy {}", format_size(size)), "copy",
                      fmt::format("survey_h2h_{}", size), row,
-                     [plan, &registry = state.registry, &cpu, row] { return run_copy_step(plan, registry, cpu, row); }});
+                     [plan, &registry = state.registry, &cpu, row] { return run_copy_step(plan, registry, cpu, row, true); }});
   }
 }
 
