@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-dir=tests/mutants
+dir=${MUTANTS_DIR:-tests/mutants}  # MUTANTS_DIR: another set (a one-off scan), same format
 build=${BUILD:-build/release}
 per_test_timeout=${MUTANT_TEST_TIMEOUT:-300}
 

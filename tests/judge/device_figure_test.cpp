@@ -222,6 +222,13 @@ TEST(DeviceFigure, StraightLinksAndASwitchTogetherAddAndNoSharedLinkFallsBackToP
   const auto both = peer_link_ceiling(a, b);
   ASSERT_TRUE(both && both->bytes_per_second);
   EXPECT_DOUBLE_EQ(*both->bytes_per_second, 2 * 25e9 + 4 * kNvlink4);
+  // A switch only one end reaches carries nothing between them: the straight links alone, and the
+  // derivation names no switch.
+  b.peer_links.clear();
+  const auto straight = peer_link_ceiling(a, b);
+  ASSERT_TRUE(straight && straight->bytes_per_second);
+  EXPECT_DOUBLE_EQ(*straight->bytes_per_second, 2 * 25e9);
+  EXPECT_FALSE(has(straight->derivation, "switch")) << straight->derivation;
   // A device with links to neither the other nor a switch they share: PCIe, the note said.
   b.peer_links.clear();
   b.peer_links_note = "no NVLink on this device";

@@ -190,6 +190,11 @@ TEST(Expectations, CommandLineRules) {
   };
   EXPECT_EQ(error("copy.h2d"), "--expect-rule 'copy.h2d': a rule is PATH=BANDWIDTH ('copy.h2d=20 GB/s') or PATH=SHARE "
                                "of the ceiling ('link=0.9')");
+  // No path, or no value after the '=': the same one rule, not a schema message about an empty value.
+  for (const std::string bad : {"copy.h2d=", "=0.5", "="}) {
+    EXPECT_EQ(error(bad), "--expect-rule '" + bad + "': a rule is PATH=BANDWIDTH ('copy.h2d=20 GB/s') or PATH=SHARE "
+                          "of the ceiling ('link=0.9')");
+  }
   EXPECT_EQ(error("copy.h2d=1.5"), "--expect-rule 'copy.h2d=1.5': ceiling_fraction: 1.5 must be above 0 and at most 1");
   EXPECT_EQ(error("cpy=0.5").substr(0, 45), "--expect-rule 'cpy=0.5': path 'cpy' names no ");
   EXPECT_EQ(error("p2p=20 GBps").rfind("--expect-rule 'p2p=20 GBps': expect: '20 GBps' is not a bandwidth", 0), 0u);

@@ -60,6 +60,23 @@ TEST(PciePath, ALinkTrainedNarrowIsNamedAndTheCeilingIsWhatItRuns) {
   EXPECT_EQ(c.warnings[0], "PCIe link 0000:01:00.0 ↔ 0000:00:01.0 runs at Gen4 x8 but both its ends can run Gen4 x16");
 }
 
+// A maximum width that reads 0 (unknown: some virtual functions and bridges) is no maximum: the
+// link is judged as it runs, on either end, and nothing is called trained low.
+TEST(PciePath, AnEndWhoseMaximumWidthReadsZeroIsJudgedAsItRuns) {
+  for (const bool device_end : {true, false}) {
+    SCOPED_TRACE(device_end ? "the device's maximum reads 0" : "the root port's maximum reads 0");
+    SyntheticSysfs sys;
+    const auto rp = sys.add(port("0000:00:01.0", 4, 16, 4, device_end ? 16 : 0, PciePortType::root_port));
+    sys.add(port("0000:01:00.0", 4, 16, 4, device_end ? 0 : 16, PciePortType::endpoint), rp);
+    const Ceiling c = pcie_ceiling_of(sys.root(), "0000:01:00.0");
+    ASSERT_TRUE(c.bytes_per_second) << c.derivation;
+    EXPECT_DOUBLE_EQ(*c.bytes_per_second, 16 * pcie_lane_bytes_per_second(16.0));
+    ASSERT_TRUE(c.capable_bytes_per_second) << c.derivation;
+    EXPECT_DOUBLE_EQ(*c.capable_bytes_per_second, *c.bytes_per_second);
+    EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  }
+}
+
 TEST(PciePath, ALinkTrainedSlowIsNamedWithTheIdleCaveat) {
   SyntheticSysfs sys;
   const auto rp = sys.add(port("0000:00:01.0", 1, 16, 5, 16, PciePortType::root_port));
@@ -141,6 +158,23 @@ TEST(PciePath, ReadsThePortTypeFromTheCapabilityList) {
   EXPECT_EQ(path.ports[1].type, PciePortType::root_port);
   EXPECT_EQ(path.ports[1].current_width, 16);
   EXPECT_EQ(path.ports[1].max_gts, 16.0);
+}
+
+// As real devices have it: power management first, then MSI, then PCI Express, each capability's
+// second byte pointing at the next.
+TEST(PciePath, ThePciExpressCapabilityIsFoundDownTheChain) {
+  std::string c(256, '\0');
+  c[0x06] = 0x10;
+  c[0x34] = 0x48;
+  c[0x48] = 0x01;  // power management
+  c[0x49] = 0x60;
+  c[0x60] = 0x05;  // MSI
+  c[0x61] = static_cast<char>(0x80);
+  c[0x80] = 0x10;  // PCI Express
+  c[0x82] = 0x40;  // device/port type 4: root port
+  EXPECT_EQ(pcie_port_type(c), PciePortType::root_port);
+  c[0x61] = 0;  // the chain ends at MSI
+  EXPECT_EQ(pcie_port_type(c), PciePortType::unknown);
 }
 
 TEST(PciePath, AMalformedCapabilityListEndsUnknown) {
