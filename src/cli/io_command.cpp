@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <ranges>
+#include <string_view>
+#include <vector>
 
 #include "cli/args.hpp"
 #include "cli/plan_options.hpp"
@@ -42,7 +43,9 @@ int run_io_command(const std::vector<std::string>& args, CommandContext& ctx) {
   o.flag("--keep", p.keep, "write runs: keep the files a failed run created (default: removed)");
   o.count("-T,--time", p.seconds, "", 1, 1u << 30, "run for this many seconds, looping over the files (default: one pass)");
   o.size("--offset", p.offset, "", "where the regions start in every file (default 0)");
-  const auto transfer_names = kIoTransfers | std::views::transform([](IoTransfer t) { return to_string(t); });
+  // A loop, not std::views::transform: clang (the fuzz build) cannot take libstdc++ 12's ranges.
+  std::vector<std::string_view> transfer_names;
+  for (const IoTransfer t : kIoTransfers) transfer_names.push_back(to_string(t));
   o.choice("--xfer", p.transfer, "cpu", io_transfer_from, fmt::format("one of {}", fmt::join(transfer_names, ", ")),
            "cpu (host buffers, default); cpu-gpu, cpu-async-gpu, cpu-cached-gpu (pinned bounce buffer <-> device "
            "memory: copy before the next IO, overlapped, through the page cache); gpu-direct, gpu-direct-async, "

@@ -24,6 +24,12 @@ TEST(RouteDevices, TheLanesNameRdmaPortsAndInterfacesOnce) {
   EXPECT_EQ(r.rdma_ports, (std::vector<std::string>{"mlx5_0:1", "mlx5_1:1"}));
   EXPECT_EQ(r.interfaces, std::vector<std::string>{"eth0"});
   EXPECT_EQ(r.why, "");
+  // One interface and no RDMA port (UCX over tcp, or the plain transport's route): that interface,
+  // never taken for loopback.
+  const RouteDevices tcp = route_devices("tcp/eth0", "10.0.0.2");
+  EXPECT_TRUE(tcp.rdma_ports.empty());
+  EXPECT_EQ(tcp.interfaces, std::vector<std::string>{"eth0"});
+  EXPECT_EQ(tcp.why, "");
 }
 
 TEST(RouteDevices, SharedMemoryAndLoopbackAreNoNetworkDevice) {
