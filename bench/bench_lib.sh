@@ -67,6 +67,33 @@ need_tool() {
   command -v "$1" >/dev/null || { echo "bench: $1 is needed (Debian package $2) and could not be installed" >&2; exit 1; }
 }
 
+# xb_build TARGET...: where BUILD is unset, the project's setup and a release build of TARGETs,
+# then BUILD=build/release; a BUILD given is used as it is.
+xb_build() {
+  [[ -z ${BUILD:-} ]] || return 0
+  bash scripts/setup.sh
+  cmake --preset release >/dev/null
+  cmake --build --preset release --target "$@" >/dev/null
+  BUILD=build/release
+}
+
+# iperf3_write_size BLOCK: iperf3's -l for our BLOCK: the same, at most its 1 MiB limit ("block
+# size too large (maximum = 1048576 bytes)"); a larger block of ours is compared with 1 MiB writes.
+iperf3_write_size() { echo $(($1 < 1048576 ? $1 : 1048576)); }
+
+# iperf3_client PORT OUT ARGS...: one iperf3 client run against the server iperf3_server started on
+# PORT, its output into OUT; when it fails, that server is stopped (it would wait for ever) and the
+# script exits 1 naming the run.
+iperf3_client() {
+  local port=$1 out=$2
+  shift 2
+  iperf3 -c 127.0.0.1 -p "$port" "$@" >"$out" 2>&1 && return 0
+  kill "$IPERF3_SERVER" 2>/dev/null
+  # Its error line, not the usage text it prints after a bad parameter.
+  echo "bench: iperf3 -c 127.0.0.1 -p $port $* failed: $(grep -m1 'error' "$out" || tail -c 300 "$out")" >&2
+  exit 1
+}
+
 # iperf3_server PORT LOG: an iperf3 server for exactly one test on PORT, started in the background
 # (its pid in IPERF3_SERVER) and waited for until it listens (its LOG says so), never a fixed sleep.
 # Exit 1 when it does not listen within 10 s.

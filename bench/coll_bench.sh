@@ -26,12 +26,7 @@ if [[ -z "${OSU_SRC:-}" || ! -f "$OSU_SRC/mpi/collective/osu_allreduce.c" ]]; th
   echo "coll_bench: set OSU_SRC to a checkout of the OSU micro-benchmarks (mpi/collective/osu_allreduce.c)" >&2
   exit 3
 fi
-if [[ -z "${BUILD:-}" ]]; then
-  bash scripts/setup.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target xferbench >/dev/null
-  BUILD=build/release
-fi
+xb_build xferbench
 # The link name, not realpath (which resolves it to xferbench): the dialect is chosen by argv[0].
 SHARP="$(cd "$BUILD/src" && pwd)/sharp_coll_test_mpi"
 work=$(mktemp -d /tmp/xferbench-coll-bench.XXXXXX)

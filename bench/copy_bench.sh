@@ -27,12 +27,7 @@ BLOCK=${BLOCK:-64M}
 ITERS=${ITERS:-10}
 WARMUP=${WARMUP:-2}
 SUBMIT_ITERS=${SUBMIT_ITERS:-50}
-if [[ -z ${BUILD:-} ]]; then
-  bash scripts/setup.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target xferbench plain_memcpy >/dev/null
-  BUILD=build/release
-fi
+xb_build xferbench plain_memcpy
 XB=$BUILD/src/xferbench
 PLAIN=$BUILD/bench/plain_memcpy
 for b in "$XB" "$PLAIN"; do [[ -x $b ]] || { echo "copy_bench: $b is not built" >&2; exit 1; }; done

@@ -27,12 +27,7 @@ THRESHOLD=${THRESHOLD:-0.8}
 MAX_PAIRS=${MAX_PAIRS:-1}
 ROUNDS=${ROUNDS:-3}
 NET=10.96.0
-if [[ -z "${BUILD:-}" ]]; then
-  bash scripts/setup.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target xferbench >/dev/null
-  BUILD=build/release
-fi
+xb_build xferbench
 XB=$(realpath "$BUILD/src/xferbench")
 if [[ $(id -u) -ne 0 ]]; then echo "fleet_bench: needs root (network namespaces)" >&2; exit 3; fi
 work=$(mktemp -d /tmp/xferbench-fleet-bench.XXXXXX)

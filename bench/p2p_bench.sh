@@ -29,12 +29,7 @@ SIZE=${SIZE:-256M}
 TIMES=${TIMES:-10}
 NET_SIZE=${NET_SIZE:-16M}
 NET_TIMES=${NET_TIMES:-20}
-if [[ -z "${BUILD:-}" ]]; then
-  bash scripts/setup.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target xferbench >/dev/null
-  BUILD=build/release
-fi
+xb_build xferbench
 XB=$(realpath "$BUILD/src/xferbench")
 work=$(mktemp -d /tmp/xferbench-p2p-bench.XXXXXX)
 cleanup() {

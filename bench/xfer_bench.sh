@@ -42,12 +42,7 @@ BYTES_PER_RUN=${BYTES_PER_RUN:-2147483648}  # moved per run by each shared-memor
 
 need_tool ucx_perftest ucx-utils
 need_tool iperf3 iperf3
-if [[ -z "${BUILD:-}" ]]; then
-  bash scripts/setup.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target ucx_transport_bench xferbench >/dev/null
-  BUILD=build/release
-fi
+xb_build ucx_transport_bench xferbench
 BENCH=$BUILD/bench/ucx_transport_bench
 XB=$BUILD/src/xferbench
 work=$(mktemp -d /tmp/xferbench-xfer-bench.XXXXXX)
@@ -101,17 +96,11 @@ ours_transport() {
   echo "$(head -1 "$work/ours.txt")" >>"$work/lines.txt"
   sed -n 's/.*: \([0-9.]*\) MiB\/s.*/\1/p' "$work/ours.txt"
 }
-# iperf3 with one stream, writes of BLOCK bytes (-l, our block; iperf3 takes at most 1 MiB, so an
-# 8 MiB block is compared with its 1 MiB writes) and BYTES_PER_RUN bytes in all (-n, what our timed
-# pass moves): MiB/s received.
+# iperf3 with one stream, writes of BLOCK bytes (-l, our block up to iperf3's 1 MiB) and
+# BYTES_PER_RUN bytes in all (-n, what our timed pass moves): MiB/s received.
 iperf() {
   iperf3_server "$PORT" "$work/iperf3-server.txt"
-  local len=$(($1 < 1048576 ? $1 : 1048576))
-  if ! iperf3 -c 127.0.0.1 -p "$PORT" -P 1 -l "$len" -n "$BYTES_PER_RUN" -f m >"$work/iperf.txt" 2>&1; then
-    kill "$IPERF3_SERVER" 2>/dev/null
-    echo "bench: iperf3 -c … -l $len -n $BYTES_PER_RUN failed: $(tail -c 300 "$work/iperf.txt")" >&2
-    exit 1
-  fi
+  iperf3_client "$PORT" "$work/iperf.txt" -P 1 -l "$(iperf3_write_size "$1")" -n "$BYTES_PER_RUN" -f m
   wait "$IPERF3_SERVER" || true
   awk '/receiver/ { for (i = 1; i < NF; ++i) if ($(i + 1) == "Mbits/sec") v = $i } END { printf "%.1f", v * 1e6 / 8 / 1048576 }' "$work/iperf.txt"
 }

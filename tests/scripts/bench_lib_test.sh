@@ -30,6 +30,9 @@ printf '%s' '{"cases":[{"name":"a","series":[{"name":"copy","summary":{"avg":4.5
 [ "$(xb_series "$work/s.json" copy p50 a)" = 4.0 ] || fail "xb_series by case name"
 (xb_series "$work/s.json" submit avg >/dev/null 2>&1) && fail "xb_series of a series the case lacks"
 (xb_series "$work/s.json" copy p99 >/dev/null 2>&1) && fail "xb_series of a statistic the summary lacks"
+[ "$(iperf3_write_size 65536)" = 65536 ] && [ "$(iperf3_write_size 1048576)" = 1048576 ] &&
+  [ "$(iperf3_write_size 8388608)" = 1048576 ] || fail "iperf3_write_size: our block up to 1 MiB"
+(BUILD=/given; xb_build nothing_to_build && [ "$BUILD" = /given ]) || fail "xb_build rebuilt where BUILD was given"
 [ "$(printf '3\n1\n2\n' | median)" = 2 ] && [ "$(printf '4\n1\n2\n3\n' | median)" = 2.5 ] || fail "median"
 [ "$fails" -eq 0 ] && echo "bench_lib: refuses every missing, zero or unparsable figure; reads metrics by name"
 exit $((fails > 0))

@@ -24,13 +24,14 @@ CopyPlan copy_plan(const SurveyBudget& b, Backend& backend, CopyDirection direct
 // The copy job's own engine (no --engine: the fastest where it has a choice, copy_engine_choice);
 // `name_engine`: the row's path says which ("host memory copy, nt").
 std::vector<CaseResult> run_copy_step(const CopyPlan& plan, BackendRegistry& registry, Backend& backend,
-                                      SurveyRow row, bool name_engine = false) {
+                                      const SurveyRow& row, bool name_engine = false) {
   validate_copy_plan(plan, backend);
   JobContext job{.registry = &registry, .backend = &backend};
   std::vector<CaseResult> cases = run(plan, job);
   for (CaseResult& c : cases) {
-    if (name_engine) row.path += ", " + c.config.value("engine", std::string("?"));
-    annotate_survey_row(c, row);
+    SurveyRow named = row;
+    if (name_engine) named.path += ", " + c.config.value("engine", std::string("?"));
+    annotate_survey_row(c, named);
   }
   return cases;
 }
