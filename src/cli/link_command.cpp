@@ -36,7 +36,7 @@ struct LinkArgs {
 
 // The flags only a client (the measuring side) takes: a server learns sizes and memory from it.
 constexpr const char* kClientOnly[] = {"--peer", "--loopback", "--size", "--step", "--iters", "--warmup",
-                                       "--mem", "--check", "--judge", "--expect", "--expect-rule"};
+                                       "--mem", "--check", "--pingpong", "--judge", "--expect", "--expect-rule"};
 constexpr const char* kServerOnly[] = {"--data-port", "--ready-file", "--max-exposed", "--max-regions"};
 
 void settle_plan(const LinkArgs& a, const CLI::App& app, LinkPlan& p) {
@@ -123,6 +123,9 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
           [&](std::string_view v, std::string_view f) { std::tie(p.src, p.dst) = parse_link_memory(v, f); });
   o.text("--transport", p.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   o.flag("--check", p.check, "check every size's data at the peer (host or cuda memory only)");
+  o.flag("--pingpong", p.pingpong,
+         "time each put answered by the peer's put of the same bytes: half the round trip, as ucx_perftest's "
+         "put_lat (host memory only)");
   o.text("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);
   o.seconds("--wait", p.wait, "20", 1, 24 * 3600, "seconds to wait for the peer and for each transfer (default 20)");

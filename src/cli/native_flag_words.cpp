@@ -27,7 +27,7 @@ const FlagWords& native_flag_words() {
       {"fleet.matrix_max_ranks", "--matrix-max-ranks"},
       // link
       {"link.size", "-s"}, {"link.step", "--step"}, {"link.iterations", "-i"}, {"link.warmup", "-x"},
-      {"link.memory", "-M"}, {"link.check", "--check"}, {"link.transport", "--transport"},
+      {"link.memory", "-M"}, {"link.check", "--check"}, {"link.pingpong", "--pingpong"}, {"link.transport", "--transport"},
       // xfer
       {"xfer.control_client", "--peer"}, {"xfer.control_server", "--listen"}, {"xfer.data", "--data-port"},
       {"xfer.transport", "--transport"}, {"xfer.mode", "--mode"}, {"xfer.op", "--op"}, {"xfer.block", "--block"},

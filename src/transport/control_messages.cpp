@@ -24,6 +24,8 @@ const char* to_string(ControlType type) {
     case ControlType::challenge: return "challenge";
     case ControlType::proof: return "proof";
     case ControlType::stage: return "stage";
+    case ControlType::answer: return "answer";
+    case ControlType::answer_end: return "answer_end";
   }
   return "unknown";
 }

@@ -40,8 +40,11 @@ enum class ControlType : std::uint16_t {
   challenge = 14,  // server → client: the server's nonce and its proof of the token
   proof = 15,      // client → server: the client's proof of the token, transport name, plan
   stage = 16,      // client → server: id, offset, bytes, direction (a staged region's copy; `done`)
+  answer = 17,     // client → server: id, bytes, the client's region (address, bytes, key): ping-pong
+                   // (pingpong.hpp); `done` once the server answers, then its puts until answer_end
+  answer_end = 18, // client → server: stop answering (`done` once the server's puts are flushed)
 };
-inline constexpr std::uint16_t kLastControlType = 16;
+inline constexpr std::uint16_t kLastControlType = 18;
 const char* to_string(ControlType type);
 
 // The peer broke the protocol (bad magic, version, type, length, truncated payload).

@@ -19,6 +19,7 @@
 #include "transport/auth.hpp"
 #include "transport/control_channel.hpp"
 #include "transport/control_messages.hpp"
+#include "transport/pingpong.hpp"
 #include "transport/socket_ops.hpp"
 #include "transport/token_file.hpp"
 
@@ -70,6 +71,7 @@ struct PendingHandshake {
 struct ServedRegion {
   std::unique_ptr<ExposedMemory> memory;
   std::unique_ptr<LocalRegion> registration;  // declared after: released before the memory
+  RegionPlace place = RegionPlace::host;      // where the client asked for it
   // What peers see: `registration`, or the memory's own (memory the transport allocated).
   const LocalRegion* exposed() const { return registration ? registration.get() : memory->registration(); }
 };
@@ -159,7 +161,10 @@ struct SessionServer::State {
   SessionReport run(ControlChannel& channel, const AuthSession& session);
   // Answers one request; false once the client said finish.
   bool answer(ControlChannel& channel, const ControlMessage& request, std::vector<ServedRegion>& regions,
-              SessionReport& report);
+              Endpoint& endpoint, SessionReport& report);
+  // A ping-pong request (`answer`): answers the client's rounds until it ends them.
+  void answer_rounds(ControlChannel& channel, PayloadReader& reader, std::vector<ServedRegion>& regions,
+                     Endpoint& endpoint);
   ServedRegion* find(std::vector<ServedRegion>& regions, std::uint32_t id, std::uint64_t offset,
                      std::uint64_t bytes, std::string& why);
   Deadline reply_deadline() const { return deadline_after(options.wait); }
@@ -347,7 +352,7 @@ SessionReport SessionServer::State::run(ControlChannel& channel, const AuthSessi
       if (channel.readable()) {
         const ControlMessage request = channel.receive(reply_deadline());
         last_activity = Clock::now();
-        if (!answer(channel, request, regions, report)) return report;
+        if (!answer(channel, request, regions, *endpoint, report)) return report;
         continue;
       }
       if (moved) continue;
@@ -386,7 +391,7 @@ ServedRegion* SessionServer::State::find(std::vector<ServedRegion>& regions, std
 }
 
 bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage& request,
-                                  std::vector<ServedRegion>& regions, SessionReport& report) {
+                                  std::vector<ServedRegion>& regions, Endpoint& endpoint, SessionReport& report) {
   PayloadReader reader(request);
   auto failed = [&](FailureKind kind, const std::string& why) {
     channel.send(ControlType::failed, PayloadWriter().u8(static_cast<std::uint8_t>(kind)).text(why).take(),
@@ -413,8 +418,9 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
         return true;
       }
       ServedRegion region;
+      region.place = static_cast<RegionPlace>(place);
       try {
-        region.memory = factory(bytes, static_cast<RegionPlace>(place));
+        region.memory = factory(bytes, region.place);
         if (region.memory->size() < bytes) {
           throw std::runtime_error(fmt::format("got {} bytes of the {} asked", region.memory->size(), bytes));
         }
@@ -506,6 +512,9 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
       }
       return true;
     }
+    case ControlType::answer:
+      answer_rounds(channel, reader, regions, endpoint);
+      return true;
     case ControlType::finish:
       reader.end();
       channel.send(ControlType::finished, {}, reply_deadline());
@@ -513,6 +522,45 @@ bool SessionServer::State::answer(ControlChannel& channel, const ControlMessage&
     default:
       throw ProtocolError(fmt::format("got '{}', which is not a client request", to_string(request.type)));
   }
+}
+
+void SessionServer::State::answer_rounds(ControlChannel& channel, PayloadReader& reader,
+                                         std::vector<ServedRegion>& regions, Endpoint& endpoint) {
+  const std::uint32_t id = reader.u32();
+  const std::uint64_t bytes = reader.u64();
+  RegionDescriptor client_region;
+  client_region.address = reader.u64();
+  client_region.bytes = reader.u64();
+  client_region.key = reader.bytes();
+  reader.end();
+  std::string why;
+  ServedRegion* region = find(regions, id, 0, bytes, why);
+  // Its CPU watches the last byte: memory it reaches as it is, which staged and null memory are not.
+  if (region != nullptr && (region->place != RegionPlace::host || region->memory->staged())) {
+    why = fmt::format("region {} is {} memory; a ping-pong is answered from host memory only", id,
+                      to_string(region->place));
+  }
+  if (bytes == 0) why = "a ping-pong message has at least 1 byte";
+  if (why.empty() && client_region.bytes < bytes) {
+    why = fmt::format("the client's region holds {} bytes, less than the {} of a round", client_region.bytes, bytes);
+  }
+  if (!why.empty()) {
+    channel.send(ControlType::failed,
+                 PayloadWriter().u8(static_cast<std::uint8_t>(FailureKind::other)).text(why).take(), reply_deadline());
+    return;
+  }
+  const std::unique_ptr<RemoteRegion> reply = endpoint.attach(client_region);
+  const LocalRegion& mine = *region->exposed();
+  write_last_byte(mine.data(), bytes, 0);  // no byte of before reads as round 0's
+  channel.send(ControlType::done, {}, reply_deadline());
+  const ControlMessage end =
+      answer_pingpong(transport, endpoint, mine, *reply, bytes, channel, options.wait, options.stop);
+  if (end.type != ControlType::answer_end) {
+    throw ProtocolError(fmt::format("got '{}' while answering a ping-pong", to_string(end.type)));
+  }
+  PayloadReader(end).end();
+  endpoint.flush(options.wait);
+  channel.send(ControlType::done, {}, reply_deadline());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -526,9 +574,12 @@ struct ClientSession::State {
   std::unique_ptr<Endpoint> endpoint;
   std::string description;
 
-  // Sends a request and returns the reply, which must be `expected` or `failed` (thrown).
+  // Sends a request and returns the reply, which must be `expected` or `failed` (thrown). With
+  // `progress`, this side's transport makes progress while the reply is awaited: the server's
+  // answer may wait on this side (a flush of its puts into this side's memory over TCP).
   ControlMessage call(ControlType type, const std::vector<std::byte>& payload, ControlType expected,
-                      const std::string& what);
+                      const std::string& what, bool progress = false);
+  ControlMessage receive_progressing(Deadline deadline);
 };
 
 ClientSession::ClientSession(Transport& transport, const SocketAddress& control, SessionOptions options) {
@@ -619,11 +670,20 @@ ClientSession::~ClientSession() = default;
 Endpoint& ClientSession::endpoint() { return *state_->endpoint; }
 const std::string& ClientSession::server_description() const { return state_->description; }
 
+ControlMessage ClientSession::State::receive_progressing(Deadline deadline) {
+  for (;;) {
+    if (auto message = channel->receive_available()) return std::move(*message);
+    transport.progress();
+    if (std::chrono::steady_clock::now() > deadline) throw ChannelTimeout("no reply in time");
+  }
+}
+
 ControlMessage ClientSession::State::call(ControlType type, const std::vector<std::byte>& payload, ControlType expected,
-                                          const std::string& what) {
+                                          const std::string& what, bool progress) {
   try {
     channel->send(type, payload, deadline_after(options.wait));
-    ControlMessage reply = channel->receive(deadline_after(options.wait));
+    const Deadline deadline = deadline_after(options.wait);
+    ControlMessage reply = progress ? receive_progressing(deadline) : channel->receive(deadline);
     if (reply.type == ControlType::failed) {
       PayloadReader reader(reply);
       const auto kind = static_cast<FailureKind>(reader.u8());
@@ -714,6 +774,18 @@ void ClientSession::stage(const PeerRegion& region, StageDirection direction, st
   state_->call(ControlType::stage,
                PayloadWriter().u32(region.id).u64(offset).u64(bytes).u8(static_cast<std::uint8_t>(direction)).take(),
                ControlType::done, fmt::format("stage region {} {}", region.id, to_string(direction)));
+}
+
+void ClientSession::start_answering(const PeerRegion& region, const LocalRegion& reply, std::uint64_t bytes) {
+  check_region_range("answer", region, 0, bytes);
+  const RegionDescriptor mine = reply.describe();
+  state_->call(ControlType::answer,
+               PayloadWriter().u32(region.id).u64(bytes).u64(mine.address).u64(mine.bytes).bytes(mine.key).take(),
+               ControlType::done, fmt::format("answer puts into region {}", region.id));
+}
+
+void ClientSession::end_answering() {
+  state_->call(ControlType::answer_end, {}, ControlType::done, "end the ping-pong", true);
 }
 
 void ClientSession::finish() {

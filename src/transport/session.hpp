@@ -183,6 +183,12 @@ class ClientSession {
   // A staged region (PeerRegion::staged): the server copies [offset, offset + bytes) between the
   // window and its memory, and answers once the copy is complete.
   void stage(const PeerRegion& region, StageDirection direction, std::uint64_t offset, std::uint64_t bytes);
+  // Ping-pong (transport/pingpong.hpp): asks the server to answer each put of `bytes` into
+  // `region` (host memory) with a put of the same bytes into `reply`, a region of this side's
+  // registered with this session's transport; returns once the server watches for round 0. Until
+  // end_answering() returns (the server's puts flushed), the control channel takes nothing else.
+  void start_answering(const PeerRegion& region, const LocalRegion& reply, std::uint64_t bytes);
+  void end_answering();
   // Tells the server the session is over; it releases the regions and serve_one() returns.
   void finish();
 

@@ -1,7 +1,7 @@
 # Transport layer: addresses, the control session, the registry and the plain TCP transport.
 target_sources(xferbench_lib PRIVATE
   transport/address.cpp transport/socket_ops.cpp transport/transport_registry.cpp transport/net_devices.cpp
-  transport/auth.cpp transport/ticket_gate.cpp transport/token_file.cpp transport/control_messages.cpp transport/control_channel.cpp transport/session.cpp
+  transport/auth.cpp transport/ticket_gate.cpp transport/token_file.cpp transport/control_messages.cpp transport/control_channel.cpp transport/session.cpp transport/pingpong.cpp
   transport/tcp/tcp_regions.cpp transport/tcp/tcp_connection.cpp transport/tcp/tcp_transport.cpp
 )
 target_link_libraries(xferbench_lib PUBLIC OpenSSL::Crypto)

@@ -118,6 +118,27 @@ TEST_P(LinkCommand, AgainstASeparateListenServer) {
   EXPECT_FALSE(std::filesystem::exists(ready)) << "the ready file goes with the server";
 }
 
+// --pingpong through the binary: half the round trip in the JSON under its own names, the table's
+// columns naming it, never latency_avg beside it.
+TEST_P(LinkCommand, PingPongNamesHalfTheRoundTrip) {
+  const auto r = link("--pingpong --check --transport " + GetParam() + " -s 8:512 --step 8 -i 20 -x 2 --format json");
+  if (r.exited && r.exit_code == 3) GTEST_SKIP() << r.err;
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const auto cases = nlohmann::json::parse(r.out).at("cases");
+  ASSERT_EQ(cases.size(), 3u);
+  for (const auto& c : cases) {
+    std::vector<std::string> names;
+    for (const auto& m : c.at("metrics")) names.push_back(m.at("name"));
+    EXPECT_EQ(names, (std::vector<std::string>{"half_rtt_avg", "half_rtt_min", "half_rtt_max", "bandwidth",
+                                               "iterations"}))
+        << c.dump();
+  }
+  const auto table = link("--pingpong --transport " + GetParam() + " -s 8 -i 5 -x 0");
+  ASSERT_TRUE(table.exited && table.exit_code == 0) << table.describe();
+  EXPECT_NE(table.out.find("half_rtt_avg(us)"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("latency_avg"), std::string::npos) << table.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Transports, LinkCommand, ::testing::Values("tcp", "ucx"));
 
 // UCX's own log lines go to stderr, never into a result on stdout (UCX prints them to stdout unless
@@ -162,6 +183,9 @@ TEST(LinkCommandBadInput, OneLineNamingTheFlag) {
       {"-M host:cuda:null", "-M"},
       {"-M null --check", "--check"},
       {"-M host:null --check", "--check"},
+      {"--pingpong -M cuda", "--pingpong"},
+      {"--pingpong -M host:null", "--pingpong"},
+      {"--listen 127.0.0.1:0 --pingpong", "--pingpong"},
       {"--transport carrier-pigeon", "--transport"},
       {"--peer nowhere:port", "--peer"},
       {"--peer 127.0.0.1:70000", "--peer"},

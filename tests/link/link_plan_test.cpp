@@ -71,6 +71,12 @@ TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
   LinkPlan null_dst_check;
   null_dst_check.dst = RegionPlace::null;
   null_dst_check.check = true;
+  LinkPlan device_pingpong;
+  device_pingpong.pingpong = true;
+  device_pingpong.dst = RegionPlace::device;
+  LinkPlan null_src_pingpong;
+  null_src_pingpong.pingpong = true;
+  null_src_pingpong.src = RegionPlace::null;
   LinkPlan no_iters;
   no_iters.iterations = 0;
   LinkPlan bad_transport;
@@ -84,6 +90,8 @@ TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
       {null_check, "--check", "never touched by the CPU"},
       {null_dst_check, "--check", "never touched by the CPU"},
       {bad_transport, "--transport", "expected one of"},
+      {device_pingpong, "--pingpong", "both ends must be host memory (-M host)"},
+      {null_src_pingpong, "--pingpong", "both ends must be host memory (-M host)"},
   };
   for (const auto& c : cases) {
     const std::string message = error_of([&] { validate_link_plan(c.plan); });
@@ -102,6 +110,9 @@ TEST(LinkPlan, BadPlansNameTheFlagAndTheRule) {
     EXPECT_EQ(e.text().rule().rfind("<link.step> 1:", 0), 0u) << e.text().rule();
   }
   EXPECT_NO_THROW(validate_link_plan(LinkPlan{}));
+  LinkPlan host_pingpong;
+  host_pingpong.pingpong = true;
+  EXPECT_NO_THROW(validate_link_plan(host_pingpong));
 }
 
 // Sizes beyond memory are refused from the plan alone, before anything is allocated (a test that ran
@@ -129,6 +140,12 @@ TEST(LinkPlan, SizesBeyondMemoryAreRefusedNamingTheSizeFlag) {
   p.peer = SocketAddress{"10.0.0.2", 20001};
   EXPECT_NO_THROW(check_link_memory(p, false));  // staging alone: one buffer
   EXPECT_NO_THROW(check_link_memory(sweep(4, 32 << 20, 2), true));
+  // --pingpong holds one buffer more: the answers' memory.
+  LinkPlan pingpong = sweep(4, half, 2);
+  pingpong.peer = SocketAddress{"10.0.0.2", 20001};
+  EXPECT_NO_THROW(check_link_memory(pingpong, true));
+  pingpong.pingpong = true;
+  EXPECT_NE(error_of([&] { check_link_memory(pingpong, true); }).find("(2 buffer(s) of "), std::string::npos);
 }
 
 }  // namespace

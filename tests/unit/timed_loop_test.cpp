@@ -91,6 +91,24 @@ TEST(TimedLoop, EachIterationLastsUntilTheSlowestRank) {
   EXPECT_THROW(run_timed_loop({.max_over_ranks = true}, nullptr, [] {}, [] {}), std::invalid_argument);
 }
 
+// Back to back, an iteration's clock starts where the previous one stopped: what the loop does
+// between iterations (here a 2 ms spin in on_iteration, measured on the same clock) counts in the
+// next sample, never in none. It takes no lineup, timer or submit time.
+TEST(TimedLoop, BackToBackCountsWhatLiesBetweenIterationsInTheNext) {
+  constexpr double kGapUs = 2000;
+  const auto spin = [](const IterationTimes&) {
+    const std::uint64_t until = now_ns() + static_cast<std::uint64_t>(kGapUs * 1000);
+    while (now_ns() < until) {
+    }
+  };
+  const auto samples = run_timed_loop({.warmup = 1, .iterations = 4, .submit_time = false, .back_to_back = true},
+                                      nullptr, [] {}, [] {}, nullptr, spin);
+  ASSERT_EQ(samples.complete_us.size(), 4u);
+  for (const double us : samples.complete_us) EXPECT_GE(us, kGapUs) << "the gap before it is in the sample";
+  EXPECT_THROW(run_timed_loop({.iterations = 1, .submit_time = true, .back_to_back = true}, nullptr, [] {}, [] {}),
+               std::invalid_argument);
+}
+
 TEST(StreamClock, TheGateHoldsTheStreamUntilEverythingIsQueued) {
   auto cpu = make_cpu_backend();
   auto dev = cpu->open_device(0);

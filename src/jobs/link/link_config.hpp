@@ -36,11 +36,12 @@ struct LinkConfig {
   bool check = false;
   std::optional<std::string> device_path;   // device memory: registered, or why staged
   std::optional<std::string> check_method;  // with check: how the data was checked
+  std::optional<bool> pingpong;             // set: each put answered by the peer's (half the round trip)
 };
 
 XB_JSON_RECORD(LinkSweepConfig, min, max, step)
 XB_JSON_RECORD(LinkEndConfig, memory, description)
 XB_JSON_RECORD(LinkConfig, size, sweep, iterations, warmup, memory, src, dst, cuda, backend, device, peer, server,
-               transport, transfer, timing, check, device_path, check_method)
+               transport, transfer, timing, check, device_path, check_method, pingpong)
 
 }  // namespace xb

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <stdexcept>
 #include <optional>
 
 #include "core/size.hpp"
@@ -13,6 +14,7 @@
 #include "jobs/link/link_config.hpp"
 #include "jobs/link/link_server.hpp"
 #include "runtime/timed_loop.hpp"
+#include "transport/pingpong.hpp"
 #include "transport/session.hpp"
 #include "transport/transport.hpp"
 
@@ -27,6 +29,15 @@ std::string cuda_meaning(const Backend& backend) {
   }
   return fmt::format("device memory of the {} backend", backend.name());
 }
+
+constexpr const char* kPutFlushTransfer =
+    "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)";
+constexpr const char* kPutFlushTiming = "host clock: put until the flush returns (the transport completes on the host)";
+constexpr const char* kPingPongTransfer =
+    "put of size bytes from src offset 0 to dst offset 0, its last byte the round's number; the peer, seeing it, puts "
+    "the same bytes back into this side's host memory (no flush inside a round)";
+constexpr const char* kPingPongTiming =
+    "host clock: put until the answer's last byte shows the round's number, halved (half the round trip)";
 
 constexpr const char* kCheckMethod =
     "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
@@ -45,6 +56,8 @@ struct Sweep {
   std::string peer;  // for the config: the server's address, or what the loopback is
   ProgressLine* progress;  // hears the bytes as they move (the live rate); may be null
   std::stop_token stop;    // the run is ending on a signal: the loop stops
+  EndpointMemory* reply_memory;  // --pingpong: this side's host memory the peer puts back into
+  LocalRegion* reply;            // its registration (null without --pingpong)
 
   // One transfer: a queued put (after staging device memory the transport cannot register), then a
   // flush that returns once the data is visible at the peer, timed together on the host clock.
@@ -65,15 +78,58 @@ struct Sweep {
     return result(bytes, make_series("transfer", "us", std::move(times.complete_us)));
   }
 
+  // One round (--pingpong): the put of `bytes` with the round's sequence number in its last byte,
+  // until the peer's put of the same bytes shows that number in this side's reply memory; half the
+  // round trip is the figure (ucx_perftest's put_lat, ib_write_lat). No flush inside a round.
+  CaseResult measure_pingpong(std::uint64_t bytes) {
+    const std::uint64_t seed = link_check_seed(bytes);
+    if (plan.check) src.fill(0, bytes, seed);
+    Endpoint& ep = session.endpoint();
+    write_last_byte(reply->data(), bytes, 0);
+    session.start_answering(dst, *reply, bytes);
+    std::uint64_t round = 0;
+    MovedBytes moved(progress);
+    // Back to back: one clock read a round (ucx_perftest's too), where a read is a fifth of one.
+    TimedLoopSamples times = run_timed_loop(
+        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false, .stop = stop, .back_to_back = true},
+        nullptr,
+        [&] {
+          write_last_byte(local.data(), bytes, pingpong_sequence(round));
+          ep.put(local, 0, *dst.remote, 0, bytes);
+        },
+        [&] {
+          await_pingpong_answer(transport, reply->data(), bytes, pingpong_sequence(round), plan.wait, peer, round);
+          ++round;
+        },
+        nullptr, [&](const IterationTimes&) { moved.add(bytes); });
+    moved.flush();
+    session.end_answering();
+    ep.flush(plan.wait);
+    // The last byte carried sequence numbers; the rest is the pattern at both ends.
+    if (plan.check && bytes > 1) {
+      verify_link_data(session, dst, bytes - 1, seed);
+      if (const auto bad = reply_memory->verify(0, bytes - 1, seed)) {
+        throw std::runtime_error(fmt::format(
+            "link --check --pingpong: the peer's answer of {} bytes differs from what was put, first at byte offset {}",
+            bytes, *bad));
+      }
+    }
+    for (double& us : times.complete_us) us /= 2;
+    return result(bytes, make_series("half_rtt", "us", std::move(times.complete_us)));
+  }
+
   CaseResult result(std::uint64_t bytes, Series latency) const {
     const std::string memory = fmt::format("{}:{}", link_memory_name(plan.src), link_memory_name(plan.dst));
     const TransportInfo info = transport.info();
     CaseResult r;
     r.job = "link";
-    r.name = fmt::format("link_{}_{}_{}", link_memory_name(plan.src), link_memory_name(plan.dst), bytes);
-    r.title = fmt::format("put {} B of {} memory into the peer's {} memory over {}, one at a time: {} timed after {} "
+    // A ping-pong case has its own name: compare never matches it with a put + flush one.
+    r.name = fmt::format("link_{}{}_{}_{}", plan.pingpong ? "pingpong_" : "", link_memory_name(plan.src),
+                         link_memory_name(plan.dst), bytes);
+    r.title = fmt::format("put {} B of {} memory into the peer's {} memory over {}{}, one at a time: {} timed after {} "
                           "warm-up(s){}",
-                          bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name, plan.iterations,
+                          bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name,
+                          plan.pingpong ? ", answered by the peer's put of the same bytes" : "", plan.iterations,
                           plan.warmup, plan.check ? ", data checked" : "");
     r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
     r.config = LinkConfig{
@@ -82,11 +138,25 @@ struct Sweep {
         .dst = {std::string(link_memory_name(plan.dst)), dst.description}, .cuda = cuda_meaning(backend),
         .backend = std::string(backend.name()), .device = plan.device, .peer = peer,
         .server = session.server_description(), .transport = info,
-        .transfer = "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)",
-        .timing = "host clock: put until the flush returns (the transport completes on the host)",
+        .transfer = plan.pingpong ? kPingPongTransfer : kPutFlushTransfer,
+        .timing = plan.pingpong ? kPingPongTiming : kPutFlushTiming,
         .check = plan.check, .device_path = device_path.empty() ? std::nullopt : std::optional(device_path),
-        .check_method = plan.check ? std::optional<std::string>(kCheckMethod) : std::nullopt};
+        .check_method = plan.check ? std::optional<std::string>(kCheckMethod) : std::nullopt,
+        .pingpong = plan.pingpong ? std::optional(true) : std::nullopt};
     const Summary& s = latency.summary;
+    if (plan.pingpong) {
+      // Named apart from latency_avg (put + flush): the two kinds are never read as one.
+      r.metrics = {
+          {"half_rtt_avg", s.avg, "us", "mean over rounds of half the round trip (put, answered by the peer's put)"},
+          {"half_rtt_min", s.min, "us", "fastest round's half round trip"},
+          {"half_rtt_max", s.max, "us", "slowest round's half round trip"},
+          {"bandwidth", link_bandwidth_gbps(bytes, s.avg), "Gb/s",
+           "size * 8 / half_rtt_avg / 1000: decimal gigabits per second (ucx_perftest's put_lat bandwidth)"},
+          {"iterations", static_cast<double>(plan.iterations), "rounds", "timed rounds of this size"},
+      };
+      r.series.push_back(std::move(latency));
+      return r;
+    }
     r.metrics = {
         {"latency_avg", s.avg, "us", "mean over iterations of one transfer's time (put + flush)"},
         {"latency_min", s.min, "us", "fastest transfer (put + flush)"},
@@ -136,6 +206,18 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   std::unique_ptr<LocalRegion> owned =
       wire.registration() != nullptr ? nullptr : transport->register_memory(wire.data(), wire.size());
   LocalRegion& local = owned ? *owned : *wire.registration();
+  // --pingpong: host memory of this side the peer puts its answers into (declared before the
+  // session: a peer still answering on a failing run never puts into memory already gone).
+  std::unique_ptr<EndpointMemory> reply_memory;
+  std::unique_ptr<LocalRegion> reply_owned;
+  LocalRegion* reply = nullptr;
+  if (plan.pingpong) {
+    reply_memory = EndpointMemory::make(backend, *device, RegionPlace::host, plan.max_bytes, *transport);
+    if (reply_memory->registration() == nullptr) {
+      reply_owned = transport->register_memory(reply_memory->data(), reply_memory->size());
+    }
+    reply = reply_owned ? reply_owned.get() : reply_memory->registration();
+  }
   std::optional<PeerServerThread> loopback;
   SocketAddress control;
   std::string peer;
@@ -154,10 +236,10 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   PeerRegion dst = session.expose(plan.max_bytes, plan.dst);
 
   Sweep sweep{plan, backend, *transport, session, *src, local, staging != nullptr, path ? path->text : "", dst, peer, ctx.progress,
-              ctx.stop};
+              ctx.stop, reply_memory.get(), reply};
   std::vector<CaseResult> results;
   for (const std::uint64_t bytes : sizes) {
-    results.push_back(sweep.measure(bytes));
+    results.push_back(plan.pingpong ? sweep.measure_pingpong(bytes) : sweep.measure(bytes));
     ctx.emit(results.back());
   }
   session.finish();

@@ -51,6 +51,11 @@ void validate_link_plan(const LinkPlan& plan) {
         "{}: null memory is never touched by the CPU, so its data cannot be checked (use host or cuda with {})",
         flag("link.check"), flag("link.memory")));
   }
+  if (plan.pingpong && (plan.src != RegionPlace::host || plan.dst != RegionPlace::host)) {
+    throw PlanError(fmt::format("{}: each side's CPU watches the last byte of its memory for the other's put, so "
+                                "both ends must be host memory ({} host)",
+                                flag("link.pingpong"), flag("link.memory")));
+  }
   if (!plan.transport.empty() && !transport_known(plan.transport)) {
     throw PlanError(fmt::format("{} {}: expected one of {}", flag("link.transport"), plan.transport,
                                 fmt::join(transport_names(), ", ")));
@@ -64,6 +69,7 @@ void check_link_memory(const LinkPlan& plan, bool device_memory_in_host_ram) {
   int buffers = in_ram(plan.src);
   if (plan.src == RegionPlace::device && !device_memory_in_host_ram) ++buffers;  // host staging
   if (!plan.peer) buffers += in_ram(plan.dst);                                   // the loopback server's
+  if (plan.pingpong) ++buffers;                                                   // the answers' memory
   const double need = static_cast<double>(buffers) * static_cast<double>(plan.max_bytes);
   const double available = static_cast<double>(available_memory_bytes());
   if (!fits_in_memory(need, available)) {

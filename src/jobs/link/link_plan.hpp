@@ -26,6 +26,7 @@ struct LinkPlan {
   std::optional<SocketAddress> peer;               // a `link --listen` server; none: loopback
   std::string transport;                           // "ucx", "tcp"; empty: default_transport_name()
   bool check = false;                              // verify the data of every size at the peer
+  bool pingpong = false;                           // each put answered by the peer's: half the round trip
   std::string token;                               // the session token (default_session_token())
   std::chrono::milliseconds wait{20000};           // for the peer (and each flush)
   int device = 0;                                  // device index on this side (and a loopback peer)
@@ -37,7 +38,8 @@ std::string_view link_memory_name(RegionPlace place);  // "host", "cuda", "null"
 std::pair<RegionPlace, RegionPlace> parse_link_memory(std::string_view text, std::string_view flag);
 
 // PlanError naming the field and the rule: MIN > MAX, a factor below 2, no iterations, --check on
-// null memory (which the CPU never touches), a transport this build does not have.
+// null memory (which the CPU never touches), --pingpong on memory other than host at either end
+// (each side's CPU watches a byte), a transport this build does not have.
 void validate_link_plan(const LinkPlan& plan);
 
 // MachineLimit naming link.size when the host RAM a client run takes at its largest size (its source,
