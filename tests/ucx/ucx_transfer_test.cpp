@@ -122,6 +122,57 @@ INSTANTIATE_TEST_SUITE_P(
                       TlsSetup{"shared_memory_am", "posix,sysv,cma,self", "am", "am"}),
     [](const auto& p) { return std::string(p.param.name); });
 
+// Regions the endpoint did not make are refused before UCX sees them: a local region of another
+// transport, and a remote region attached to another peer's endpoint (a put through it would use
+// that peer's rkey); a region of its own goes through.
+class ForeignRegion final : public LocalRegion {
+ public:
+  explicit ForeignRegion(PatternBuffer& memory) : memory_(memory) {}
+  void* data() const override { return memory_.data(); }
+  std::size_t size() const override { return memory_.size(); }
+  RegionDescriptor describe() const override { return {}; }
+
+ private:
+  PatternBuffer& memory_;
+};
+
+TEST(UcxRegions, ARegionTheEndpointDidNotMakeIsRefused) {
+  ScopedEnv tls("UCX_TLS", "posix,sysv,cma,self");
+  ServingThread first(make_ucx_transport(), 4096, 11);
+  ServingThread second(make_ucx_transport(), 4096, 12);
+  auto client = make_ucx_transport();
+  PatternBuffer local(4096, 13);
+  auto region = client->register_memory(local.data(), local.size());
+  auto to_first = client->connect(first.address(), 20s);
+  auto to_second = client->connect(second.address(), 20s);
+  auto first_remote = to_first->attach(first.region());
+  auto second_remote = to_second->attach(second.region());
+
+  ForeignRegion foreign(local);
+  try {
+    to_first->put(foreign, 0, *first_remote, 0, 8);
+    ADD_FAILURE() << "a local region of another transport was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("a local region registered with another transport"));
+  }
+  try {
+    to_first->put(*region, 0, *second_remote, 0, 8);
+    ADD_FAILURE() << "a remote region of another peer was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("a remote region not attached to the endpoint of peer"));
+  }
+  to_first->put(*region, 0, *first_remote, 0, 8);
+  to_first->flush(20s);
+  EXPECT_EQ(first_difference(first.memory().data(), local.data(), 8), -1);
+
+  first_remote.reset();
+  second_remote.reset();
+  to_first.reset();
+  to_second.reset();
+  first.stop();
+  second.stop();
+}
+
 // UCX honours UCX_TLS from the environment, and info() reports the lanes it really used.
 TEST(UcxInfo, LanesFollowUcxTls) {
   for (const char* tls : {"tcp", "posix,sysv,cma,self"}) {

@@ -30,14 +30,45 @@ std::string cuda_meaning(const Backend& backend) {
   return fmt::format("device memory of the {} backend", backend.name());
 }
 
-constexpr const char* kPutFlushTransfer =
-    "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)";
-constexpr const char* kPutFlushTiming = "host clock: put until the flush returns (the transport completes on the host)";
-constexpr const char* kPingPongTransfer =
-    "put of size bytes from src offset 0 to dst offset 0, its last byte the round's number; the peer, seeing it, puts "
-    "the same bytes back into this side's host memory (no flush inside a round)";
-constexpr const char* kPingPongTiming =
-    "host clock: put until the answer's last byte shows the round's number, halved (half the round trip)";
+// The two kinds of latency a link measures, each named and worded apart so no one reads one as the
+// other: put + flush completion, and half a ping-pong's round trip (ucx_perftest's put_lat).
+struct LatencyKind {
+  const char* series;    // the series' name
+  const char* prefix;    // its metrics' names: PREFIX_avg, _min, _max
+  const char* avg;       // what each metric is
+  const char* min;
+  const char* max;
+  const char* bandwidth;
+  const char* counted;   // the unit of `iterations`
+  const char* iterations;
+  const char* transfer;  // the config's transfer and timing
+  const char* timing;
+};
+
+constexpr LatencyKind kPutFlush{
+    .series = "transfer",
+    .prefix = "latency",
+    .avg = "mean over iterations of one transfer's time (put + flush)",
+    .min = "fastest transfer (put + flush)",
+    .max = "slowest transfer (put + flush)",
+    .bandwidth = "size * 8 / latency_avg / 1000: decimal gigabits per second (sharp_coll_test's Avg BW)",
+    .counted = "transfers",
+    .iterations = "timed transfers of this size",
+    .transfer = "put of size bytes from src offset 0 to dst offset 0, then flush (complete at the peer)",
+    .timing = "host clock: put until the flush returns (the transport completes on the host)"};
+
+constexpr LatencyKind kPingPong{
+    .series = "half_rtt",
+    .prefix = "half_rtt",
+    .avg = "mean over rounds of half the round trip (put, answered by the peer's put)",
+    .min = "fastest round's half round trip",
+    .max = "slowest round's half round trip",
+    .bandwidth = "size * 8 / half_rtt_avg / 1000: decimal gigabits per second (ucx_perftest's put_lat bandwidth)",
+    .counted = "rounds",
+    .iterations = "timed rounds of this size",
+    .transfer = "put of size bytes from src offset 0 to dst offset 0, its last byte the round's number; the peer, "
+                "seeing it, puts the same bytes back into this side's host memory (no flush inside a round)",
+    .timing = "host clock: put until the answer's last byte shows the round's number, halved (half the round trip)"};
 
 constexpr const char* kCheckMethod =
     "src filled with the pattern of this size's seed before the transfers; the peer verified dst [0, size) "
@@ -59,40 +90,45 @@ struct Sweep {
   EndpointMemory* reply_memory;  // --pingpong: this side's host memory the peer puts back into
   LocalRegion* reply;            // its registration (null without --pingpong)
 
+  // The frame both kinds share: src filled with this size's pattern (link_check_seed) when checked,
+  // then the timed loop, each iteration's bytes heard by the live rate.
+  template <typename Submit, typename Wait>
+  TimedLoopSamples timed(std::uint64_t bytes, bool back_to_back, Submit submit, Wait wait) {
+    if (plan.check) src.fill(0, bytes, link_check_seed(bytes));
+    MovedBytes moved(progress);
+    TimedLoopSamples times = run_timed_loop({.warmup = plan.warmup, .iterations = plan.iterations,
+                                             .submit_time = false, .stop = stop, .back_to_back = back_to_back},
+                                            nullptr, submit, wait, nullptr, [&](const IterationTimes&) { moved.add(bytes); });
+    moved.flush();
+    return times;
+  }
+
   // One transfer: a queued put (after staging device memory the transport cannot register), then a
   // flush that returns once the data is visible at the peer, timed together on the host clock.
   CaseResult measure(std::uint64_t bytes) {
-    const std::uint64_t seed = link_check_seed(bytes);
-    if (plan.check) src.fill(0, bytes, seed);
     Endpoint& ep = session.endpoint();
-    MovedBytes moved(progress);
-    TimedLoopSamples times = run_timed_loop(
-        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false, .stop = stop}, nullptr,
+    TimedLoopSamples times = timed(
+        bytes, false,
         [&] {
           if (staged) src.copy_out(0, local.data(), bytes);
           ep.put(local, 0, *dst.remote, 0, bytes);
         },
-        [&] { ep.flush(plan.wait); }, nullptr, [&](const IterationTimes&) { moved.add(bytes); });
-    moved.flush();
-    if (plan.check) verify_link_data(session, dst, bytes, seed);
-    return result(bytes, make_series("transfer", "us", std::move(times.complete_us)));
+        [&] { ep.flush(plan.wait); });
+    if (plan.check) verify_link_data(session, dst, bytes, link_check_seed(bytes));
+    return result(bytes, kPutFlush, std::move(times.complete_us));
   }
 
   // One round (--pingpong): the put of `bytes` with the round's sequence number in its last byte,
   // until the peer's put of the same bytes shows that number in this side's reply memory; half the
-  // round trip is the figure (ucx_perftest's put_lat, ib_write_lat). No flush inside a round.
+  // round trip is the figure (ucx_perftest's put_lat, ib_write_lat). No flush inside a round; back
+  // to back, one clock read a round (ucx_perftest's too), where a read is a fifth of one.
   CaseResult measure_pingpong(std::uint64_t bytes) {
-    const std::uint64_t seed = link_check_seed(bytes);
-    if (plan.check) src.fill(0, bytes, seed);
     Endpoint& ep = session.endpoint();
     write_last_byte(reply->data(), bytes, 0);
     session.start_answering(dst, *reply, bytes);
     std::uint64_t round = 0;
-    MovedBytes moved(progress);
-    // Back to back: one clock read a round (ucx_perftest's too), where a read is a fifth of one.
-    TimedLoopSamples times = run_timed_loop(
-        {.warmup = plan.warmup, .iterations = plan.iterations, .submit_time = false, .stop = stop, .back_to_back = true},
-        nullptr,
+    TimedLoopSamples times = timed(
+        bytes, true,
         [&] {
           write_last_byte(local.data(), bytes, pingpong_sequence(round));
           ep.put(local, 0, *dst.remote, 0, bytes);
@@ -100,13 +136,12 @@ struct Sweep {
         [&] {
           await_pingpong_answer(transport, reply->data(), bytes, pingpong_sequence(round), plan.wait, peer, round);
           ++round;
-        },
-        nullptr, [&](const IterationTimes&) { moved.add(bytes); });
-    moved.flush();
+        });
     session.end_answering();
     ep.flush(plan.wait);
     // The last byte carried sequence numbers; the rest is the pattern at both ends.
     if (plan.check && bytes > 1) {
+      const std::uint64_t seed = link_check_seed(bytes);
       verify_link_data(session, dst, bytes - 1, seed);
       if (const auto bad = reply_memory->verify(0, bytes - 1, seed)) {
         throw std::runtime_error(fmt::format(
@@ -115,12 +150,13 @@ struct Sweep {
       }
     }
     for (double& us : times.complete_us) us /= 2;
-    return result(bytes, make_series("half_rtt", "us", std::move(times.complete_us)));
+    return result(bytes, kPingPong, std::move(times.complete_us));
   }
 
-  CaseResult result(std::uint64_t bytes, Series latency) const {
+  CaseResult result(std::uint64_t bytes, const LatencyKind& kind, std::vector<double> us) const {
     const std::string memory = fmt::format("{}:{}", link_memory_name(plan.src), link_memory_name(plan.dst));
     const TransportInfo info = transport.info();
+    Series latency = make_series(kind.series, "us", std::move(us));
     CaseResult r;
     r.job = "link";
     // A ping-pong case has its own name: compare never matches it with a put + flush one.
@@ -137,33 +173,18 @@ struct Sweep {
         .warmup = plan.warmup, .memory = memory, .src = {std::string(link_memory_name(plan.src)), src.description()},
         .dst = {std::string(link_memory_name(plan.dst)), dst.description}, .cuda = cuda_meaning(backend),
         .backend = std::string(backend.name()), .device = plan.device, .peer = peer,
-        .server = session.server_description(), .transport = info,
-        .transfer = plan.pingpong ? kPingPongTransfer : kPutFlushTransfer,
-        .timing = plan.pingpong ? kPingPongTiming : kPutFlushTiming,
+        .server = session.server_description(), .transport = info, .transfer = kind.transfer, .timing = kind.timing,
         .check = plan.check, .device_path = device_path.empty() ? std::nullopt : std::optional(device_path),
         .check_method = plan.check ? std::optional<std::string>(kCheckMethod) : std::nullopt,
         .pingpong = plan.pingpong ? std::optional(true) : std::nullopt};
     const Summary& s = latency.summary;
-    if (plan.pingpong) {
-      // Named apart from latency_avg (put + flush): the two kinds are never read as one.
-      r.metrics = {
-          {"half_rtt_avg", s.avg, "us", "mean over rounds of half the round trip (put, answered by the peer's put)"},
-          {"half_rtt_min", s.min, "us", "fastest round's half round trip"},
-          {"half_rtt_max", s.max, "us", "slowest round's half round trip"},
-          {"bandwidth", link_bandwidth_gbps(bytes, s.avg), "Gb/s",
-           "size * 8 / half_rtt_avg / 1000: decimal gigabits per second (ucx_perftest's put_lat bandwidth)"},
-          {"iterations", static_cast<double>(plan.iterations), "rounds", "timed rounds of this size"},
-      };
-      r.series.push_back(std::move(latency));
-      return r;
-    }
+    const std::string prefix = kind.prefix;
     r.metrics = {
-        {"latency_avg", s.avg, "us", "mean over iterations of one transfer's time (put + flush)"},
-        {"latency_min", s.min, "us", "fastest transfer (put + flush)"},
-        {"latency_max", s.max, "us", "slowest transfer (put + flush)"},
-        {"bandwidth", link_bandwidth_gbps(bytes, s.avg), "Gb/s",
-         "size * 8 / latency_avg / 1000: decimal gigabits per second (sharp_coll_test's Avg BW)"},
-        {"iterations", static_cast<double>(plan.iterations), "transfers", "timed transfers of this size"},
+        {prefix + "_avg", s.avg, "us", kind.avg},
+        {prefix + "_min", s.min, "us", kind.min},
+        {prefix + "_max", s.max, "us", kind.max},
+        {"bandwidth", link_bandwidth_gbps(bytes, s.avg), "Gb/s", kind.bandwidth},
+        {"iterations", static_cast<double>(plan.iterations), kind.counted, kind.iterations},
     };
     r.series.push_back(std::move(latency));
     return r;

