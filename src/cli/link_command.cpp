@@ -124,7 +124,7 @@ int run_link_command(const std::vector<std::string>& args, CommandContext& ctx) 
   o.text("--transport", p.transport, fmt::format("{} (default: the first)", fmt::join(transport_names(), " or ")));
   o.flag("--check", p.check, "check every size's data at the peer (host or cuda memory only)");
   o.flag("--pingpong", p.pingpong,
-         "time each put answered by the peer's put of the same bytes: half the round trip, as ucx_perftest's "
+         "time each put answered by the peer's put of as many bytes: half the round trip, as ucx_perftest's "
          "put_lat (host memory only)");
   o.text("--token", a.token, "shared session token (default $XFERBENCH_TOKEN or the built-in one)");
   add_token_file_flag(app, a.token_file);

@@ -1,5 +1,6 @@
 #include "transport/pingpong.hpp"
 
+#include <cstring>
 #include <fmt/format.h>
 
 #include "core/stop.hpp"
@@ -19,21 +20,7 @@ constexpr auto kLookEvery = std::chrono::milliseconds(1);
 // what needs it (active messages, TCP) waits at most a few reads more.
 constexpr unsigned kSpinsPerProgress = 8;
 
-const std::uint8_t* last_byte(const void* base, std::uint64_t bytes) {
-  return static_cast<const std::uint8_t*>(base) + (bytes - 1);
-}
-
 }  // namespace
-
-// Atomic (acquire) because another process, a NIC or this process's transport progress writes it;
-// a plain read could be hoisted out of the spin.
-std::uint8_t read_last_byte(const void* base, std::uint64_t bytes) {
-  return __atomic_load_n(last_byte(base, bytes), __ATOMIC_ACQUIRE);
-}
-
-void write_last_byte(void* base, std::uint64_t bytes, std::uint8_t value) {
-  __atomic_store_n(static_cast<std::uint8_t*>(base) + (bytes - 1), value, __ATOMIC_RELEASE);
-}
 
 void await_pingpong_answer(Transport& transport, const void* reply, std::uint64_t bytes, std::uint8_t sequence,
                            std::chrono::milliseconds wait, const std::string& peer, std::uint64_t round) {
@@ -52,16 +39,21 @@ void await_pingpong_answer(Transport& transport, const void* reply, std::uint64_
   }
 }
 
-ControlMessage answer_pingpong(Transport& transport, Endpoint& endpoint, const LocalRegion& mine, RemoteRegion& reply,
-                               std::uint64_t bytes, ControlChannel& channel, std::chrono::milliseconds wait,
-                               const std::stop_token& stop) {
+ControlMessage answer_pingpong(Transport& transport, Endpoint& endpoint, const LocalRegion& mine,
+                               const LocalRegion& answer, RemoteRegion& reply, std::uint64_t bytes,
+                               ControlChannel& channel, std::chrono::milliseconds wait, const std::stop_token& stop) {
+  const void* watched = mine.data();  // read every spin: not through a virtual call each time
+  void* out = answer.data();
   std::uint64_t round = 0;
   std::uint64_t round_at_look = 0;  // rounds answered by the last look: none since, for `wait`, ends it
   auto last_round = Clock::now();   // read at the looks only: a round pays for no clock read
   auto last_look = last_round;
   for (unsigned spins = 1;; ++spins) {
-    if (read_last_byte(mine.data(), bytes) == pingpong_sequence(round)) {
-      endpoint.put(mine, 0, reply, 0, bytes);
+    if (read_last_byte(watched, bytes) == pingpong_sequence(round)) {
+      // The bytes before the last were written before it (pingpong.hpp), so the first round's are whole.
+      if (round == 0) std::memcpy(out, watched, bytes - 1);
+      write_last_byte(out, bytes, pingpong_sequence(round));
+      endpoint.put(answer, 0, reply, 0, bytes);
       ++round;
       continue;
     }

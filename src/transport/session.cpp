@@ -549,12 +549,17 @@ void SessionServer::State::answer_rounds(ControlChannel& channel, PayloadReader&
                  PayloadWriter().u8(static_cast<std::uint8_t>(FailureKind::other)).text(why).take(), reply_deadline());
     return;
   }
+  // The answers come from a buffer of this side's own, not from the region the client's puts land
+  // in: reading all of that back would move every line of it from the client's cache first, work
+  // the round trip of ucx_perftest's put_lat does not have.
+  std::vector<std::byte> answer(bytes);
+  const std::unique_ptr<LocalRegion> answer_region = transport.register_memory(answer.data(), answer.size());
   const std::unique_ptr<RemoteRegion> reply = endpoint.attach(client_region);
   const LocalRegion& mine = *region->exposed();
   write_last_byte(mine.data(), bytes, 0);  // no byte of before reads as round 0's
   channel.send(ControlType::done, {}, reply_deadline());
-  const ControlMessage end =
-      answer_pingpong(transport, endpoint, mine, *reply, bytes, channel, options.wait, options.stop);
+  const ControlMessage end = answer_pingpong(transport, endpoint, mine, *answer_region, *reply, bytes, channel,
+                                             options.wait, options.stop);
   if (end.type != ControlType::answer_end) {
     throw ProtocolError(fmt::format("got '{}' while answering a ping-pong", to_string(end.type)));
   }

@@ -67,7 +67,8 @@ constexpr LatencyKind kPingPong{
     .counted = "rounds",
     .iterations = "timed rounds of this size",
     .transfer = "put of size bytes from src offset 0 to dst offset 0, its last byte the round's number; the peer, "
-                "seeing it, puts the same bytes back into this side's host memory (no flush inside a round)",
+                "seeing it, puts as many bytes back into this side's host memory from a buffer of its own (the first round's "
+                "bytes, each round's number last; no flush inside a round)",
     .timing = "host clock: put until the answer's last byte shows the round's number, halved (half the round trip)"};
 
 constexpr const char* kCheckMethod =
@@ -165,7 +166,7 @@ struct Sweep {
     r.title = fmt::format("put {} B of {} memory into the peer's {} memory over {}{}, one at a time: {} timed after {} "
                           "warm-up(s){}",
                           bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name,
-                          plan.pingpong ? ", answered by the peer's put of the same bytes" : "", plan.iterations,
+                          plan.pingpong ? ", answered by the peer's put of as many" : "", plan.iterations,
                           plan.warmup, plan.check ? ", data checked" : "");
     r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
     r.config = LinkConfig{
