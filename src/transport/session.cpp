@@ -552,8 +552,13 @@ void SessionServer::State::answer_rounds(ControlChannel& channel, PayloadReader&
   // The answers come from a buffer of this side's own, not from the region the client's puts land
   // in: reading all of that back would move every line of it from the client's cache first, work
   // the round trip of ucx_perftest's put_lat does not have.
-  std::vector<std::byte> answer(bytes);
-  const std::unique_ptr<LocalRegion> answer_region = transport.register_memory(answer.data(), answer.size());
+  // Memory the transport allocates where it can, as the client's is (UCX: a segment of its own).
+  std::vector<std::byte> answer_memory;
+  std::unique_ptr<LocalRegion> answer_region = transport.allocate_memory(bytes);
+  if (!answer_region) {
+    answer_memory.resize(bytes);
+    answer_region = transport.register_memory(answer_memory.data(), answer_memory.size());
+  }
   const std::unique_ptr<RemoteRegion> reply = endpoint.attach(client_region);
   const LocalRegion& mine = *region->exposed();
   write_last_byte(mine.data(), bytes, 0);  // no byte of before reads as round 0's
