@@ -2,8 +2,8 @@
 """One-line mutants of the .cpp files of a source folder, a random batch of them, for a scan of how
 well the suite guards that code (docs/testing.md: one-off scans beside tests/mutants/). Each mutant
 flips one relational or logical operator (written with a space on each side), swaps std::min and
-std::max, turns + into -, * into / (or back), or scales a decimal constant by 1.5: the first such
-place on a line, one mutant per line. Writes OUT/scan-FILE-LINE.patch in mutants.sh's format and
+std::max, turns + into -, * into / (or back), or scales a decimal constant by 1.5: for each rule,
+the first place on a line it matches (so a line may have several mutants, named LINE, LINE-2 …). Writes OUT/scan-FILE-LINE.patch in mutants.sh's format and
 prints the names, to run with
 
   python3 scripts/mutant_scan.py src/judge 43 40 /tmp/scan > /tmp/scan/names
@@ -45,14 +45,15 @@ for f in sorted(os.listdir(os.path.join(root, folder))):
                     new = rep
                 seg = code[max(0, m.start()-12):m.end()+12]
                 mutated = l[:m.start()] + new + l[m.end():]
-                cands.append((path, i, l, mutated))
+                cands.append((path, i, l, mutated, sum(1 for c in cands if c[:2] == (path, i))))
                 break
 random.seed(seed)
 print(len(cands), 'candidates', file=sys.stderr)
 pick = random.sample(cands, min(count, len(cands)))
 names = []
-for k, (path, i, old, new) in enumerate(pick):
-    name = f'scan-{os.path.basename(path)[:-4]}-{i+1}'
+for k, (path, i, old, new, j) in enumerate(pick):
+    # A line with several operators has a mutant for each rule that matches: -2, -3 … after the first.
+    name = f'scan-{os.path.basename(path)[:-4]}-{i+1}' + (f'-{j + 1}' if j else '')
     src = open(root + '/' + path).read().split('\n')
     src[i] = new
     d = tempfile.mkdtemp()

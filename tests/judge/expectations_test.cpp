@@ -137,6 +137,9 @@ TEST(Expectations, EveryMalformedFileIsOneLineNamingFileLineAndRule) {
             "site.yaml:4: a rule needs exactly one of");
   EXPECT_EQ(rule_error("  - path: p2p\n    expect: 20 GBps\n").substr(0, 52),
             "site.yaml:5: expect: '20 GBps' is not a bandwidth (a");
+  // A number with more after it before the space is not a number, even with a known unit.
+  EXPECT_EQ(rule_error("  - {path: p2p, expect: '20x GB/s'}\n").substr(0, 53),
+            "site.yaml:4: expect: '20x GB/s' is not a bandwidth (a");
   EXPECT_EQ(rule_error("  - {path: p2p, ceiling_fraction: 1.5}\n"),
             "site.yaml:4: ceiling_fraction: 1.5 must be above 0 and at most 1");
   EXPECT_EQ(rule_error("  - path: p2p\n    ceiling_fraction: 0.8\n    warn_below: 0.7\n    fail_below: 0.9\n"),

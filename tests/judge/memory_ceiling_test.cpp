@@ -188,6 +188,17 @@ TEST(MemoryCeiling, UnknownWhereAModuleLacksASpeedOrNoModuleIsListed) {
   EXPECT_DOUBLE_EQ(*c.bytes_per_second, 2 * 4800e6 * 8);
 }
 
+// A Memory Device structure whose length ends before its Memory Type byte (0x12) describes no
+// module: it is skipped, not read past its end into the strings after it.
+TEST(MemoryCeiling, AModuleTooShortToHoldItsTypeIsSkipped) {
+  std::string f(0x12, '\0');
+  put_word(f, 0x0A, 64);
+  put_word(f, 0x0C, 0x4000);
+  const MemoryModules m = smbios_memory_modules(structure(17, f, {}) + dimm({"DIMM_A1", "A"}) + end_of_table());
+  ASSERT_EQ(m.modules.size(), 1u);
+  EXPECT_EQ(m.modules[0].locator, "DIMM_A1");
+}
+
 TEST(MemoryCeiling, ATruncatedTableIsReadInPartAndSaysSo) {
   const std::string whole = dimm({"DIMM_A1", "A"}) + dimm({"DIMM_B1", "B"});
   // Cut inside the second structure's formatted area, then inside its strings.
