@@ -199,6 +199,15 @@ TEST(PciePath, ADeviceWithoutLinkAttributesHasNoCeilingAndSaysWhy) {
   EXPECT_TRUE(has(c.derivation, "no PCIe link reported for 0000:00:03.0")) << c.derivation;
 }
 
+// A speed without a width (a link down reads width 0) is no link either: nothing to judge from.
+TEST(PciePath, ASpeedWithoutAWidthIsNoLink) {
+  SyntheticSysfs sys;
+  sys.add(FakePort{"0000:00:03.0", speed_text(4), 0, speed_text(4), 16, PciePortType::integrated_endpoint, false});
+  const Ceiling c = pcie_ceiling_of(sys.root(), "0000:00:03.0");
+  EXPECT_FALSE(c.bytes_per_second);
+  EXPECT_TRUE(has(c.derivation, "no PCIe link reported for 0000:00:03.0")) << c.derivation;
+}
+
 TEST(PciePath, ADeviceNotInSysfsIsNamed) {
   SyntheticSysfs sys;
   const Ceiling c = pcie_ceiling_of(sys.root(), "0000:AB:00.0");
