@@ -216,6 +216,12 @@ std::unique_ptr<EndpointMemory> EndpointMemory::make(Device& device, RegionPlace
       "device, place, bytes)");
 }
 
+LocalRegion& transport_registration(EndpointMemory& memory, Transport& transport, std::unique_ptr<LocalRegion>& owned) {
+  if (LocalRegion* own = memory.registration()) return *own;
+  owned = transport.register_memory(memory.data(), memory.size());
+  return *owned;
+}
+
 std::unique_ptr<EndpointMemory> EndpointMemory::make(Backend& backend, Device& device, RegionPlace place,
                                                      std::uint64_t bytes, Transport& transport) {
   check_size(bytes);

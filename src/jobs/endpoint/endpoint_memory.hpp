@@ -36,4 +36,8 @@ class EndpointMemory : public ExposedMemory {
   virtual void copy_out(std::uint64_t offset, void* host, std::uint64_t bytes) = 0;
 };
 
+// The registration `transport` moves `memory` with: the memory's own where the transport allocated
+// it, else a new one, kept in `owned` (which the caller holds while the registration is used).
+LocalRegion& transport_registration(EndpointMemory& memory, Transport& transport, std::unique_ptr<LocalRegion>& owned);
+
 }  // namespace xb

@@ -9,9 +9,7 @@ PutSource::PutSource(Backend& backend, int device, std::uint64_t bytes, const st
   require_registrable_device_memory(backend, *transport_);
   device_ = backend.open_device(device);
   memory_ = EndpointMemory::make(backend, *device_, RegionPlace::device, bytes, *transport_);
-  // Memory the transport allocated brings its registration; other memory is registered here.
-  if (memory_->registration() == nullptr) own_registration_ = transport_->register_memory(memory_->data(), bytes);
-  local_ = own_registration_ ? own_registration_.get() : memory_->registration();
+  local_ = &transport_registration(*memory_, *transport_, own_registration_);
 }
 
 PutSource::~PutSource() = default;

@@ -33,6 +33,8 @@ std::string cuda_meaning(const Backend& backend) {
 // The two kinds of latency a link measures, each named and worded apart so no one reads one as the
 // other: put + flush completion, and half a ping-pong's round trip (ucx_perftest's put_lat).
 struct LatencyKind {
+  bool pingpong;         // config.pingpong, and the case's own name (compare never matches the two)
+  const char* answered;  // the title's words for the peer's part
   const char* series;    // the series' name
   const char* prefix;    // its metrics' names: PREFIX_avg, _min, _max
   const char* avg;       // what each metric is
@@ -46,6 +48,8 @@ struct LatencyKind {
 };
 
 constexpr LatencyKind kPutFlush{
+    .pingpong = false,
+    .answered = "",
     .series = "transfer",
     .prefix = "latency",
     .avg = "mean over iterations of one transfer's time (put + flush)",
@@ -58,6 +62,8 @@ constexpr LatencyKind kPutFlush{
     .timing = "host clock: put until the flush returns (the transport completes on the host)"};
 
 constexpr LatencyKind kPingPong{
+    .pingpong = true,
+    .answered = ", answered by the peer's put of as many",
     .series = "half_rtt",
     .prefix = "half_rtt",
     .avg = "mean over rounds of half the round trip (put, answered by the peer's put)",
@@ -160,13 +166,12 @@ struct Sweep {
     Series latency = make_series(kind.series, "us", std::move(us));
     CaseResult r;
     r.job = "link";
-    // A ping-pong case has its own name: compare never matches it with a put + flush one.
-    r.name = fmt::format("link_{}{}_{}_{}", plan.pingpong ? "pingpong_" : "", link_memory_name(plan.src),
+    r.name = fmt::format("link_{}{}_{}_{}", kind.pingpong ? "pingpong_" : "", link_memory_name(plan.src),
                          link_memory_name(plan.dst), bytes);
     r.title = fmt::format("put {} B of {} memory into the peer's {} memory over {}{}, one at a time: {} timed after {} "
                           "warm-up(s){}",
                           bytes, link_memory_name(plan.src), link_memory_name(plan.dst), info.name,
-                          plan.pingpong ? ", answered by the peer's put of as many" : "", plan.iterations,
+                          kind.answered, plan.iterations,
                           plan.warmup, plan.check ? ", data checked" : "");
     r.labels = {{"size", std::to_string(bytes)}, {"memory", memory}, {"transport", info.name}};
     r.config = LinkConfig{
@@ -177,7 +182,7 @@ struct Sweep {
         .server = session.server_description(), .transport = info, .transfer = kind.transfer, .timing = kind.timing,
         .check = plan.check, .device_path = device_path.empty() ? std::nullopt : std::optional(device_path),
         .check_method = plan.check ? std::optional<std::string>(kCheckMethod) : std::nullopt,
-        .pingpong = plan.pingpong ? std::optional(true) : std::nullopt};
+        .pingpong = kind.pingpong ? std::optional(true) : std::nullopt};
     const Summary& s = latency.summary;
     const std::string prefix = kind.prefix;
     r.metrics = {
@@ -224,10 +229,8 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
     staging = EndpointMemory::make(backend, *device, RegionPlace::host, plan.max_bytes, *transport);
   }
   EndpointMemory& wire = staging ? *staging : *src;
-  // Memory the transport allocated brings its registration; other memory is registered here.
-  std::unique_ptr<LocalRegion> owned =
-      wire.registration() != nullptr ? nullptr : transport->register_memory(wire.data(), wire.size());
-  LocalRegion& local = owned ? *owned : *wire.registration();
+  std::unique_ptr<LocalRegion> owned;
+  LocalRegion& local = transport_registration(wire, *transport, owned);
   // --pingpong: host memory of this side the peer puts its answers into (declared before the
   // session: a peer still answering on a failing run never puts into memory already gone).
   std::unique_ptr<EndpointMemory> reply_memory;
@@ -235,10 +238,7 @@ std::vector<CaseResult> run(const LinkPlan& plan_in, JobContext& ctx) {
   LocalRegion* reply = nullptr;
   if (plan.pingpong) {
     reply_memory = EndpointMemory::make(backend, *device, RegionPlace::host, plan.max_bytes, *transport);
-    if (reply_memory->registration() == nullptr) {
-      reply_owned = transport->register_memory(reply_memory->data(), reply_memory->size());
-    }
-    reply = reply_owned ? reply_owned.get() : reply_memory->registration();
+    reply = &transport_registration(*reply_memory, *transport, reply_owned);
   }
   std::optional<PeerServerThread> loopback;
   SocketAddress control;

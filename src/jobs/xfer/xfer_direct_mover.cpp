@@ -10,10 +10,7 @@ class DirectMover final : public XferMover {
  public:
   explicit DirectMover(const XferLink& link)
       : link_(link),
-        owned_(link.local.registration() != nullptr
-                   ? nullptr
-                   : link.transport.register_memory(link.local.data(), link.local.size())),
-        region_(owned_ ? owned_.get() : link.local.registration()) {}
+        region_(&transport_registration(link.local, link.transport, owned_)) {}
 
   void move(std::uint64_t block, std::uint64_t first, std::uint64_t count) override {
     for (std::uint64_t i = first; i < first + count; ++i) {
